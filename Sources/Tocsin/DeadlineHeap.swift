@@ -1,0 +1,135 @@
+import Glibc
+
+/// One armed timer in the deadline heap: 16 bytes.
+struct HeapEntry {
+    /// Clock time (ns) at which the timer's next event falls due.
+    var deadline: Int64
+    /// (arm sequence << 24) | slot index. Sequences grow with each start or
+    /// resume, so equal deadlines come out in start order.
+    var key: UInt64
+
+    @inline(__always)
+    func precedes(_ other: HeapEntry) -> Bool {
+        deadline < other.deadline || (deadline == other.deadline && key < other.key)
+    }
+
+    var slotIndex: Int32 { Int32(truncatingIfNeeded: key & 0xFF_FFFF) }
+}
+
+/// A 4-ary min-heap of `HeapEntry` in one flat buffer: half the depth of a
+/// binary heap, and the four children of a node share a cache line.
+///
+/// Cancelled entries are not searched for: the engine marks them stale (their
+/// key no longer matches the slot's) and drops them when they reach the top,
+/// or compacts the heap when stale entries outnumber live ones. Not
+/// thread-safe; the engine's lock guards it.
+struct DeadlineHeap {
+    private var base: UnsafeMutablePointer<HeapEntry>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The earliest entry. O(1).
+    var top: HeapEntry? { count > 0 ? base.unsafelyUnwrapped.pointee : nil }
+
+    /// Adds an entry; false when out of memory. O(log n).
+    mutating func push(_ entry: HeapEntry) -> Bool {
+        if count == capacity {
+            let newCapacity = max(capacity * 2, 64)
+            guard let raw = realloc(base, newCapacity * MemoryLayout<HeapEntry>.stride) else {
+                return false
+            }
+            base = raw.bindMemory(to: HeapEntry.self, capacity: newCapacity)
+            capacity = newCapacity
+        }
+        count += 1
+        siftUp(entry, from: count - 1)
+        return true
+    }
+
+    /// Removes the earliest entry. O(log n).
+    mutating func removeTop() {
+        count -= 1
+        if count > 0 {
+            siftDown(base.unsafelyUnwrapped[count], from: 0)
+        }
+    }
+
+    /// Moves the earliest entry to a later deadline (a ticking timer's next
+    /// tick), cheaper than remove and push. O(log n).
+    mutating func retimeTop(to deadline: Int64) {
+        var entry = base.unsafelyUnwrapped.pointee
+        entry.deadline = deadline
+        siftDown(entry, from: 0)
+    }
+
+    /// Keeps only the entries `isLive` accepts and rebuilds the heap. O(n).
+    mutating func compact(keeping isLive: (HeapEntry) -> Bool) {
+        guard let base else { return }
+        var kept = 0
+        for index in 0..<count where isLive(base[index]) {
+            base[kept] = base[index]
+            kept += 1
+        }
+        count = kept
+        if count > 1 {
+            for index in stride(from: (count - 2) / 4, through: 0, by: -1) {
+                siftDown(base[index], from: index)
+            }
+        }
+    }
+
+    private mutating func siftUp(_ entry: HeapEntry, from start: Int) {
+        let base = base.unsafelyUnwrapped
+        var index = start
+        while index > 0 {
+            let parent = (index - 1) / 4
+            guard entry.precedes(base[parent]) else { break }
+            base[index] = base[parent]
+            index = parent
+        }
+        base[index] = entry
+    }
+
+    private mutating func siftDown(_ entry: HeapEntry, from start: Int) {
+        let base = base.unsafelyUnwrapped
+        var index = start
+        while true {
+            let first = 4 * index + 1
+            guard first < count else { break }
+            var best = first
+            let last = min(first + 4, count)
+            var child = first + 1
+            while child < last {
+                if base[child].precedes(base[best]) { best = child }
+                child += 1
+            }
+            guard base[best].precedes(entry) else { break }
+            base[index] = base[best]
+            index = best
+        }
+        base[index] = entry
+    }
+
+    /// Bytes held, for memory accounting.
+    var allocatedBytes: Int { capacity * MemoryLayout<HeapEntry>.stride }
+
+    mutating func deallocate() {
+        free(base)
+        base = nil
+        count = 0
+        capacity = 0
+    }
+
+    #if DEBUG
+    /// Every parent precedes its children.
+    func checkInvariants() -> Bool {
+        guard let base else { return count == 0 }
+        for index in 1..<max(count, 1) where base[index].precedes(base[(index - 1) / 4]) {
+            return false
+        }
+        return true
+    }
+    #endif
+}

@@ -1,0 +1,31 @@
+import Glibc
+
+/// A pthread mutex with one condition variable, for the engine's state and
+/// for waiting until a running callback returns.
+///
+/// `@unchecked Sendable`: the mutex and condition are built for use from
+/// many threads; their storage is allocated once and never moves.
+final class EngineLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Waits for `broadcast`; the lock must be held, and is held again on return.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    func broadcast() { pthread_cond_broadcast(condition) }
+}

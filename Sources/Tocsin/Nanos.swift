@@ -1,0 +1,40 @@
+/// Engine time is kept in nanoseconds as `Int64`: exact across suspend and
+/// resume, and wide enough for `maxDuration` on top of any boot-clock reading.
+package enum Nanos {
+    package static let perSecond: Int64 = 1_000_000_000
+    /// `TOCSIN_MAX_SECONDS`: 100 years, the longest duration, tick or step.
+    package static let maxSeconds: Double = 3_155_760_000
+    package static let max: Int64 = 3_155_760_000 * perSecond
+
+    /// Seconds as given to the C API, or nil for NaN, infinite, negative or
+    /// larger than `maxSeconds`. A positive value below 1 ns becomes 1 ns, so
+    /// that "greater than zero" survives the conversion.
+    package static func from(seconds: Double) -> Int64? {
+        guard seconds.isFinite, seconds >= 0, seconds <= maxSeconds else { return nil }
+        let nanos = Int64((seconds * Double(perSecond)).rounded())
+        return seconds > 0 ? Swift.max(nanos, 1) : 0
+    }
+
+    /// A Swift `Duration`, or nil when negative or longer than `max`.
+    /// Sub-nanosecond parts are dropped (rounded up to 1 ns for a tiny positive value).
+    static func from(_ duration: Duration) -> Int64? {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0, seconds <= max / perSecond else { return nil }
+        let nanos = seconds * perSecond + attoseconds / 1_000_000_000
+        guard nanos <= max else { return nil }
+        return (nanos == 0 && attoseconds > 0) ? 1 : nanos
+    }
+
+    package static func seconds(_ nanos: Int64) -> Double {
+        Double(nanos) / Double(perSecond)
+    }
+}
+
+extension Int64 {
+    /// `self + other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
+    func addingSaturated(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
+}

@@ -1,0 +1,188 @@
+import CTocsin
+import Glibc
+
+extension TimerEngine {
+    /// `.polled`: a file descriptor that is readable exactly while events wait.
+    /// The engine owns it: poll it, never read, write or close it.
+    ///
+    /// - Throws: `.wrongState` in other modes, `.closed`.
+    public func pollFileDescriptor() throws(TocsinError) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        guard delivery == .polled, let kernel else { throw .wrongState }
+        return kernel.pollFD
+    }
+
+    /// `.polled`: delivers on this thread the events that were waiting when it
+    /// was called. Calls from several threads are served one after another.
+    ///
+    /// - Returns: how many handlers it called.
+    /// - Throws: `.wrongState` in other modes or from inside a handler, `.closed`.
+    @discardableResult
+    public func dispatch() throws(TocsinError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        guard delivery == .polled else { throw .wrongState }
+        try beginDelivery()
+        let delivered = deliverLocked(until: BootClock.now())
+        endDelivery()
+        return delivered
+    }
+
+    /// `.manualClock`: moves the clock on and delivers, on this thread and in
+    /// due-time order, everything due at or before the new time, including
+    /// events caused by the handlers it calls. While an event is delivered the
+    /// clock reads its due time; afterwards it reads the target.
+    ///
+    /// - Returns: how many handlers it called.
+    /// - Throws: `.invalidArgument` for a negative or too long step,
+    ///   `.wrongState` in other modes or from inside a handler, `.closed`.
+    @discardableResult
+    public func advance(by step: Duration) throws(TocsinError) -> Int {
+        guard let nanoseconds = Nanos.from(step) else { throw .invalidArgument }
+        return try advance(nanoseconds: nanoseconds)
+    }
+
+    package func advance(nanoseconds step: Int64) throws(TocsinError) -> Int {
+        guard step >= 0, step <= Nanos.max else { throw .invalidArgument }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        guard delivery == .manualClock else { throw .wrongState }
+        try beginDelivery()
+        let target = manualNow.addingSaturated(step)
+        let delivered = deliverLocked(until: target)
+        if !closed { manualNow = max(manualNow, target) }
+        endDelivery()
+        return delivered
+    }
+
+    /// Claims delivery for this thread, after any other thread's round. Lock held.
+    func beginDelivery() throws(TocsinError) {
+        guard !onDeliveringThread else { throw .wrongState }
+        while deliveringThread != nil && !closed {
+            waiters += 1
+            lock.wait()
+            waiters -= 1
+        }
+        guard !closed else { throw .closed }
+        deliveringThread = pthread_self()
+    }
+
+    /// Ends a delivery round: wakes waiters, and re-arms the kernel timer and
+    /// the queued-events signal so the poll fd is readable exactly while
+    /// events wait. Tears the engine down if it was closed meanwhile. Lock held.
+    func endDelivery() {
+        deliveringThread = nil
+        if waiters > 0 { lock.broadcast() }
+        if closed {
+            let boxes = teardownLocked()
+            lock.unlock()
+            for box in boxes { box.release() }
+            lock.lock()
+            return
+        }
+        guard let kernel else { return }
+        rearmKernelTimer()
+        if pending.isEmpty == signaled {
+            if signaled { kernel.clearSignal() } else { kernel.signal() }
+            signaled.toggle()
+        }
+    }
+
+    /// Delivers events due at or before `limit`, one at a time, each handler
+    /// called with the lock dropped. Lock held on entry and on return.
+    func deliverLocked(until limit: Int64) -> Int {
+        var delivered = 0
+        while !closed, let event = takeNextEvent(until: limit) {
+            guard let index = slots.index(of: event.handle) else { continue }
+            let slot = slots[index].pointee
+            guard slot.hasHandler else { continue }
+            let box = slot.flags.contains(.swiftHandler)
+                ? Unmanaged<HandlerBox>.fromOpaque(slot.context.unsafelyUnwrapped).takeUnretainedValue()
+                : nil
+            deliveringHandle = event.handle
+            lock.unlock()
+            invoke(event, callback: slot.callback, context: slot.context, box: box)
+            lock.lock()
+            deliveringHandle = 0
+            if waiters > 0 { lock.broadcast() }
+            delivered += 1
+        }
+        return delivered
+    }
+
+    /// Calls one handler, lock not held. Takes `box` so that the closure is
+    /// released here, before the lock is taken again.
+    private func invoke(
+        _ event: EngineEvent, callback: tocsin_callback?, context: UnsafeMutableRawPointer?,
+        box: consuming HandlerBox?
+    ) {
+        let lateness = delivery == .manualClock ? 0 : max(0, BootClock.now() - event.due)
+        if let box {
+            box.body(event.timerEvent(lateness: lateness))
+        } else if let callback {
+            var cEvent = event.cEvent(lateness: lateness)
+            callback(cPointer, &cEvent, context)
+        }
+    }
+
+    /// The next event due at or before `limit`, in order: queued STATE events
+    /// before timer events due at the same time or later, timer events by
+    /// (deadline, start order). Taking a timer event moves its timer on
+    /// (next tick, or finished); on a manual clock it sets the clock to the
+    /// event's due time. Lock held.
+    func takeNextEvent(until limit: Int64) -> EngineEvent? {
+        while true {
+            dropStaleTops()
+            let top = heap.top
+            if let head = pending.first, head.time <= limit, top.map({ head.time <= $0.deadline }) ?? true {
+                _ = pending.removeFirst()
+                guard slots.index(of: head.handle) != nil else { continue }  // freed since
+                return EngineEvent(
+                    kind: .stateChange, state: head.state, handle: head.handle,
+                    elapsed: head.elapsed, remaining: head.remaining, tick: 0, due: head.time)
+            }
+            guard let top, top.deadline <= limit else { return nil }
+            if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }
+            if let event = fire(top) { return event }
+        }
+    }
+
+    /// Moves the timer at the top of the heap past its due event and returns
+    /// that event. Lock held.
+    private func fire(_ top: HeapEntry) -> EngineEvent? {
+        let index = top.slotIndex
+        let slot = slots[index]
+        guard let due = slot.pointee.nextDue() else {
+            heap.removeTop()
+            slot.pointee.armKey = 0
+            return nil
+        }
+        let handle = slots.handle(of: index)
+        if due.isTick {
+            let event = EngineEvent(
+                kind: .tick, state: .running, handle: handle, elapsed: due.runningTime,
+                remaining: slot.pointee.isStopwatch ? nil : slot.pointee.duration - due.runningTime,
+                tick: slot.pointee.nextTick, due: top.deadline)
+            slot.pointee.nextTick += 1
+            if let next = slot.pointee.nextDue() {
+                heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
+            } else {
+                heap.removeTop()
+                slot.pointee.armKey = 0
+            }
+            return event
+        }
+        heap.removeTop()
+        slot.pointee.armKey = 0
+        slot.pointee.banked = slot.pointee.duration
+        slot.pointee.state = .finished
+        enqueueState(of: index, at: top.deadline, front: true)
+        return EngineEvent(
+            kind: .finish, state: .finished, handle: handle, elapsed: slot.pointee.duration,
+            remaining: 0, tick: 0, due: top.deadline)
+    }
+}

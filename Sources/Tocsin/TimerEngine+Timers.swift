@@ -1,0 +1,153 @@
+package import CTocsin
+
+extension TimerEngine {
+    /// Creates an idle countdown of `duration` (more than zero, at most 100 years).
+    ///
+    /// - Throws: `.invalidArgument` for a zero, negative or too long duration;
+    ///   `.outOfMemory`; `.closed`.
+    /// - Complexity: O(1) amortized.
+    public func countdown(_ duration: Duration) throws(TocsinError) -> TimerID {
+        guard let nanoseconds = Nanos.from(duration) else { throw .invalidArgument }
+        return try countdown(nanoseconds: nanoseconds)
+    }
+
+    package func countdown(nanoseconds: Int64) throws(TocsinError) -> TimerID {
+        guard nanoseconds > 0, nanoseconds <= Nanos.max else { throw .invalidArgument }
+        return try makeTimer(duration: nanoseconds, flags: [])
+    }
+
+    /// Creates an idle stopwatch: it counts up and never finishes.
+    ///
+    /// - Complexity: O(1) amortized.
+    public func stopwatch() throws(TocsinError) -> TimerID {
+        try makeTimer(duration: 0, flags: .stopwatch)
+    }
+
+    private func makeTimer(duration: Int64, flags: TimerSlot.Flags) throws(TocsinError) -> TimerID {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        guard let index = slots.allocate() else { throw .outOfMemory }
+        slots[index].pointee.duration = duration
+        slots[index].pointee.flags = flags
+        return TimerID(rawValue: slots.handle(of: index))
+    }
+
+    /// Frees a timer in any state; its handle is unknown from now on and its
+    /// undelivered events are dropped. Called from anywhere but the timer's
+    /// own handler, it returns once no handler of the timer is running.
+    ///
+    /// - Complexity: O(1).
+    public func free(_ timer: TimerID) throws(TocsinError) {
+        lock.lock()
+        let index: Int32
+        do {
+            index = try slotIndex(of: timer)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+        disarm(index)
+        let box = takeSwiftHandler(index)
+        if slots[index].pointee.flags.contains(.hasLabel) { labels[index] = nil }
+        if slots[index].pointee.flags.contains(.hasLaps) { lapLists[index] = nil }
+        slots.release(index)
+        waitWhileDelivering(timer.rawValue)
+        lock.unlock()
+        box?.release()  // outside the lock: the closure's captures may call back in
+    }
+
+    /// Sets the handler that receives the timer's events (nil: none). Events
+    /// that fall while a timer has no handler are dropped. A handler already
+    /// running may finish after this returns.
+    public func setHandler(for timer: TimerID, _ handler: (@Sendable (TimerEvent) -> Void)?) throws(TocsinError) {
+        let box = handler.map { Unmanaged.passRetained(HandlerBox($0)) }
+        do {
+            try installHandler(timer, callback: nil, context: box?.toOpaque(), isSwift: box != nil)
+        } catch {
+            box?.release()
+            throw error
+        }
+    }
+
+    /// Sets a C callback and its user data (`tocsin_timer_set_callback`).
+    package func setCallback(for timer: TimerID, _ callback: tocsin_callback?, context: UnsafeMutableRawPointer?) throws(TocsinError) {
+        try installHandler(timer, callback: callback, context: callback == nil ? nil : context, isSwift: false)
+    }
+
+    private func installHandler(
+        _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
+    ) throws(TocsinError) {
+        let previous = try withTimer(timer) { index, slot throws(TocsinError) in
+            let previous = takeSwiftHandler(index)
+            slot.pointee.callback = callback
+            slot.pointee.context = context
+            if isSwift { slot.pointee.flags.insert(.swiftHandler) }
+            return previous
+        }
+        previous?.release()
+    }
+
+    /// Clears a Swift handler from its slot and hands over its retain, for the
+    /// caller to release once the lock is dropped. Lock held.
+    func takeSwiftHandler(_ index: Int32) -> Unmanaged<HandlerBox>? {
+        let slot = slots[index]
+        guard slot.pointee.flags.contains(.swiftHandler), let context = slot.pointee.context else { return nil }
+        slot.pointee.flags.remove(.swiftHandler)
+        slot.pointee.context = nil
+        return Unmanaged<HandlerBox>.fromOpaque(context)
+    }
+
+    /// Sets the tick interval (nil or zero: no ticks). Tick k falls due at
+    /// k x interval of running time; one at or after a countdown's end is
+    /// folded into the finish. On a started timer, the next tick is the first
+    /// multiple of the new interval after its running time.
+    ///
+    /// - Complexity: O(log n).
+    public func setTickInterval(_ interval: Duration?, for timer: TimerID) throws(TocsinError) {
+        guard let nanoseconds = Nanos.from(interval ?? .zero) else { throw .invalidArgument }
+        try setTickInterval(nanoseconds: nanoseconds, for: timer)
+    }
+
+    package func setTickInterval(nanoseconds interval: Int64, for timer: TimerID) throws(TocsinError) {
+        guard interval >= 0, interval <= Nanos.max else { throw .invalidArgument }
+        try withTimer(timer) { index, slot throws(TocsinError) in
+            let saved = slot.pointee
+            let now = clockNow()
+            slot.pointee.tickInterval = interval
+            slot.pointee.nextTick = TimerSlot.firstTick(after: slot.pointee.runningTime(at: now), interval: interval)
+            guard slot.pointee.state == .running else { return }
+            disarm(index)
+            do throws(TocsinError) {
+                try arm(index)
+            } catch {
+                slot.pointee = saved
+                try? arm(index)  // the old entry went stale: arm the old schedule again
+                throw error
+            }
+        }
+    }
+
+    /// Sets the timer's label (nil or empty: none), at most 4096 bytes of UTF-8.
+    public func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
+        let label = label ?? ""
+        guard label.utf8.count <= Self.maxLabelBytes else { throw .invalidArgument }
+        try withTimer(timer) { index, slot in
+            if label.isEmpty {
+                labels[index] = nil
+                slot.pointee.flags.remove(.hasLabel)
+            } else {
+                labels[index] = label
+                slot.pointee.flags.insert(.hasLabel)
+            }
+        }
+    }
+
+    /// `TOCSIN_LABEL_MAX`.
+    package static let maxLabelBytes = 4096
+
+    /// The timer's label; empty if none.
+    public func label(of timer: TimerID) throws(TocsinError) -> String {
+        try withTimer(timer) { index, _ in labels[index] ?? "" }
+    }
+}

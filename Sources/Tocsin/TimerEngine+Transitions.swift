@@ -1,0 +1,183 @@
+extension TimerEngine {
+    /// Starts an idle, finished or cancelled timer from its full duration:
+    /// running time 0, laps cleared, ticks from 1.
+    ///
+    /// - Throws: `.wrongState` if running or suspended.
+    /// - Complexity: O(log n) in the number of armed timers.
+    public func start(_ timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { index, slot throws(TocsinError) in
+            guard slot.pointee.state.canStart else { throw .wrongState }
+            let saved = slot.pointee
+            let now = clockNow()
+            slot.pointee.banked = 0
+            slot.pointee.segmentStart = now
+            slot.pointee.nextTick = 1
+            slot.pointee.lapMark = 0
+            slot.pointee.state = .running
+            do throws(TocsinError) {
+                try arm(index)
+            } catch {
+                slot.pointee = saved
+                throw error
+            }
+            if slot.pointee.flags.contains(.hasLaps) {
+                lapLists[index] = nil
+                slot.pointee.flags.remove(.hasLaps)
+            }
+            enqueueState(of: index, at: now)
+        }
+    }
+
+    /// Holds a running timer's time exactly where it is.
+    ///
+    /// - Throws: `.wrongState` unless running.
+    /// - Complexity: O(1) amortized.
+    public func suspend(_ timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { index, slot throws(TocsinError) in
+            guard slot.pointee.state == .running else { throw .wrongState }
+            let now = clockNow()
+            slot.pointee.banked = slot.pointee.runningTime(at: now)
+            slot.pointee.state = .suspended
+            disarm(index)
+            enqueueState(of: index, at: now)
+        }
+    }
+
+    /// Carries a suspended timer on from the time it held.
+    ///
+    /// - Throws: `.wrongState` unless suspended.
+    /// - Complexity: O(log n).
+    public func resume(_ timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { index, slot throws(TocsinError) in
+            guard slot.pointee.state == .suspended else { throw .wrongState }
+            let now = clockNow()
+            slot.pointee.segmentStart = now
+            slot.pointee.state = .running
+            do throws(TocsinError) {
+                try arm(index)
+            } catch {
+                slot.pointee.state = .suspended
+                throw error
+            }
+            enqueueState(of: index, at: now)
+        }
+    }
+
+    /// Cancels a running or suspended timer. When this returns no tick or
+    /// finish of the run is delivered: from another thread it waits for a
+    /// running handler of the timer to return. The run's last event is the
+    /// change to `.canceled`.
+    ///
+    /// - Throws: `.wrongState` unless running or suspended.
+    /// - Complexity: O(1) amortized.
+    public func cancel(_ timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { index, slot throws(TocsinError) in
+            let state = slot.pointee.state
+            guard state == .running || state == .suspended else { throw .wrongState }
+            let now = clockNow()
+            slot.pointee.banked = slot.pointee.runningTime(at: now)
+            slot.pointee.state = .canceled
+            disarm(index)
+            enqueueState(of: index, at: now)
+            waitWhileDelivering(timer.rawValue)
+        }
+    }
+
+    /// Records a lap on a running or suspended timer of either kind and
+    /// returns its length: running time since the previous lap (or the start).
+    ///
+    /// - Throws: `.wrongState` unless running or suspended.
+    public func lap(_ timer: TimerID) throws(TocsinError) -> Duration {
+        .nanoseconds(try lapNanoseconds(timer))
+    }
+
+    package func lapNanoseconds(_ timer: TimerID) throws(TocsinError) -> Int64 {
+        try withTimer(timer) { index, slot throws(TocsinError) in
+            let state = slot.pointee.state
+            guard state == .running || state == .suspended else { throw .wrongState }
+            let runningTime = slot.pointee.runningTime(at: clockNow())
+            let lap = runningTime - slot.pointee.lapMark
+            slot.pointee.lapMark = runningTime
+            lapLists[index, default: []].append(lap)
+            slot.pointee.flags.insert(.hasLaps)
+            return lap
+        }
+    }
+
+    // MARK: - The deadline heap
+
+    /// Pushes the timer's next due event, if any, onto the heap, and arms the
+    /// kernel timer if it is now the earliest. Lock held.
+    func arm(_ index: Int32) throws(TocsinError) {
+        let slot = slots[index]
+        guard let due = slot.pointee.nextDue() else {
+            slot.pointee.armKey = 0
+            return
+        }
+        let deadline = slot.pointee.deadline(forRunningTime: due.runningTime)
+        let key = (nextSequence << 24) | UInt64(index)
+        guard heap.push(HeapEntry(deadline: deadline, key: key)) else { throw .outOfMemory }
+        // 40 bits of sequence: ties keep start order for 10^12 starts.
+        nextSequence = nextSequence == (1 << 40) - 1 ? 1 : nextSequence + 1
+        slot.pointee.armKey = key
+        if let kernel, deliveringThread == nil, deadline < armedDeadline {
+            kernel.arm(at: deadline)
+            armedDeadline = deadline
+        }
+    }
+
+    /// Marks the timer's heap entry stale. Stale entries are dropped when they
+    /// reach the top, or all at once when they outnumber the live ones, so
+    /// this is O(1) amortized. Lock held.
+    func disarm(_ index: Int32) {
+        let slot = slots[index]
+        let key = slot.pointee.armKey
+        guard key != 0 else { return }
+        slot.pointee.armKey = 0
+        staleEntries += 1
+        if heap.top?.key == key {
+            dropStaleTops()
+            if deliveringThread == nil { rearmKernelTimer() }
+        } else if staleEntries > 1024 && staleEntries > heap.count / 2 {
+            heap.compact { slots[$0.slotIndex].pointee.armKey == $0.key }
+            staleEntries = 0
+        }
+    }
+
+    func dropStaleTops() {
+        while let top = heap.top, slots[top.slotIndex].pointee.armKey != top.key {
+            heap.removeTop()
+            staleEntries -= 1
+        }
+    }
+
+    /// Arms the kernel timer for the earliest live deadline. Lock held.
+    func rearmKernelTimer() {
+        guard let kernel else { return }
+        dropStaleTops()
+        let target = heap.top?.deadline ?? .max
+        if target != armedDeadline {
+            kernel.arm(at: target)
+            armedDeadline = target
+        }
+    }
+
+    /// Queues a STATE event for the timer's current state, if it has a
+    /// handler. `front`: ahead of the queue (the STATE after a FINISH). Lock held.
+    func enqueueState(of index: Int32, at time: Int64, front: Bool = false) {
+        let slot = slots[index].pointee
+        guard slot.hasHandler else { return }
+        let event = PendingEvent(
+            handle: slots.handle(of: index), time: time,
+            elapsed: slot.runningTime(at: time), remaining: slot.remaining(at: time), state: slot.state)
+        if front {
+            pending.prepend(event)
+        } else {
+            pending.append(event)
+            if let kernel, !signaled, deliveringThread == nil {
+                kernel.signal()
+                signaled = true
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Glibc
+import Synchronization
+
+/// Each engine takes the next tag, so handles of different engines differ
+/// (the 24-bit tag wraps after 16 million engines).
+private let engineTags = Atomic<UInt32>(0)
+
+/// Many countdown and stopwatch timers driven by one kernel timer.
+///
+/// Timers are addressed by `TimerID`. Each is started, suspended, resumed,
+/// cancelled and restarted on its own; time is kept in nanoseconds and every
+/// deadline is computed from running time, so a late delivery never drifts.
+///
+/// Thread safety: every method may be called from any thread, and from inside
+/// a handler. Handlers run where `delivery` says, one at a time, in due-time
+/// order (equal due times: in start order), never while the engine's lock is
+/// held and never inside the call that caused their event.
+///
+/// Call `close()` when done: an `.engineThread` engine's thread keeps the
+/// engine alive until then.
+///
+/// `@unchecked Sendable`: all mutable state below is guarded by `lock`.
+public final class TimerEngine: @unchecked Sendable {
+    /// Where handlers run.
+    public enum Delivery: Sendable, Hashable {
+        /// On the engine's own thread (C: `TOCSIN_ENGINE_DEFAULT`).
+        case engineThread
+        /// Inside `dispatch()`, when the host's loop finds
+        /// `pollFileDescriptor()` readable (C: `TOCSIN_ENGINE_POLLED`).
+        case polled
+        /// Inside `advance(by:)`; the real clock is never read
+        /// (C: `TOCSIN_ENGINE_MANUAL_CLOCK`).
+        case manualClock
+    }
+
+    public let delivery: Delivery
+    let lock = EngineLock()
+    /// The kernel timer and poll fd; nil on a manual clock.
+    let kernel: KernelWakeup?
+
+    // Guarded by `lock`:
+    var slots: SlotTable
+    var heap = DeadlineHeap()
+    /// Heap entries whose timer was disarmed since they were pushed.
+    var staleEntries = 0
+    /// STATE events, oldest first, with the time they happened.
+    var pending = RingBuffer<PendingEvent>()
+    var labels: [Int32: String] = [:]
+    var lapLists: [Int32: [Int64]] = [:]
+    var nextSequence: UInt64 = 1
+    var manualNow: Int64 = 0
+    var closed = false
+    var tornDown = false
+    /// The thread inside a delivery round, if any.
+    var deliveringThread: pthread_t?
+    /// The timer whose handler is running now; 0 if none.
+    var deliveringHandle: UInt64 = 0
+    /// Threads blocked in `lock.wait()`.
+    var waiters = 0
+    /// The deadline the kernel timer is armed for; `.max` when disarmed.
+    var armedDeadline = Int64.max
+    /// The eventfd has been raised and not cleared.
+    var signaled = false
+    var engineThread: pthread_t?
+    /// `close()` joins the engine thread (it was not called on it).
+    var closerJoinsEngineThread = false
+
+    /// Creates an engine.
+    ///
+    /// - Throws: `.io` if the kernel timer or the engine thread cannot be created.
+    public init(delivery: Delivery = .engineThread) throws(TocsinError) {
+        var tag: UInt32
+        repeat {
+            tag = engineTags.wrappingAdd(1, ordering: .relaxed).newValue & 0xFF_FFFF
+        } while tag == 0
+        self.delivery = delivery
+        self.slots = SlotTable(tag: tag)
+        self.kernel = delivery == .manualClock ? nil : try KernelWakeup.open()
+        if delivery == .engineThread {
+            try startEngineThread()
+        }
+    }
+
+    deinit {
+        let boxes = teardownLocked()
+        for box in boxes { box.release() }
+    }
+
+    /// The engine's clock in ns: the boot clock, or the manual time.
+    @inline(__always)
+    func clockNow() -> Int64 {
+        delivery == .manualClock ? manualNow : BootClock.now()
+    }
+
+    /// The C API's view of this engine: the pointer `tocsin_engine_new` returned.
+    var cPointer: OpaquePointer {
+        OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    var onDeliveringThread: Bool {
+        guard let thread = deliveringThread else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// The slot of a live handle. Lock held.
+    func slotIndex(of timer: TimerID) throws(TocsinError) -> Int32 {
+        guard !closed else { throw .closed }
+        guard let index = slots.index(of: timer.rawValue) else { throw .noSuchTimer }
+        return index
+    }
+
+    /// Runs `body` on a live timer's slot with the lock held.
+    func withTimer<Result>(
+        _ timer: TimerID,
+        _ body: (Int32, UnsafeMutablePointer<TimerSlot>) throws(TocsinError) -> Result
+    ) throws(TocsinError) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        let index = try slotIndex(of: timer)
+        return try body(index, slots[index])
+    }
+
+    /// Blocks while another thread runs `handle`'s handler. Lock held.
+    func waitWhileDelivering(_ handle: UInt64) {
+        guard !onDeliveringThread else { return }
+        while deliveringHandle == handle {
+            waiters += 1
+            lock.wait()
+            waiters -= 1
+        }
+    }
+}
+
+/// A STATE event waiting for delivery.
+struct PendingEvent {
+    var handle: UInt64
+    var time: Int64
+    var elapsed: Int64
+    var remaining: Int64?
+    var state: TimerState
+}

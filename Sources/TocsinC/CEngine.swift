@@ -1,0 +1,89 @@
+// The engine half of the C ABI in include/tocsin.h: thin wrappers over
+// TimerEngine. No Swift error or trap crosses this boundary: every failure
+// becomes a TOCSIN_E* code.
+import CTocsin
+import Glibc
+import Tocsin
+
+/// The engine behind a `tocsin_engine *`, or nil for NULL.
+@inline(__always)
+func engine(_ pointer: OpaquePointer?) -> TimerEngine? {
+    guard let pointer else { return nil }
+    return Unmanaged<TimerEngine>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+/// Runs `body` on the engine and maps its outcome to a status code.
+@inline(__always)
+func status(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Void) -> Int32 {
+    guard let engine = engine(pointer) else { return Int32(TOCSIN_EINVAL) }
+    do {
+        try body(engine)
+        return Int32(TOCSIN_OK)
+    } catch {
+        return error.code
+    }
+}
+
+/// A count (or fd) as a non-negative status, or the error.
+@inline(__always)
+func count(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Int) -> Int32 {
+    guard let engine = engine(pointer) else { return Int32(TOCSIN_EINVAL) }
+    do {
+        return Int32(clamping: try body(engine))
+    } catch {
+        return error.code
+    }
+}
+
+@_cdecl("tocsin_engine_new")
+public func tocsin_engine_new(_ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    let delivery: TimerEngine.Delivery
+    switch Int(flags) {
+    case TOCSIN_ENGINE_DEFAULT: delivery = .engineThread
+    case TOCSIN_ENGINE_POLLED: delivery = .polled
+    case TOCSIN_ENGINE_MANUAL_CLOCK: delivery = .manualClock
+    default: return Int32(TOCSIN_EINVAL)
+    }
+    do {
+        let engine = try TimerEngine(delivery: delivery)
+        out.pointee = OpaquePointer(Unmanaged.passRetained(engine).toOpaque())
+        return Int32(TOCSIN_OK)
+    } catch {
+        return error.code
+    }
+}
+
+@_cdecl("tocsin_engine_free")
+public func tocsin_engine_free(_ pointer: OpaquePointer?) {
+    guard let pointer else { return }
+    let unmanaged = Unmanaged<TimerEngine>.fromOpaque(UnsafeRawPointer(pointer))
+    unmanaged.takeUnretainedValue().close()
+    unmanaged.release()
+}
+
+@_cdecl("tocsin_engine_fd")
+public func tocsin_engine_fd(_ pointer: OpaquePointer?) -> Int32 {
+    count(pointer) { engine throws(TocsinError) in Int(try engine.pollFileDescriptor()) }
+}
+
+@_cdecl("tocsin_engine_dispatch")
+public func tocsin_engine_dispatch(_ pointer: OpaquePointer?) -> Int32 {
+    count(pointer) { engine throws(TocsinError) in try engine.dispatch() }
+}
+
+@_cdecl("tocsin_engine_advance")
+public func tocsin_engine_advance(_ pointer: OpaquePointer?, _ seconds: Double) -> Int32 {
+    count(pointer) { engine throws(TocsinError) in
+        guard let step = Nanos.from(seconds: seconds) else { throw .invalidArgument }
+        return try engine.advance(nanoseconds: step)
+    }
+}
+
+@_cdecl("tocsin_engine_now")
+public func tocsin_engine_now(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        out.pointee = Nanos.seconds(try engine.nowNanoseconds())
+    }
+}

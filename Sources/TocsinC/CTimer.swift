@@ -1,0 +1,168 @@
+// The timer half of the C ABI in include/tocsin.h.
+public import CTocsin
+import Glibc
+import Tocsin
+
+@_cdecl("tocsin_countdown_new")
+public func tocsin_countdown_new(
+    _ pointer: OpaquePointer?, _ seconds: Double, _ out: UnsafeMutablePointer<tocsin_timer>?
+) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        guard let nanoseconds = Nanos.from(seconds: seconds) else { throw .invalidArgument }
+        out.pointee = try engine.countdown(nanoseconds: nanoseconds).rawValue
+    }
+}
+
+@_cdecl("tocsin_stopwatch_new")
+public func tocsin_stopwatch_new(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<tocsin_timer>?) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        out.pointee = try engine.stopwatch().rawValue
+    }
+}
+
+@_cdecl("tocsin_timer_free")
+public func tocsin_timer_free(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in try engine.free(TimerID(rawValue: timer)) }
+}
+
+@_cdecl("tocsin_timer_set_callback")
+public func tocsin_timer_set_callback(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ callback: tocsin_callback?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        try engine.setCallback(for: TimerID(rawValue: timer), callback, context: userData)
+    }
+}
+
+@_cdecl("tocsin_timer_set_tick")
+public func tocsin_timer_set_tick(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ seconds: Double) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        guard let interval = Nanos.from(seconds: seconds) else { throw .invalidArgument }
+        try engine.setTickInterval(nanoseconds: interval, for: TimerID(rawValue: timer))
+    }
+}
+
+@_cdecl("tocsin_timer_set_label")
+public func tocsin_timer_set_label(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ label: UnsafePointer<CChar>?
+) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        var text: String?
+        if let label {
+            // Bounded scan: a huge or unterminated-looking label is rejected
+            // after TOCSIN_LABEL_MAX + 1 bytes, never read to its end.
+            let length = strnlen(label, TimerEngine.maxLabelBytes + 1)
+            guard length <= TimerEngine.maxLabelBytes else { throw .invalidArgument }
+            let bytes = UnsafeRawBufferPointer(start: label, count: length)
+            guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidArgument }
+            text = decoded
+        }
+        try engine.setLabel(text, for: TimerID(rawValue: timer))
+    }
+}
+
+@_cdecl("tocsin_timer_label")
+public func tocsin_timer_label(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int32 {
+    if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    return count(pointer) { engine throws(TocsinError) in
+        let label = Array(try engine.label(of: TimerID(rawValue: timer)).utf8)
+        if let buffer, capacity > 0 {
+            var length = min(label.count, capacity - 1)
+            while length > 0 && length < label.count && label[length] & 0xC0 == 0x80 {
+                length -= 1  // never cut inside a UTF-8 character
+            }
+            label.withUnsafeBytes { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: length)
+            }
+            buffer[length] = 0
+        }
+        return label.count
+    }
+}
+
+@_cdecl("tocsin_timer_start")
+public func tocsin_timer_start(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in try engine.start(TimerID(rawValue: timer)) }
+}
+
+@_cdecl("tocsin_timer_suspend")
+public func tocsin_timer_suspend(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in try engine.suspend(TimerID(rawValue: timer)) }
+}
+
+@_cdecl("tocsin_timer_resume")
+public func tocsin_timer_resume(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in try engine.resume(TimerID(rawValue: timer)) }
+}
+
+@_cdecl("tocsin_timer_cancel")
+public func tocsin_timer_cancel(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in try engine.cancel(TimerID(rawValue: timer)) }
+}
+
+@_cdecl("tocsin_timer_lap")
+public func tocsin_timer_lap(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        let lap = try engine.lapNanoseconds(TimerID(rawValue: timer))
+        out?.pointee = Nanos.seconds(lap)
+    }
+}
+
+@_cdecl("tocsin_timer_laps")
+public func tocsin_timer_laps(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ buffer: UnsafeMutablePointer<Double>?, _ capacity: Int
+) -> Int32 {
+    if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    return count(pointer) { engine throws(TocsinError) in
+        let laps = try engine.lapNanoseconds(of: TimerID(rawValue: timer))
+        if let buffer {
+            for (index, lap) in laps.prefix(capacity).enumerated() {
+                buffer[index] = Nanos.seconds(lap)
+            }
+        }
+        return laps.count
+    }
+}
+
+@_cdecl("tocsin_timer_state")
+public func tocsin_timer_state(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    count(pointer) { engine throws(TocsinError) in
+        Int(try engine.state(of: TimerID(rawValue: timer)).rawValue)
+    }
+}
+
+@_cdecl("tocsin_timer_elapsed")
+public func tocsin_timer_elapsed(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        out.pointee = Nanos.seconds(try engine.elapsedNanoseconds(of: TimerID(rawValue: timer)))
+    }
+}
+
+@_cdecl("tocsin_timer_remaining")
+public func tocsin_timer_remaining(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        out.pointee = try engine.remainingNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
+    }
+}
+
+@_cdecl("tocsin_timer_duration")
+public func tocsin_timer_duration(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        out.pointee = try engine.durationNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
+    }
+}

@@ -1,0 +1,67 @@
+import Synchronization
+import Tocsin
+
+/// Collects the events handed to handlers, from any thread.
+final class Recorder: Sendable {
+    private let events = Mutex<[TimerEvent]>([])
+
+    var handler: @Sendable (TimerEvent) -> Void {
+        { event in self.events.withLock { $0.append(event) } }
+    }
+
+    var all: [TimerEvent] { events.withLock { $0 } }
+
+    /// Short words per event: "state running", "tick 2", "finish".
+    var summary: [String] { all.map(\.summary) }
+
+    func clear() { events.withLock { $0.removeAll() } }
+}
+
+extension TimerEvent {
+    var summary: String {
+        switch kind {
+        case .tick: "tick \(tick)"
+        case .stateChange: "state \(state)"
+        case .finish: "finish"
+        }
+    }
+}
+
+/// A manual-clock engine with a recorder on every timer made through it.
+struct ManualRig: ~Copyable {
+    let engine: TimerEngine
+    let recorder = Recorder()
+
+    init() throws {
+        engine = try TimerEngine(delivery: .manualClock)
+    }
+
+    deinit { engine.close() }
+
+    func countdown(_ duration: Duration, tick: Duration? = nil) throws -> TimerID {
+        let timer = try engine.countdown(duration)
+        try engine.setHandler(for: timer, recorder.handler)
+        if let tick { try engine.setTickInterval(tick, for: timer) }
+        return timer
+    }
+
+    func stopwatch(tick: Duration? = nil) throws -> TimerID {
+        let timer = try engine.stopwatch()
+        try engine.setHandler(for: timer, recorder.handler)
+        if let tick { try engine.setTickInterval(tick, for: timer) }
+        return timer
+    }
+
+    @discardableResult
+    func advance(_ step: Duration) throws -> Int { try engine.advance(by: step) }
+}
+
+/// Expects `body` to throw exactly `expected`.
+func expectError<T>(_ expected: TocsinError, _ body: () throws(TocsinError) -> T) -> Bool {
+    do {
+        _ = try body()
+        return false
+    } catch {
+        return error == expected
+    }
+}

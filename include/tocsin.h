@@ -1,0 +1,371 @@
+/*
+ * tocsin.h — the C interface of the Tocsin timer engine (libtocsin.so).
+ *
+ * Tocsin runs many countdown and stopwatch timers in one engine. Each timer is
+ * started, suspended, resumed, cancelled and restarted on its own, keeps its
+ * exact remaining time across suspend/resume, and reports TICK, STATE and
+ * FINISH events to one callback. Time is computed from deadlines on the clock,
+ * never by counting ticks, so a late callback never makes a timer drift.
+ *
+ * THE CLOCK
+ *   Real-clock engines read CLOCK_BOOTTIME: it keeps counting while the
+ *   machine is suspended, so a 25-minute countdown ends 25 real minutes after
+ *   it started even across a laptop suspend (it finishes at resume if the
+ *   deadline passed during the sleep). The whole engine arms one kernel timer
+ *   (a timerfd with an absolute nanosecond deadline) for its earliest deadline:
+ *   no thread or kernel object per timer, and no wakeups while nothing is due.
+ *   All times in this API are seconds as double; the engine keeps nanoseconds.
+ *
+ * THREADS
+ *   Every function may be called from any thread, and from inside a callback
+ *   (start, cancel or free timers, create new ones) without deadlock. No
+ *   callback is ever called from inside the API call that caused its event:
+ *   callbacks run only where the engine's mode says (see tocsin_engine_new),
+ *   one at a time, never while the engine holds its lock.
+ *
+ * ERRORS
+ *   Every call that can fail returns int: TOCSIN_OK (0) or a negative
+ *   TOCSIN_E* code; tocsin_strerror() gives its text. A failed call changes
+ *   nothing, and if a call fails its callback is never called for it. Bad
+ *   input (NULL pointers, stale handles, NaN, ...) gets an error code, never a
+ *   crash. The one thing that cannot be checked is an engine pointer after
+ *   tocsin_engine_free() has returned: it is dangling, as with free(3).
+ *
+ * ABI
+ *   Same major version = same ABI. A shipped signature never changes; a new
+ *   behaviour gets a new function. tocsin_event may grow at its end.
+ */
+#ifndef TOCSIN_H
+#define TOCSIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TOCSIN_EXTERN __attribute__((visibility("default")))
+#else
+#define TOCSIN_EXTERN
+#endif
+
+/* ---------------------------------------------------------------- types -- */
+
+/** An engine: a set of timers and one delivery mode. Opaque. */
+typedef struct tocsin_engine tocsin_engine;
+
+/**
+ * A timer's handle within its engine. 0 is never valid. Handles are not
+ * reused for the life of an engine, and a handle of one engine is unknown
+ * (TOCSIN_ENOENT) to every other engine.
+ */
+typedef uint64_t tocsin_timer;
+
+/* --------------------------------------------------------------- version -- */
+
+#define TOCSIN_VERSION_MAJOR 0
+#define TOCSIN_VERSION_MINOR 1
+#define TOCSIN_VERSION_PATCH 0
+#define TOCSIN_VERSION_STRING "0.1.0"
+/** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
+#define TOCSIN_VERSION_HEX                                                     \
+    ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \
+     TOCSIN_VERSION_PATCH)
+
+/** The library's version as "MAJOR.MINOR.PATCH". Static: must not be freed. */
+TOCSIN_EXTERN const char *tocsin_version(void);
+/** The library's version as TOCSIN_VERSION_HEX, to compare with the header. */
+TOCSIN_EXTERN unsigned tocsin_version_hex(void);
+
+/* ---------------------------------------------------------------- errors -- */
+
+/**
+ * Every error code, its value and its text, in one list: the enum below,
+ * tocsin_strerror() and tocsin_err_name() are all generated from it.
+ */
+#define TOCSIN_ERRNO_MAP(XX)                                                   \
+    XX(EINVAL, -1, "invalid argument")                                         \
+    XX(ENOENT, -2, "no such timer in this engine")                             \
+    XX(ESTATE, -3, "not allowed in the current state or engine mode")          \
+    XX(ENOMEM, -4, "out of memory or out of timer slots")                      \
+    XX(EIO, -5, "input/output error")                                          \
+    XX(ECORRUPT, -6, "corrupt or unsupported data")                            \
+    XX(ECLOSED, -7, "the engine is closed")
+
+enum {
+    TOCSIN_OK = 0,
+#define TOCSIN_XX_(name, code, text) TOCSIN_##name = (code),
+    TOCSIN_ERRNO_MAP(TOCSIN_XX_)
+#undef TOCSIN_XX_
+};
+
+/**
+ * The text of a status code ("success" for 0, "unknown error" for any value
+ * that is not a code). Static: must not be freed. Thread-safe.
+ */
+TOCSIN_EXTERN const char *tocsin_strerror(int status);
+/** The name of a status code ("TOCSIN_EINVAL"), "TOCSIN_UNKNOWN" otherwise. */
+TOCSIN_EXTERN const char *tocsin_err_name(int status);
+
+/* ------------------------------------------------------ states and events -- */
+
+/** A timer's state. tocsin_timer_state() returns one of these. */
+enum {
+    TOCSIN_IDLE = 0,      /* created, never started */
+    TOCSIN_RUNNING = 1,   /* time is running */
+    TOCSIN_SUSPENDED = 2, /* time is held; resume carries on exactly */
+    TOCSIN_FINISHED = 3,  /* a countdown ran out (stopwatches never finish) */
+    TOCSIN_CANCELED = 4   /* cancelled while running or suspended */
+};
+
+/** What an event reports. */
+enum {
+    TOCSIN_EVENT_TICK = 1,   /* tick k: k x interval of running time passed */
+    TOCSIN_EVENT_STATE = 2,  /* the timer changed state (event->state) */
+    TOCSIN_EVENT_FINISH = 3  /* a countdown ran out; STATE(FINISHED) follows */
+};
+
+/**
+ * One event, passed to the timer's callback. The pointer is valid only during
+ * the call. Fields may be added at the end in later minor versions.
+ */
+typedef struct tocsin_event {
+    int32_t kind;         /* TOCSIN_EVENT_* */
+    int32_t state;        /* the timer's state after this event */
+    tocsin_timer timer;   /* the timer the event belongs to */
+    double elapsed;       /* seconds of running time (suspended time excluded);
+                             on TICK exactly tick x interval */
+    double remaining;     /* countdown: seconds left (0 on FINISH);
+                             stopwatch: -1 */
+    uint64_t tick;        /* 1-based tick number on TICK, else 0 */
+    double lateness;      /* seconds from the event's due time to its delivery
+                             (never negative; always 0 on a manual clock) */
+} tocsin_event;
+
+/**
+ * A timer's callback. Called with the engine, the event and the user_data
+ * given to tocsin_timer_set_callback(). It may call any tocsin_ function,
+ * including tocsin_timer_free() of its own timer and tocsin_engine_free().
+ */
+typedef void (*tocsin_callback)(tocsin_engine *engine,
+                                const tocsin_event *event, void *user_data);
+
+/* ---------------------------------------------------------------- limits -- */
+
+/** The largest duration, tick interval or advance step: 100 years. */
+#define TOCSIN_MAX_SECONDS 3155760000.0
+/** The longest label, in bytes of UTF-8, without the terminating NUL. */
+#define TOCSIN_LABEL_MAX 4096
+/** The most timers one engine holds at once. */
+#define TOCSIN_TIMERS_MAX 16777215
+
+/* ---------------------------------------------------------------- engine -- */
+
+/** Delivery modes: pass exactly one as tocsin_engine_new()'s flags. */
+enum {
+    /* Callbacks run on the engine's own thread, one at a time, in due-time
+       order (equal due times: in start order). */
+    TOCSIN_ENGINE_DEFAULT = 0,
+    /* Nothing is delivered by itself: watch tocsin_engine_fd() in your own
+       event loop (poll, epoll, GLib, libuv, asyncio add_reader) and call
+       tocsin_engine_dispatch() when it is readable. Callbacks run inside
+       tocsin_engine_dispatch(), on the thread that calls it. */
+    TOCSIN_ENGINE_POLLED = 1,
+    /* The real clock is never read: time starts at 0 and moves only with
+       tocsin_engine_advance(), which delivers what fell due on the caller's
+       thread. Deterministic and instant, for tests. */
+    TOCSIN_ENGINE_MANUAL_CLOCK = 2
+};
+
+/**
+ * Creates an engine in the mode given by flags and stores it in *out.
+ * Returns TOCSIN_EINVAL if out is NULL or flags is not a mode, TOCSIN_EIO if
+ * the kernel timer or the engine thread cannot be created, TOCSIN_ENOMEM.
+ * The caller owns the engine and frees it with tocsin_engine_free().
+ */
+TOCSIN_EXTERN int tocsin_engine_new(unsigned flags, tocsin_engine **out);
+
+/**
+ * Frees an engine and every timer in it. NULL is a no-op.
+ *
+ * When it returns, no callback of this engine is running or will run: from
+ * another thread it waits for a running callback to return. Called from
+ * inside one of the engine's own callbacks it returns at once; no further
+ * callback is called, and the engine is torn down when that callback returns.
+ * Calls that reach the engine while it is torn down get TOCSIN_ECLOSED. Once
+ * it has returned, the pointer must not be used again (undefined, as free(3)).
+ */
+TOCSIN_EXTERN void tocsin_engine_free(tocsin_engine *engine);
+
+/**
+ * POLLED mode: a file descriptor that is readable exactly while events wait
+ * to be delivered (pass it to poll/epoll with POLLIN). The engine owns it:
+ * do not read, write or close it. Returns the fd (>= 0), or TOCSIN_ESTATE in
+ * other modes, TOCSIN_EINVAL for a NULL engine, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_engine_fd(tocsin_engine *engine);
+
+/**
+ * POLLED mode: delivers, on the calling thread, the events that were waiting
+ * when it was called (events caused meanwhile wait for the next call).
+ * Returns how many callbacks it called (>= 0), or TOCSIN_ESTATE in other
+ * modes or from inside a callback, TOCSIN_EINVAL, TOCSIN_ECLOSED. Calls from
+ * several threads are served one after another.
+ */
+TOCSIN_EXTERN int tocsin_engine_dispatch(tocsin_engine *engine);
+
+/**
+ * MANUAL_CLOCK mode: moves the clock on by seconds (0 allowed) and delivers,
+ * on the calling thread and in due-time order, every event due at or before
+ * the new time, including events caused by the callbacks it calls. While an
+ * event is delivered the clock reads that event's due time; when the call
+ * returns it reads the target. Returns how many callbacks it called (>= 0),
+ * or TOCSIN_EINVAL for NaN, negative, infinite or too large seconds,
+ * TOCSIN_ESTATE in other modes or from inside a callback, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_engine_advance(tocsin_engine *engine, double seconds);
+
+/**
+ * The engine's clock in seconds: CLOCK_BOOTTIME in real-clock modes, the
+ * manual time (starting at 0) in MANUAL_CLOCK mode. Returns TOCSIN_OK, or
+ * TOCSIN_EINVAL for a NULL argument, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_engine_now(tocsin_engine *engine, double *out);
+
+/* ---------------------------------------------------------------- timers -- */
+
+/**
+ * Creates an IDLE countdown of `seconds` (0 < seconds <= TOCSIN_MAX_SECONDS)
+ * and stores its handle in *out. It does nothing until started.
+ * Returns TOCSIN_EINVAL for NaN, zero, negative, infinite or too large
+ * seconds and NULL pointers, TOCSIN_ENOMEM, TOCSIN_ECLOSED.
+ * Cost: O(1) amortized.
+ */
+TOCSIN_EXTERN int tocsin_countdown_new(tocsin_engine *engine, double seconds,
+                                       tocsin_timer *out);
+
+/** Creates an IDLE stopwatch (counts up, never finishes). As above. */
+TOCSIN_EXTERN int tocsin_stopwatch_new(tocsin_engine *engine,
+                                       tocsin_timer *out);
+
+/**
+ * Frees a timer in any state; its handle becomes unknown (TOCSIN_ENOENT)
+ * for good. Events of the timer that were not delivered yet are dropped.
+ * When it returns (called from anywhere but the timer's own callback), no
+ * callback of the timer is running or will run, so the caller may free
+ * user_data at once: from another thread it waits for a running callback
+ * of this timer to return. Cost: O(1).
+ */
+TOCSIN_EXTERN int tocsin_timer_free(tocsin_engine *engine, tocsin_timer timer);
+
+/**
+ * Sets the timer's callback and user_data (cb NULL: none). Events that fall
+ * while a timer has no callback are dropped. The engine never touches
+ * user_data; it belongs to the caller. A callback already running on the
+ * delivery thread may finish after this returns.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_callback(tocsin_engine *engine,
+                                            tocsin_timer timer,
+                                            tocsin_callback cb,
+                                            void *user_data);
+
+/**
+ * Sets the tick interval (0: no ticks). Tick k is due when k x interval of
+ * running time has passed; a tick that would fall at or after a countdown's
+ * end is folded into FINISH. Every tick is delivered, each with its own
+ * number, even when the host falls behind. Set on a started timer, numbering
+ * carries on from its running time: the next tick is the first multiple of
+ * the new interval after it. Returns TOCSIN_EINVAL for NaN, negative,
+ * infinite or too large intervals.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_tick(tocsin_engine *engine,
+                                        tocsin_timer timer,
+                                        double interval_seconds);
+
+/**
+ * Sets the timer's label, a NUL-terminated UTF-8 string copied by the engine
+ * (NULL or "": no label). Returns TOCSIN_EINVAL if it is not valid UTF-8 or
+ * longer than TOCSIN_LABEL_MAX bytes.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_label(tocsin_engine *engine,
+                                         tocsin_timer timer,
+                                         const char *label);
+
+/**
+ * Copies the label into buf as a NUL-terminated string of at most cap - 1
+ * bytes, cut before a whole UTF-8 character, never inside one. Returns the
+ * label's full length in bytes (>= 0, as snprintf: a result >= cap means it
+ * was cut). buf may be NULL when cap is 0, to ask the length.
+ */
+TOCSIN_EXTERN int tocsin_timer_label(tocsin_engine *engine, tocsin_timer timer,
+                                     char *buf, size_t cap);
+
+/*
+ * State changes. Each allowed change is delivered later as a STATE event;
+ * one that is not allowed from the current state returns TOCSIN_ESTATE and
+ * changes nothing.
+ *
+ *   start    IDLE, FINISHED, CANCELED -> RUNNING   (from the full duration,
+ *                                                   elapsed 0, laps cleared)
+ *   suspend  RUNNING -> SUSPENDED                  (time held exactly)
+ *   resume   SUSPENDED -> RUNNING
+ *   cancel   RUNNING, SUSPENDED -> CANCELED
+ *
+ * A timer stays RUNNING until the engine takes its FINISH for delivery: a
+ * cancel or suspend that wins that race stops it. After tocsin_timer_cancel()
+ * returns, no TICK or FINISH of that run is delivered (from another thread it
+ * waits for a running callback of the timer to return); the run's last event
+ * is STATE(CANCELED). Cost: O(log n) in the number of armed timers.
+ */
+TOCSIN_EXTERN int tocsin_timer_start(tocsin_engine *engine, tocsin_timer timer);
+TOCSIN_EXTERN int tocsin_timer_suspend(tocsin_engine *engine,
+                                       tocsin_timer timer);
+TOCSIN_EXTERN int tocsin_timer_resume(tocsin_engine *engine,
+                                      tocsin_timer timer);
+TOCSIN_EXTERN int tocsin_timer_cancel(tocsin_engine *engine,
+                                      tocsin_timer timer);
+
+/**
+ * Records a lap on a RUNNING or SUSPENDED timer (either kind) and stores the
+ * lap's own length in seconds in *lap_out (NULL allowed): the running time
+ * since the previous lap, or since the start for the first.
+ * Returns TOCSIN_ESTATE in other states.
+ */
+TOCSIN_EXTERN int tocsin_timer_lap(tocsin_engine *engine, tocsin_timer timer,
+                                   double *lap_out);
+
+/**
+ * Copies up to cap lap lengths (seconds, oldest first) of the current run
+ * into buf and returns how many laps there are (>= 0). buf may be NULL when
+ * cap is 0.
+ */
+TOCSIN_EXTERN int tocsin_timer_laps(tocsin_engine *engine, tocsin_timer timer,
+                                    double *buf, size_t cap);
+
+/* --------------------------------------------------------------- queries -- */
+
+/** The timer's state (>= 0, a TOCSIN_ state) or a negative error code. */
+TOCSIN_EXTERN int tocsin_timer_state(tocsin_engine *engine, tocsin_timer timer);
+
+/** Seconds of running time of the current run, exact to the nanosecond. */
+TOCSIN_EXTERN int tocsin_timer_elapsed(tocsin_engine *engine,
+                                       tocsin_timer timer, double *out);
+
+/**
+ * Countdown: seconds left (the full duration when IDLE, 0 once FINISHED,
+ * never negative). Stopwatch: -1.
+ */
+TOCSIN_EXTERN int tocsin_timer_remaining(tocsin_engine *engine,
+                                         tocsin_timer timer, double *out);
+
+/** Countdown: its duration in seconds. Stopwatch: -1. */
+TOCSIN_EXTERN int tocsin_timer_duration(tocsin_engine *engine,
+                                        tocsin_timer timer, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOCSIN_H */

@@ -24,6 +24,7 @@ let package = Package(
                 .unsafeFlags([
                     "-static-stdlib",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/TocsinC/exports.map",
+                    "-Xlinker", "-soname=libtocsin.so.0",
                 ])
             ]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),

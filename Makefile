@@ -1,0 +1,90 @@
+# Tocsin: build, test, install. The two commands for a new machine are
+# scripts/demo.sh and scripts/test.sh (they install what is missing, then
+# call `make demo` and `make test`).
+#
+#   make            build libtocsin.so into out/ (with header and tocsin.pc)
+#   make demo       build and run the C countdown example (3 s, ticks, FINISH)
+#   make test       every test: Swift, C ABI, header/symbols, examples
+#   make install    PREFIX=/usr/local by default; add CONFIG=release for an
+#                   optimized build (the default, debug, builds fastest)
+
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+CONFIG ?= debug
+CC ?= cc
+VERSION := $(shell sed -n 's/^\#define TOCSIN_VERSION_STRING "\(.*\)"/\1/p' include/tocsin.h)
+MAJOR := $(firstword $(subst ., ,$(VERSION)))
+OUT := out/$(CONFIG)
+CFLAGS_TEST := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g
+# Runs a program with no Swift toolchain on its paths: only the staged library.
+NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
+
+.PHONY: all lib demo test test-swift test-c test-abi test-examples install clean
+
+all: lib
+
+# Builds the library and stages it as it will be installed:
+# lib/libtocsin.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
+lib:
+	swift build -c $(CONFIG) --product tocsin
+	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
+	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/libtocsin.so" $(OUT)/lib/libtocsin.so.$(VERSION)
+	@ln -sf libtocsin.so.$(VERSION) $(OUT)/lib/libtocsin.so.$(MAJOR)
+	@ln -sf libtocsin.so.$(MAJOR) $(OUT)/lib/libtocsin.so
+	@cp include/tocsin.h $(OUT)/include/
+	@sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/tocsin.pc.in > $(OUT)/lib/pkgconfig/tocsin.pc
+
+demo: lib
+	@$(CC) -Wall -Werror bindings/c/examples/countdown.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -lpthread -o $(OUT)/countdown
+	$(NO_SWIFT_ENV) $(OUT)/countdown 3 Tea
+
+test: test-swift test-c test-abi test-examples
+	@echo "make test: all steps passed"
+
+test-swift:
+	swift build --build-tests
+	@# Per-test lines are dropped; failures, and the closing "Test run" line, stay.
+	swift test --skip-build 2>&1 | grep -vE '^\[|^Test Suite|Executed 0 tests|^◇|^✔ (Suite|Test [A-Za-z_]+\()'; exit $${PIPESTATUS[0]}
+
+test-c: lib
+	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/*.c -L$(OUT)/lib -ltocsin -lm -lpthread -o $(OUT)/test_abi
+	@! ldd $(OUT)/test_abi | grep -i swift || { echo "test_abi must not need a Swift library"; exit 1; }
+	$(NO_SWIFT_ENV) $(OUT)/test_abi
+
+test-abi: lib
+	scripts/check-abi.sh $(OUT)/lib/libtocsin.so
+
+# Installs into a throw-away prefix, builds the examples the way a user would
+# (pkg-config), and runs them with no Swift toolchain on any path.
+test-examples: lib
+	@rm -rf $(OUT)/prefix
+	$(MAKE) --no-print-directory install PREFIX=$(abspath $(OUT))/prefix CONFIG=$(CONFIG)
+	awk '/^```c$$/ { keep = 1; next } /^```$$/ { keep = 0 } keep' README.md > $(OUT)/readme_example.c
+	for example in countdown poll_loop; do \
+	  $(CC) -Wall -Werror bindings/c/examples/$$example.c \
+	    $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin) \
+	    -lpthread -o $(OUT)/$$example || exit 1; \
+	done
+	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/countdown 1.2 Eggs | tee $(OUT)/countdown.log
+	grep -q '^FINISH: Eggs after 1.200 s' $(OUT)/countdown.log
+	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/poll_loop | tee $(OUT)/poll_loop.log
+	grep -q '^Eggs *finish' $(OUT)/poll_loop.log
+	@# The README's C example, compiled and run exactly as shown there.
+	$(CC) -Wall -Werror $(OUT)/readme_example.c \
+	  $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin) -o $(OUT)/tea
+	env -i LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/tea | tee $(OUT)/tea.log
+	diff <(printf '1 s left\nFINISH\n') $(OUT)/tea.log
+	@echo "3 passed, 0 failed"
+
+install:
+	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $(OUT)/lib/libtocsin.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libtocsin.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtocsin.so.$(MAJOR)
+	ln -sf libtocsin.so.$(MAJOR) $(DESTDIR)$(PREFIX)/lib/libtocsin.so
+	install -m 0644 include/tocsin.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/tocsin.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tocsin.pc
+	@if [ -z "$(DESTDIR)" ] && { [ "$(PREFIX)" = /usr/local ] || [ "$(PREFIX)" = /usr ]; }; then ldconfig 2>/dev/null || true; fi
+
+clean:
+	rm -rf out .build

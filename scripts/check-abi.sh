@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Checks libtocsin.so against include/tocsin.h:
+#  - it exports exactly the functions the header declares (no more, no fewer);
+#  - it needs only the C runtime (the Swift runtime is linked in) and has no
+#    run path into a Swift toolchain;
+#  - the header compiles cleanly as C99 and as C++.
+# (Each function's signature is checked at compile time by
+# Sources/TocsinC/SignatureCheck.swift.)
+set -uo pipefail
+library=${1:?usage: check-abi.sh path/to/libtocsin.so}
+header=include/tocsin.h
+passed=0 failed=0
+pass() { passed=$((passed + 1)); echo "ok   abi.$1"; }
+fail() { failed=$((failed + 1)); echo "FAIL abi.$1"; shift; printf '  %s\n' "$@"; }
+
+declared=$(grep -oE 'TOCSIN_EXTERN[^(]*\(' "$header" | grep -oE 'tocsin_[a-z0-9_]+ *\($' | tr -d ' (' | sort)
+exported=$(nm -D -g --defined-only "$library" | awk '$2 == "T" { print $3 }' | sort)
+if [ "$declared" = "$exported" ] && [ -n "$declared" ]; then
+  pass "exports_match_header ($(echo "$declared" | wc -l) functions)"
+else
+  fail exports_match_header "$(diff <(echo "$declared") <(echo "$exported") | grep -E '^[<>]' | sed 's/^</declared, not exported:/; s/^>/exported, not declared:/')"
+fi
+
+allowed='^(libc\.so\.6|libm\.so\.6|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1)$'
+needed=$(readelf -d "$library" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+unexpected=$(echo "$needed" | grep -vE "$allowed" || true)
+if [ -z "$unexpected" ]; then pass "needs_only_the_c_runtime"; else fail needs_only_the_c_runtime "unexpected: $unexpected"; fi
+
+if readelf -d "$library" | grep -E 'R(UN)?PATH' | grep -qi swift; then
+  fail no_swift_run_path "$(readelf -d "$library" | grep -E 'R(UN)?PATH')"
+else
+  pass no_swift_run_path
+fi
+
+soname=$(readelf -d "$library" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+major=$(sed -n 's/#define TOCSIN_VERSION_MAJOR \([0-9]*\)/\1/p' "$header")
+if [ "$soname" = "libtocsin.so.$major" ]; then pass "soname_is_libtocsin.so.$major"; else fail soname "got '$soname'"; fi
+
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+printf '#include "tocsin.h"\nint main(void) { return tocsin_version_hex() == TOCSIN_VERSION_HEX ? 0 : 1; }\n' > "$probe/c.c"
+cp "$probe/c.c" "$probe/cxx.cpp"
+if out=$(cc -std=c99 -Wall -Wextra -pedantic -Werror -Iinclude -c "$probe/c.c" -o "$probe/c.o" 2>&1); then
+  pass header_compiles_as_c99
+else
+  fail header_compiles_as_c99 "$out"
+fi
+if out=$(c++ -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -c "$probe/cxx.cpp" -o "$probe/cxx.o" 2>&1); then
+  pass header_compiles_as_cxx
+else
+  fail header_compiles_as_cxx "$out"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

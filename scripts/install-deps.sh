@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what building and testing Tocsin needs on a Debian or Ubuntu
+# machine that has a Swift toolchain. Installs only what is missing; quiet
+# and quick when everything is there already.
+set -euo pipefail
+
+# command -> Debian package that provides it
+declare -A needs=(
+  [cc]=gcc
+  [c++]=g++
+  [make]=make
+  [pkg-config]=pkg-config
+  [readelf]=binutils
+  [nm]=binutils
+)
+
+missing=()
+for command in "${!needs[@]}"; do
+  command -v "$command" >/dev/null 2>&1 || missing+=("${needs[$command]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
+echo "install-deps: installing $packages"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: need root or sudo to install: $packages" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $packages >/dev/null

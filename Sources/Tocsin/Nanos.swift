@@ -31,6 +31,13 @@ package enum Nanos {
 }
 
 extension Int64 {
+    /// `self - other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
+    func subtractingSaturated(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other < 0 ? .max : .min
+    }
+
     /// `self + other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
     func addingSaturated(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)

@@ -1,48 +1,51 @@
-/// A double-ended FIFO of plain values in one growable buffer. Not
+/// A double-ended FIFO of plain values (no references: elements are copied
+/// as bytes and never deinitialized) in one power-of-two buffer. Not
 /// thread-safe; the engine's lock guards it.
-struct RingBuffer<Element> {
-    private var storage: [Element?] = []
+struct RingBuffer<Element: BitwiseCopyable> {
+    private var base: UnsafeMutablePointer<Element>?
+    private var mask = -1  // capacity - 1
     private var head = 0
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
-    var first: Element? { count > 0 ? storage[head] : nil }
+    var first: Element? { count > 0 ? base.unsafelyUnwrapped[head] : nil }
 
     mutating func append(_ element: Element) {
-        growIfFull()
-        storage[(head + count) % storage.count] = element
+        if count == mask + 1 { grow() }
+        base.unsafelyUnwrapped[(head + count) & mask] = element
         count += 1
     }
 
     mutating func prepend(_ element: Element) {
-        growIfFull()
-        head = (head - 1 + storage.count) % storage.count
-        storage[head] = element
+        if count == mask + 1 { grow() }
+        head = (head - 1) & mask
+        base.unsafelyUnwrapped[head] = element
         count += 1
     }
 
     mutating func removeFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = storage[head]
-        storage[head] = nil
-        head = (head + 1) % storage.count
+        let element = base.unsafelyUnwrapped[head]
+        head = (head + 1) & mask
         count -= 1
         return element
     }
 
+    /// Frees the buffer.
     mutating func removeAll() {
-        storage = []
-        head = 0
-        count = 0
+        base?.deallocate()
+        self = RingBuffer()
     }
 
-    private mutating func growIfFull() {
-        guard count == storage.count else { return }
-        var grown = [Element?](repeating: nil, count: max(16, storage.count * 2))
+    private mutating func grow() {
+        let capacity = max(16, (mask + 1) * 2)
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
         for offset in 0..<count {
-            grown[offset] = storage[(head + offset) % storage.count]
+            (grown + offset).initialize(to: base.unsafelyUnwrapped[(head + offset) & mask])
         }
-        storage = grown
+        base?.deallocate()
+        base = grown
+        mask = capacity - 1
         head = 0
     }
 }

@@ -51,7 +51,7 @@ struct SlotTable {
         let index: Int32
         if freeHead >= 0 {
             index = freeHead
-            freeHead = Int32(truncatingIfNeeded: self[index].pointee.banked)
+            freeHead = Int32(truncatingIfNeeded: self[index].pointee.anchor)
             let generation = self[index].pointee.generation
             self[index].pointee = TimerSlot()
             self[index].pointee.generation = generation
@@ -76,7 +76,7 @@ struct SlotTable {
         live -= 1
         guard slot.pointee.generation < UInt16.max else { return }
         slot.pointee.generation += 1
-        slot.pointee.banked = Int64(freeHead)
+        slot.pointee.anchor = Int64(freeHead)
         freeHead = index
     }
 

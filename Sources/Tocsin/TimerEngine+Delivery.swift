@@ -105,7 +105,7 @@ extension TimerEngine {
                 : nil
             deliveringHandle = event.handle
             lock.unlock()
-            invoke(event, callback: slot.callback, context: slot.context, box: box)
+            invoke(event, callback: slot.callback, context: slot.context, box: consume box)
             lock.lock()
             deliveringHandle = 0
             if waiters > 0 { lock.broadcast() }
@@ -140,10 +140,10 @@ extension TimerEngine {
             let top = heap.top
             if let head = pending.first, head.time <= limit, top.map({ head.time <= $0.deadline }) ?? true {
                 _ = pending.removeFirst()
-                guard slots.index(of: head.handle) != nil else { continue }  // freed since
+                guard let index = slots.index(of: head.handle) else { continue }  // freed since
                 return EngineEvent(
-                    kind: .stateChange, state: head.state, handle: head.handle,
-                    elapsed: head.elapsed, remaining: head.remaining, tick: 0, due: head.time)
+                    kind: .stateChange, state: head.state, handle: head.handle, elapsed: head.elapsed,
+                    remaining: slots[index].pointee.remaining(after: head.elapsed), tick: 0, due: head.time)
             }
             guard let top, top.deadline <= limit else { return nil }
             if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }
@@ -156,19 +156,19 @@ extension TimerEngine {
     private func fire(_ top: HeapEntry) -> EngineEvent? {
         let index = top.slotIndex
         let slot = slots[index]
-        guard let due = slot.pointee.nextDue() else {
+        guard let due = nextDue(index) else {
             heap.removeTop()
             slot.pointee.armKey = 0
             return nil
         }
         let handle = slots.handle(of: index)
-        if due.isTick {
+        if due.isTick, var schedule = ticks[index] {
             let event = EngineEvent(
                 kind: .tick, state: .running, handle: handle, elapsed: due.runningTime,
-                remaining: slot.pointee.isStopwatch ? nil : slot.pointee.duration - due.runningTime,
-                tick: slot.pointee.nextTick, due: top.deadline)
-            slot.pointee.nextTick += 1
-            if let next = slot.pointee.nextDue() {
+                remaining: slot.pointee.remaining(after: due.runningTime), tick: schedule.next, due: top.deadline)
+            schedule.next += 1
+            ticks[index] = schedule
+            if let next = nextDue(index) {
                 heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
             } else {
                 heap.removeTop()
@@ -178,7 +178,7 @@ extension TimerEngine {
         }
         heap.removeTop()
         slot.pointee.armKey = 0
-        slot.pointee.banked = slot.pointee.duration
+        slot.pointee.anchor = slot.pointee.duration
         slot.pointee.state = .finished
         enqueueState(of: index, at: top.deadline, front: true)
         return EngineEvent(

@@ -50,7 +50,8 @@ extension TimerEngine {
         heap.deallocate()
         pending.removeAll()
         labels = [:]
-        lapLists = [:]
+        laps = [:]
+        ticks = [:]
         kernel?.close()
         return boxes
     }

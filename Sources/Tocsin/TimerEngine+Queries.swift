@@ -20,7 +20,7 @@ extension TimerEngine {
     }
 
     package func remainingNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
-        try withTimer(timer) { _, slot in slot.pointee.remaining(at: clockNow()) }
+        try withTimer(timer) { _, slot in slot.pointee.remaining(after: slot.pointee.runningTime(at: clockNow())) }
     }
 
     /// Countdown: its duration. Stopwatch: nil.
@@ -38,7 +38,7 @@ extension TimerEngine {
     }
 
     package func lapNanoseconds(of timer: TimerID) throws(TocsinError) -> [Int64] {
-        try withTimer(timer) { index, _ in lapLists[index] ?? [] }
+        try withTimer(timer) { index, _ in laps[index]?.lengths ?? [] }
     }
 
     /// The engine's clock: the boot clock, or the manual time (from zero).

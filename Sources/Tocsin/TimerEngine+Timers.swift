@@ -49,8 +49,7 @@ extension TimerEngine {
         }
         disarm(index)
         let box = takeSwiftHandler(index)
-        if slots[index].pointee.flags.contains(.hasLabel) { labels[index] = nil }
-        if slots[index].pointee.flags.contains(.hasLaps) { lapLists[index] = nil }
+        clearSideTables(index)
         slots.release(index)
         waitWhileDelivering(timer.rawValue)
         lock.unlock()
@@ -88,6 +87,14 @@ extension TimerEngine {
         previous?.release()
     }
 
+    /// Drops the timer's labels, laps and ticks. Lock held.
+    func clearSideTables(_ index: Int32) {
+        let flags = slots[index].pointee.flags
+        if flags.contains(.hasLabel) { labels[index] = nil }
+        if flags.contains(.hasLaps) { laps[index] = nil }
+        if flags.contains(.ticking) { ticks[index] = nil }
+    }
+
     /// Clears a Swift handler from its slot and hands over its retain, for the
     /// caller to release once the lock is dropped. Lock held.
     func takeSwiftHandler(_ index: Int32) -> Unmanaged<HandlerBox>? {
@@ -112,16 +119,23 @@ extension TimerEngine {
     package func setTickInterval(nanoseconds interval: Int64, for timer: TimerID) throws(TocsinError) {
         guard interval >= 0, interval <= Nanos.max else { throw .invalidArgument }
         try withTimer(timer) { index, slot throws(TocsinError) in
-            let saved = slot.pointee
-            let now = clockNow()
-            slot.pointee.tickInterval = interval
-            slot.pointee.nextTick = TimerSlot.firstTick(after: slot.pointee.runningTime(at: now), interval: interval)
+            let (savedSlot, savedTicks) = (slot.pointee, ticks[index])
+            if interval == 0 {
+                ticks[index] = nil
+                slot.pointee.flags.remove(.ticking)
+            } else {
+                var schedule = TickSchedule(interval: interval)
+                schedule.resume(after: slot.pointee.runningTime(at: clockNow()))
+                ticks[index] = schedule
+                slot.pointee.flags.insert(.ticking)
+            }
             guard slot.pointee.state == .running else { return }
             disarm(index)
             do throws(TocsinError) {
                 try arm(index)
             } catch {
-                slot.pointee = saved
+                slot.pointee = savedSlot
+                ticks[index] = savedTicks
                 try? arm(index)  // the old entry went stale: arm the old schedule again
                 throw error
             }

@@ -9,11 +9,9 @@ extension TimerEngine {
             guard slot.pointee.state.canStart else { throw .wrongState }
             let saved = slot.pointee
             let now = clockNow()
-            slot.pointee.banked = 0
-            slot.pointee.segmentStart = now
-            slot.pointee.nextTick = 1
-            slot.pointee.lapMark = 0
+            slot.pointee.anchor = now
             slot.pointee.state = .running
+            if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
             do throws(TocsinError) {
                 try arm(index)
             } catch {
@@ -21,7 +19,7 @@ extension TimerEngine {
                 throw error
             }
             if slot.pointee.flags.contains(.hasLaps) {
-                lapLists[index] = nil
+                laps[index] = nil
                 slot.pointee.flags.remove(.hasLaps)
             }
             enqueueState(of: index, at: now)
@@ -36,7 +34,7 @@ extension TimerEngine {
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state == .running else { throw .wrongState }
             let now = clockNow()
-            slot.pointee.banked = slot.pointee.runningTime(at: now)
+            slot.pointee.hold(at: now)
             slot.pointee.state = .suspended
             disarm(index)
             enqueueState(of: index, at: now)
@@ -51,12 +49,13 @@ extension TimerEngine {
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state == .suspended else { throw .wrongState }
             let now = clockNow()
-            slot.pointee.segmentStart = now
+            let saved = slot.pointee
+            slot.pointee.run(at: now)
             slot.pointee.state = .running
             do throws(TocsinError) {
                 try arm(index)
             } catch {
-                slot.pointee.state = .suspended
+                slot.pointee = saved
                 throw error
             }
             enqueueState(of: index, at: now)
@@ -75,7 +74,7 @@ extension TimerEngine {
             let state = slot.pointee.state
             guard state == .running || state == .suspended else { throw .wrongState }
             let now = clockNow()
-            slot.pointee.banked = slot.pointee.runningTime(at: now)
+            slot.pointee.hold(at: now)
             slot.pointee.state = .canceled
             disarm(index)
             enqueueState(of: index, at: now)
@@ -96,9 +95,11 @@ extension TimerEngine {
             let state = slot.pointee.state
             guard state == .running || state == .suspended else { throw .wrongState }
             let runningTime = slot.pointee.runningTime(at: clockNow())
-            let lap = runningTime - slot.pointee.lapMark
-            slot.pointee.lapMark = runningTime
-            lapLists[index, default: []].append(lap)
+            var record = laps[index] ?? LapRecord()
+            let lap = runningTime - record.mark
+            record.mark = runningTime
+            record.lengths.append(lap)
+            laps[index] = record
             slot.pointee.flags.insert(.hasLaps)
             return lap
         }
@@ -110,7 +111,7 @@ extension TimerEngine {
     /// kernel timer if it is now the earliest. Lock held.
     func arm(_ index: Int32) throws(TocsinError) {
         let slot = slots[index]
-        guard let due = slot.pointee.nextDue() else {
+        guard let due = nextDue(index) else {
             slot.pointee.armKey = 0
             return
         }
@@ -144,6 +145,12 @@ extension TimerEngine {
         }
     }
 
+    /// The timer's next due event (see `TimerSlot.nextDue`). Lock held.
+    func nextDue(_ index: Int32) -> (runningTime: Int64, isTick: Bool)? {
+        let slot = slots[index]
+        return slot.pointee.nextDue(ticks: slot.pointee.flags.contains(.ticking) ? ticks[index] : nil)
+    }
+
     func dropStaleTops() {
         while let top = heap.top, slots[top.slotIndex].pointee.armKey != top.key {
             heap.removeTop()
@@ -168,8 +175,7 @@ extension TimerEngine {
         let slot = slots[index].pointee
         guard slot.hasHandler else { return }
         let event = PendingEvent(
-            handle: slots.handle(of: index), time: time,
-            elapsed: slot.runningTime(at: time), remaining: slot.remaining(at: time), state: slot.state)
+            handle: slots.handle(of: index), time: time, elapsed: slot.runningTime(at: time), state: slot.state)
         if front {
             pending.prepend(event)
         } else {

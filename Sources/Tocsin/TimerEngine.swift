@@ -39,31 +39,33 @@ public final class TimerEngine: @unchecked Sendable {
     let kernel: KernelWakeup?
 
     // Guarded by `lock`:
-    var slots: SlotTable
-    var heap = DeadlineHeap()
+    @exclusivity(unchecked) var slots: SlotTable
+    @exclusivity(unchecked) var heap = DeadlineHeap()
     /// Heap entries whose timer was disarmed since they were pushed.
-    var staleEntries = 0
+    @exclusivity(unchecked) var staleEntries = 0
     /// STATE events, oldest first, with the time they happened.
-    var pending = RingBuffer<PendingEvent>()
-    var labels: [Int32: String] = [:]
-    var lapLists: [Int32: [Int64]] = [:]
-    var nextSequence: UInt64 = 1
-    var manualNow: Int64 = 0
-    var closed = false
-    var tornDown = false
+    @exclusivity(unchecked) var pending = RingBuffer<PendingEvent>()
+    /// Side tables for the few timers that use them, keyed by slot.
+    @exclusivity(unchecked) var labels: [Int32: String] = [:]
+    @exclusivity(unchecked) var laps: [Int32: LapRecord] = [:]
+    @exclusivity(unchecked) var ticks: [Int32: TickSchedule] = [:]
+    @exclusivity(unchecked) var nextSequence: UInt64 = 1
+    @exclusivity(unchecked) var manualNow: Int64 = 0
+    @exclusivity(unchecked) var closed = false
+    @exclusivity(unchecked) var tornDown = false
     /// The thread inside a delivery round, if any.
-    var deliveringThread: pthread_t?
+    @exclusivity(unchecked) var deliveringThread: pthread_t?
     /// The timer whose handler is running now; 0 if none.
-    var deliveringHandle: UInt64 = 0
+    @exclusivity(unchecked) var deliveringHandle: UInt64 = 0
     /// Threads blocked in `lock.wait()`.
-    var waiters = 0
+    @exclusivity(unchecked) var waiters = 0
     /// The deadline the kernel timer is armed for; `.max` when disarmed.
-    var armedDeadline = Int64.max
+    @exclusivity(unchecked) var armedDeadline = Int64.max
     /// The eventfd has been raised and not cleared.
-    var signaled = false
-    var engineThread: pthread_t?
+    @exclusivity(unchecked) var signaled = false
+    @exclusivity(unchecked) var engineThread: pthread_t?
     /// `close()` joins the engine thread (it was not called on it).
-    var closerJoinsEngineThread = false
+    @exclusivity(unchecked) var closerJoinsEngineThread = false
 
     /// Creates an engine.
     ///
@@ -131,11 +133,11 @@ public final class TimerEngine: @unchecked Sendable {
     }
 }
 
-/// A STATE event waiting for delivery.
+/// A STATE event waiting for delivery (its remaining time is derived from
+/// the timer's duration when it is delivered).
 struct PendingEvent {
     var handle: UInt64
     var time: Int64
     var elapsed: Int64
-    var remaining: Int64?
     var state: TimerState
 }

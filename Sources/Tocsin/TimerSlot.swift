@@ -1,26 +1,19 @@
 import CTocsin
 
-/// One timer's record in the engine's slot table: 80 bytes, plain data, so the
-/// table is one flat allocation that grows with `realloc`.
+/// One timer's record in the engine's slot table: 48 bytes of plain data, so
+/// the table is one flat allocation that grows with `realloc`. Ticks and laps,
+/// which few timers use, live in side tables keyed by slot.
 ///
-/// Running time at clock time `t` is `banked + (t - segmentStart)` while
-/// running, `banked` otherwise. Deadlines are derived from it, never counted.
+/// Running time is one field, `anchor`: while running it is the clock time at
+/// which running time was zero (running time = now - anchor); otherwise it is
+/// the running time itself. Deadlines are derived from it, never counted.
 struct TimerSlot {
     /// Countdown length in ns; 0 for a stopwatch.
     var duration: Int64 = 0
-    /// Running time banked before the current running segment. While the
-    /// slot is free: the index of the next free slot, or -1.
-    var banked: Int64 = 0
-    /// Clock time at which the current running segment began.
-    var segmentStart: Int64 = 0
-    /// Tick interval in ns; 0 for no ticks.
-    var tickInterval: Int64 = 0
-    /// Number of the next tick to deliver.
-    var nextTick: UInt64 = 1
+    /// See the type's comment. While the slot is free: the next free slot, or -1.
+    var anchor: Int64 = 0
     /// The key of this timer's live entry in the deadline heap; 0 if none.
     var armKey: UInt64 = 0
-    /// Running time at the last lap (0 at start).
-    var lapMark: Int64 = 0
     var callback: tocsin_callback? = nil
     /// The C callback's user_data, or a retained `HandlerBox` (see `flags`).
     var context: UnsafeMutableRawPointer? = nil
@@ -36,6 +29,7 @@ struct TimerSlot {
         static let swiftHandler = Flags(rawValue: 1 << 2)
         static let hasLabel = Flags(rawValue: 1 << 3)
         static let hasLaps = Flags(rawValue: 1 << 4)
+        static let ticking = Flags(rawValue: 1 << 5)
     }
 
     var isStopwatch: Bool { flags.contains(.stopwatch) }
@@ -43,36 +37,62 @@ struct TimerSlot {
 
     /// Running time at clock time `now`, pinned to the duration of a countdown.
     func runningTime(at now: Int64) -> Int64 {
-        let running = state == .running ? banked.addingSaturated(now - segmentStart) : banked
+        let running = state == .running ? now.subtractingSaturated(anchor) : anchor
         return isStopwatch ? running : min(running, duration)
     }
 
-    /// Countdown: time left at `now` (never negative). Stopwatch: nil.
-    func remaining(at now: Int64) -> Int64? {
-        isStopwatch ? nil : duration - runningTime(at: now)
+    /// Countdown: time left once `runningTime` has run. Stopwatch: nil.
+    func remaining(after runningTime: Int64) -> Int64? {
+        isStopwatch ? nil : duration - runningTime
+    }
+
+    /// Leaves the running state: `anchor` becomes the running time at `now`.
+    mutating func hold(at now: Int64) {
+        anchor = runningTime(at: now)
+    }
+
+    /// Enters the running state at `now`, carrying on from the held running time.
+    mutating func run(at now: Int64) {
+        anchor = now.subtractingSaturated(anchor)
+    }
+
+    /// The clock time at which a running timer reaches `runningTime`.
+    func deadline(forRunningTime runningTime: Int64) -> Int64 {
+        anchor.addingSaturated(runningTime)
     }
 
     /// The next event due on this timer in running time: the next tick, or the
     /// finish (a tick at or after the finish is folded into it). Nil when
     /// nothing will ever fall due (a stopwatch without ticks).
-    func nextDue() -> (runningTime: Int64, isTick: Bool)? {
-        if tickInterval > 0 {
-            let (at, overflow) = Int64(clamping: nextTick).multipliedReportingOverflow(by: tickInterval)
-            if !overflow && (isStopwatch || at < duration) {
-                return (at, true)
-            }
+    func nextDue(ticks: TickSchedule?) -> (runningTime: Int64, isTick: Bool)? {
+        if let ticks, let at = ticks.dueTime, isStopwatch || at < duration {
+            return (at, true)
         }
         return isStopwatch ? nil : (duration, false)
     }
+}
 
-    /// The clock time at which running time reaches `runningTime` in the
-    /// current segment (pinned on overflow).
-    func deadline(forRunningTime runningTime: Int64) -> Int64 {
-        segmentStart.addingSaturated(runningTime - banked)
+/// A ticking timer's schedule: tick `next` is due at `next` x `interval` of
+/// running time.
+struct TickSchedule {
+    var interval: Int64
+    var next: UInt64 = 1
+
+    /// Running time at which tick `next` falls due; nil past `Int64`.
+    var dueTime: Int64? {
+        let (at, overflow) = Int64(clamping: next).multipliedReportingOverflow(by: interval)
+        return overflow ? nil : at
     }
 
-    /// The first tick after `runningTime`: ticks already passed are not replayed.
-    static func firstTick(after runningTime: Int64, interval: Int64) -> UInt64 {
-        interval > 0 ? UInt64(runningTime / interval) + 1 : 1
+    /// Numbering carries on from `runningTime`: ticks already passed are not replayed.
+    mutating func resume(after runningTime: Int64) {
+        next = UInt64(runningTime / interval) + 1
     }
+}
+
+/// The laps of a timer's current run.
+struct LapRecord {
+    /// Running time at the last lap.
+    var mark: Int64 = 0
+    var lengths: [Int64] = []
 }

@@ -1,5 +1,5 @@
 /// A timer's state; the raw values are C's `TOCSIN_IDLE` ... `TOCSIN_CANCELED`.
-public enum TimerState: Int32, Sendable, CaseIterable, CustomStringConvertible {
+public enum TimerState: Int32, Sendable, CaseIterable, BitwiseCopyable, CustomStringConvertible {
     /// Created, never started.
     case idle = 0
     /// Time is running.

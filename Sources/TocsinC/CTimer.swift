@@ -68,6 +68,7 @@ public func tocsin_timer_label(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
 ) -> Int32 {
     if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
     return count(pointer) { engine throws(TocsinError) in
         let label = Array(try engine.label(of: TimerID(rawValue: timer)).utf8)
         if let buffer, capacity > 0 {
@@ -119,6 +120,7 @@ public func tocsin_timer_laps(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ buffer: UnsafeMutablePointer<Double>?, _ capacity: Int
 ) -> Int32 {
     if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
     return count(pointer) { engine throws(TocsinError) in
         let laps = try engine.lapNanoseconds(of: TimerID(rawValue: timer))
         if let buffer {

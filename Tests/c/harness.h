@@ -26,9 +26,10 @@ extern int harness_failures;
         long long e_ = (long long)(expected), a_ = (long long)(actual);        \
         if (e_ != a_) {                                                        \
             harness_failures++;                                                \
-            fprintf(stderr, "  %s:%d: %s == %s failed: %lld != %lld (%s)\n",   \
+            fprintf(stderr, "  %s:%d: %s == %s failed: %lld != %lld %s\n",     \
                     __FILE__, __LINE__, #expected, #actual, e_, a_,            \
-                    tocsin_err_name((int)a_));                                 \
+                    a_ < 0 && a_ >= TOCSIN_ECLOSED ? tocsin_err_name((int)a_)  \
+                                                   : "");                      \
         }                                                                      \
     } while (0)
 

@@ -408,7 +408,32 @@ static void many_timers(void) {
     tocsin_engine_free(engine);
 }
 
+static void count_finishes(tocsin_engine *engine, const tocsin_event *event, void *data) {
+    (void)engine;
+    if (event->kind == TOCSIN_EVENT_FINISH) (*(long *)data)++;
+}
+
+static void a_million_armed_timers(void) {
+    tocsin_engine *engine = manual_engine();
+    enum { N = 1000000 };
+    long finishes = 0;
+    unsigned seed = 11;
+    for (int i = 0; i < N; i++) {
+        tocsin_timer timer = 0;
+        seed = seed * 1103515245u + 12345u;
+        if (tocsin_countdown_new(engine, 1 + (seed >> 8) % 2000000 * 1e-6, &timer) != TOCSIN_OK) break;
+        tocsin_timer_set_callback(engine, timer, count_finishes, &finishes);
+        tocsin_timer_start(engine, timer);
+    }
+    CHECK_EQ(N, tocsin_engine_advance(engine, 0.5)); /* N x STATE(RUNNING); all due from 1 s on */
+    CHECK_EQ(0, finishes);
+    CHECK_EQ(2 * N, tocsin_engine_advance(engine, 3)); /* N x (FINISH, STATE) */
+    CHECK_EQ(N, finishes);
+    tocsin_engine_free(engine);
+}
+
 const test_case manual_tests[] = {
+    {"a_million_armed_timers", a_million_armed_timers},
     {"version_and_errors", version_and_errors},
     {"engine_arguments", engine_arguments},
     {"null_engine_everywhere", null_engine_everywhere},

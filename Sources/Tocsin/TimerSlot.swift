@@ -86,7 +86,7 @@ struct TickSchedule {
 
     /// Numbering carries on from `runningTime`: ticks already passed are not replayed.
     mutating func resume(after runningTime: Int64) {
-        next = UInt64(runningTime / interval) + 1
+        next = UInt64(max(0, runningTime) / interval) + 1
     }
 }
 

@@ -76,8 +76,8 @@ public func tocsin_timer_label(
             while length > 0 && length < label.count && label[length] & 0xC0 == 0x80 {
                 length -= 1  // never cut inside a UTF-8 character
             }
-            label.withUnsafeBytes { bytes in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: length)
+            for offset in 0..<length {
+                buffer[offset] = CChar(bitPattern: label[offset])
             }
             buffer[length] = 0
         }

@@ -72,16 +72,23 @@ static void blocking_callback(tocsin_engine *engine, const tocsin_event *event, 
     atomic_fetch_add(&b->returned, 1);
 }
 
-static void free_waits_for_the_running_callback(void) {
-    tocsin_engine *engine = threaded_engine();
-    static blocking b;
-    memset(&b, 0, sizeof b);
+/* A stopwatch ticking every 10 ms into blocking_callback, once the first
+ * tick's callback is running. */
+static tocsin_timer start_blocking_stopwatch(tocsin_engine *engine, blocking *b) {
+    memset(b, 0, sizeof *b);
     tocsin_timer watch = 0;
     tocsin_stopwatch_new(engine, &watch);
     tocsin_timer_set_tick(engine, watch, 0.01);
-    tocsin_timer_set_callback(engine, watch, blocking_callback, &b);
+    tocsin_timer_set_callback(engine, watch, blocking_callback, b);
     tocsin_timer_start(engine, watch);
-    CHECK(wait_for(&b.entered, 1, 10000));
+    CHECK(wait_for(&b->entered, 1, 10000));
+    return watch;
+}
+
+static void free_waits_for_the_running_callback(void) {
+    tocsin_engine *engine = threaded_engine();
+    static blocking b;
+    tocsin_timer watch = start_blocking_stopwatch(engine, &b);
     CHECK_EQ(TOCSIN_OK, tocsin_timer_free(engine, watch));
     atomic_store(&b.freed, 1);
     /* free returned: the callback that was running has returned too. */
@@ -94,15 +101,7 @@ static void free_waits_for_the_running_callback(void) {
 static void cancel_waits_and_no_tick_follows(void) {
     tocsin_engine *engine = threaded_engine();
     static blocking b;
-    static event_log log;
-    memset(&b, 0, sizeof b);
-    atomic_store(&log.count, 0);
-    tocsin_timer watch = 0;
-    tocsin_stopwatch_new(engine, &watch);
-    tocsin_timer_set_tick(engine, watch, 0.01);
-    tocsin_timer_set_callback(engine, watch, blocking_callback, &b);
-    tocsin_timer_start(engine, watch);
-    CHECK(wait_for(&b.entered, 1, 10000));
+    tocsin_timer watch = start_blocking_stopwatch(engine, &b);
     CHECK_EQ(TOCSIN_OK, tocsin_timer_cancel(engine, watch));
     int ticks_at_cancel = atomic_load(&b.entered);
     CHECK_EQ(ticks_at_cancel, atomic_load(&b.returned));

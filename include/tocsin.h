@@ -188,7 +188,8 @@ enum {
 TOCSIN_EXTERN int tocsin_engine_new(unsigned flags, tocsin_engine **out);
 
 /**
- * Frees an engine and every timer in it. NULL is a no-op.
+ * Frees an engine and every timer in it (closing it first if it is open).
+ * NULL is a no-op.
  *
  * When it returns, no callback of this engine is running or will run: from
  * another thread it waits for a running callback to return. Called from
@@ -198,6 +199,15 @@ TOCSIN_EXTERN int tocsin_engine_new(unsigned flags, tocsin_engine **out);
  * it has returned, the pointer must not be used again (undefined, as free(3)).
  */
 TOCSIN_EXTERN void tocsin_engine_free(tocsin_engine *engine);
+
+/**
+ * Closes an engine without freeing it: frees every timer and stops delivery
+ * with the same guarantees as tocsin_engine_free(), but the pointer stays
+ * valid, and every later call on it returns TOCSIN_ECLOSED until
+ * tocsin_engine_free() releases it. For hosts whose objects die in any order
+ * (garbage-collected bindings). Closing twice is a no-op; NULL is a no-op.
+ */
+TOCSIN_EXTERN void tocsin_engine_close(tocsin_engine *engine);
 
 /**
  * POLLED mode: a file descriptor that is readable exactly while events wait

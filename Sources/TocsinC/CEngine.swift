@@ -62,6 +62,11 @@ public func tocsin_engine_free(_ pointer: OpaquePointer?) {
     unmanaged.release()
 }
 
+@_cdecl("tocsin_engine_close")
+public func tocsin_engine_close(_ pointer: OpaquePointer?) {
+    engine(pointer)?.close()
+}
+
 @_cdecl("tocsin_engine_fd")
 public func tocsin_engine_fd(_ pointer: OpaquePointer?) -> Int32 {
     count(pointer) { engine throws(TocsinError) in Int(try engine.pollFileDescriptor()) }

@@ -8,6 +8,7 @@ private func sameSignature<Function>(_ declared: Function, _ defined: Function) 
 private func checkSignatures() {
     sameSignature(CTocsin.tocsin_engine_new, TocsinC.tocsin_engine_new)
     sameSignature(CTocsin.tocsin_engine_free, TocsinC.tocsin_engine_free)
+    sameSignature(CTocsin.tocsin_engine_close, TocsinC.tocsin_engine_close)
     sameSignature(CTocsin.tocsin_engine_fd, TocsinC.tocsin_engine_fd)
     sameSignature(CTocsin.tocsin_engine_dispatch, TocsinC.tocsin_engine_dispatch)
     sameSignature(CTocsin.tocsin_engine_advance, TocsinC.tocsin_engine_advance)

@@ -51,6 +51,22 @@ static void engine_arguments(void) {
     tocsin_engine_free(engine);
 }
 
+static void close_keeps_the_pointer_valid(void) {
+    tocsin_engine *engine = manual_engine();
+    static event_log log;
+    atomic_store(&log.count, 0);
+    tocsin_timer timer = logged_countdown(engine, 1, &log);
+    tocsin_timer_start(engine, timer);
+    tocsin_engine_close(engine);
+    tocsin_engine_close(engine); /* twice: no-op */
+    tocsin_engine_close(NULL);
+    CHECK_EQ(TOCSIN_ECLOSED, tocsin_timer_state(engine, timer));
+    CHECK_EQ(TOCSIN_ECLOSED, tocsin_timer_free(engine, timer));
+    CHECK_EQ(TOCSIN_ECLOSED, tocsin_engine_advance(engine, 5));
+    CHECK_EQ(0, atomic_load(&log.count)); /* nothing is delivered after close */
+    tocsin_engine_free(engine);
+}
+
 static void null_engine_everywhere(void) {
     tocsin_timer timer = 0;
     double value = 0;
@@ -437,6 +453,7 @@ const test_case manual_tests[] = {
     {"version_and_errors", version_and_errors},
     {"engine_arguments", engine_arguments},
     {"null_engine_everywhere", null_engine_everywhere},
+    {"close_keeps_the_pointer_valid", close_keeps_the_pointer_valid},
     {"bad_seconds_and_out_pointers", bad_seconds_and_out_pointers},
     {"unknown_handles", unknown_handles},
     {"state_table", state_table},

@@ -19,7 +19,10 @@ CFLAGS_TEST := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g
 # Runs a program with no Swift toolchain on its paths: only the staged library.
 NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 
-.PHONY: all lib demo test test-swift test-c test-abi test-examples install clean
+PYTHON ?= python3
+VENV := out/venv
+
+.PHONY: all lib demo test test-swift test-c test-abi test-examples test-python test-python-install install clean
 
 all: lib
 
@@ -38,7 +41,7 @@ demo: lib
 	@$(CC) -Wall -Werror bindings/c/examples/countdown.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -lpthread -o $(OUT)/countdown
 	$(NO_SWIFT_ENV) $(OUT)/countdown 3 Tea
 
-test: test-swift test-c test-abi test-examples
+test: test-swift test-c test-abi test-examples test-python test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -75,6 +78,32 @@ test-examples: lib
 	env -i LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/tea | tee $(OUT)/tea.log
 	diff <(printf '1 s left\nFINISH\n') $(OUT)/tea.log
 	@echo "3 passed, 0 failed"
+
+# The Python binding's tests, on the real library staged above.
+test-python: lib $(VENV)/bin/pytest
+	cd bindings/python && $(abspath $(VENV))/bin/mypy --strict --no-incremental tocsin
+	cd bindings/python && TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider
+
+$(VENV)/bin/pytest:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check pytest mypy
+
+# A clean `pip install ./bindings/python` in a fresh virtual environment (it
+# builds and bundles a release libtocsin.so), then the examples as a user
+# runs them: no TOCSIN_LIBRARY, no source tree on the path.
+test-python-install:
+	rm -rf out/venv-install
+	$(PYTHON) -m venv out/venv-install
+	out/venv-install/bin/pip install -q --disable-pip-version-check ./bindings/python
+	cd /tmp && env -u TOCSIN_LIBRARY -u PYTHONPATH $(abspath out/venv-install)/bin/python -c \
+	  'import tocsin._library as l, tocsin; tocsin.Engine(manual_clock=True).close(); p = next(iter(l._loaded)); print("loaded", p); assert "/site-packages/tocsin/_lib/" in p'
+	cd /tmp && for example in "progress.py 0.5" "kitchen.py 0.1" "async_timers.py 0.5"; do \
+	  echo "== $$example"; \
+	  env -u TOCSIN_LIBRARY -u PYTHONPATH timeout 60 $(abspath out/venv-install)/bin/python $(abspath bindings/python/examples)/$$example > $(abspath out)/example.log || exit 1; \
+	  tr '\r' '\n' < $(abspath out)/example.log | tail -3; \
+	  grep -qE 'is ready|all done' $(abspath out)/example.log || exit 1; \
+	done
+	@echo "4 passed, 0 failed"
 
 install:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)

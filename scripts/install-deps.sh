@@ -12,12 +12,17 @@ declare -A needs=(
   [pkg-config]=pkg-config
   [readelf]=binutils
   [nm]=binutils
+  [python3]=python3
 )
 
 missing=()
 for command in "${!needs[@]}"; do
   command -v "$command" >/dev/null 2>&1 || missing+=("${needs[$command]}")
 done
+# python3 -m venv needs ensurepip, a separate package on Debian.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  missing+=(python3-venv)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')

@@ -1,0 +1,60 @@
+"""Build step: bundles libtocsin.so into the package (tocsin/_lib/).
+
+Where the library comes from, first match wins:
+  $TOCSIN_BUNDLE_LIBRARY       a built libtocsin.so to copy as it is;
+  the Tocsin checkout around   `make lib CONFIG=release` there (needs Swift);
+  neither                      no bundled copy: the package then loads
+                               $TOCSIN_LIBRARY or the system's library.
+The package has no compiled Python extension; the wheel is tagged for the
+platform only because it carries the shared library.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70
+    from wheel.bdist_wheel import bdist_wheel
+
+HERE = Path(__file__).resolve().parent
+CHECKOUT = HERE.parent.parent
+
+
+def built_library():
+    explicit = os.environ.get("TOCSIN_BUNDLE_LIBRARY")
+    if explicit:
+        return Path(explicit)
+    if (CHECKOUT / "Package.swift").is_file() and shutil.which("swift"):
+        subprocess.run(["make", "--no-print-directory", "-C", str(CHECKOUT), "lib", "CONFIG=release"], check=True)
+        return CHECKOUT / "out" / "release" / "lib" / "libtocsin.so.0"
+    print("tocsin: no Swift toolchain or checkout: building without a bundled libtocsin.so", file=sys.stderr)
+    return None
+
+
+class BuildWithLibrary(build_py):
+    def run(self):
+        super().run()
+        library = built_library()
+        if library is not None:
+            target = Path(self.build_lib) / "tocsin" / "_lib"
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(library.resolve(), target / "libtocsin.so.0")
+
+
+class PlatformWheel(bdist_wheel):
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self):
+        return ("py3", "none", super().get_tag()[2])
+
+
+setup(cmdclass={"build_py": BuildWithLibrary, "bdist_wheel": PlatformWheel})

@@ -1,0 +1,46 @@
+import ctypes.util
+import os
+import subprocess
+
+import pytest
+
+import tocsin
+from tocsin import _library
+
+
+def test_explicit_path_is_used(tmp_path):
+    path = os.environ["TOCSIN_LIBRARY"]
+    with tocsin.Engine(manual_clock=True, library=path) as engine:
+        assert engine.countdown(1).duration == 1
+
+
+def test_explicit_path_is_authoritative():
+    with pytest.raises(tocsin.LibraryNotFoundError) as caught:
+        tocsin.Engine(library="/nonexistent/libtocsin.so")
+    assert caught.value.tried == ["library argument: /nonexistent/libtocsin.so (no such file)"]
+
+
+def test_error_lists_every_place_tried_and_how_to_fix(monkeypatch, tmp_path):
+    monkeypatch.setenv("TOCSIN_LIBRARY", str(tmp_path / "missing.so"))
+    monkeypatch.setattr(_library, "_BUNDLED_DIR", tmp_path / "none")
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: str(tmp_path / "system.so"))
+    with pytest.raises(tocsin.LibraryNotFoundError) as caught:
+        _library.load()
+    message = str(caught.value)
+    assert "$TOCSIN_LIBRARY" in message and "bundled with the package" in message and "system" in message
+    assert "Fix:" in message
+    assert isinstance(caught.value, OSError) and isinstance(caught.value, tocsin.TocsinError)
+
+
+def test_library_missing_functions_is_reported_as_too_old(tmp_path):
+    source = tmp_path / "old.c"
+    source.write_text('const char *tocsin_version(void) { return "0.0.1"; }\n')
+    library = tmp_path / "libold.so"
+    subprocess.run(["cc", "-shared", "-fPIC", str(source), "-o", str(library)], check=True)
+    with pytest.raises(tocsin.TocsinError, match="too old or too new"):
+        tocsin.Engine(library=str(library))
+
+
+def test_versions():
+    assert tocsin.library_version().count(".") == 2
+    assert tocsin.__version__ == "0.1.0"

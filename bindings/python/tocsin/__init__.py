@@ -1,0 +1,53 @@
+"""Tocsin: countdowns and stopwatches on one kernel timer, from Python.
+
+    import tocsin
+    with tocsin.Engine() as engine:
+        tea = engine.countdown(90, label="Tea", tick=1.0)
+        tea.on_tick(lambda event: print(f"{event.remaining:5.1f}s left"))
+        tea.on_finish(lambda event: print("done"))
+        tea.start()
+
+A thin ctypes binding of libtocsin.so: see the C header tocsin.h for the
+exact rules (ordering, threads, never early).
+"""
+
+from ._engine import Engine
+from ._errors import (
+    CorruptError,
+    EngineClosedError,
+    InvalidArgumentError,
+    NoSuchTimerError,
+    TimerCancelledError,
+    TocsinError,
+    TocsinIOError,
+    TocsinMemoryError,
+    WrongStateError,
+)
+from ._library import LibraryNotFoundError, load
+from ._timer import Event, EventKind, State, Timer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CorruptError",
+    "Engine",
+    "EngineClosedError",
+    "Event",
+    "EventKind",
+    "InvalidArgumentError",
+    "LibraryNotFoundError",
+    "NoSuchTimerError",
+    "State",
+    "Timer",
+    "TimerCancelledError",
+    "TocsinError",
+    "TocsinIOError",
+    "TocsinMemoryError",
+    "WrongStateError",
+    "library_version",
+]
+
+
+def library_version(library: "str | None" = None) -> str:
+    """The loaded libtocsin.so's version, e.g. "0.1.0"."""
+    return str(load(library).tocsin_version().decode())

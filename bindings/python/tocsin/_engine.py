@@ -1,0 +1,235 @@
+"""Engine: many timers on one kernel timer, in one of three delivery modes."""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import weakref
+from ctypes import byref, c_double, c_uint64, c_void_p
+from typing import Any, Callable, Optional
+
+from . import _library
+from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, TocsinError
+from ._timer import Event, EventKind, Handler, Seconds, State, Timer, encode_label, to_seconds
+
+DEFAULT, POLLED, MANUAL_CLOCK = 0, 1, 2
+
+#: Engines with running or suspended timers: kept alive like running threads.
+_busy: set["Engine"] = set()
+#: Every open engine, closed at interpreter exit before Python tears down.
+_open: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for engine in list(_open):
+        engine.close()
+
+
+class Engine:
+    """Many countdowns and stopwatches driven by one kernel timer.
+
+    Modes: the default runs handlers on the engine's own thread;
+    ``polled=True`` runs them inside ``dispatch()`` when ``fileno()`` is
+    readable (see ``tocsin.aio`` for asyncio); ``manual_clock=True`` never
+    reads the real clock and runs them inside ``advance(seconds)``, for tests.
+
+    Use as a context manager, or call ``close()``. Every method may be called
+    from any thread and from inside a handler.
+
+    ``library``: path of libtocsin.so (else $TOCSIN_LIBRARY, the bundled copy,
+    the system's). ``on_error(exception, event)``: called when a handler
+    raises; by default the exception goes to ``sys.unraisablehook``.
+    """
+
+    def __init__(
+        self,
+        *,
+        manual_clock: bool = False,
+        polled: bool = False,
+        library: Optional[str] = None,
+        on_error: Optional[Callable[[BaseException, Event], object]] = None,
+    ) -> None:
+        if manual_clock and polled:
+            raise InvalidArgumentError(-1, "choose one of manual_clock and polled")
+        self._lib = _library.load(library)
+        self._mode = MANUAL_CLOCK if manual_clock else POLLED if polled else DEFAULT
+        self._ptr: Optional[int] = None
+        self._closed = False
+        self.on_error = on_error
+        self._timers: "weakref.WeakValueDictionary[int, Timer]" = weakref.WeakValueDictionary()
+        self._active: dict[int, Timer] = {}
+        self._handlers: tuple[Handler, ...] = ()
+        self._lock = threading.Lock()
+        # One thunk for every timer of this engine, alive as long as the engine.
+        self._callback = _library.CALLBACK(self._deliver)
+        pointer = c_void_p()
+        self._lib.tocsin_engine_new(self._mode, byref(pointer))
+        self._ptr = pointer.value
+        _open.add(self)
+
+    # -- modes -----------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        return ("default", "polled", "manual_clock")[self._mode]
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def fileno(self) -> int:
+        """Polled mode: an fd that is readable exactly while events wait."""
+        return self._call("tocsin_engine_fd")
+
+    def dispatch(self) -> int:
+        """Polled mode: runs the handlers of the events waiting now, on this
+        thread. Returns how many events it delivered."""
+        return self._call("tocsin_engine_dispatch")
+
+    def advance(self, seconds: Seconds) -> int:
+        """Manual clock: moves time on and delivers, in order, everything due
+        by then. Returns how many events it delivered."""
+        return self._call("tocsin_engine_advance", to_seconds(seconds))
+
+    @property
+    def now(self) -> float:
+        """The engine's clock in seconds (boot clock, or the manual time)."""
+        out = c_double()
+        self._call("tocsin_engine_now", byref(out))
+        return out.value
+
+    # -- timers ----------------------------------------------------------------
+
+    def countdown(self, seconds: Seconds, *, label: Optional[str] = None, tick: Optional[Seconds] = None) -> Timer:
+        """A new idle countdown of ``seconds`` (0 < seconds <= 100 years)."""
+        handle = c_uint64()
+        self._call("tocsin_countdown_new", to_seconds(seconds), byref(handle))
+        return self._adopt(handle.value, label, tick)
+
+    def stopwatch(self, *, label: Optional[str] = None, tick: Optional[Seconds] = None) -> Timer:
+        """A new idle stopwatch: counts up, never finishes."""
+        handle = c_uint64()
+        self._call("tocsin_stopwatch_new", byref(handle))
+        return self._adopt(handle.value, label, tick)
+
+    def _adopt(self, handle: int, label: Optional[str], tick: Optional[Seconds]) -> Timer:
+        timer = Timer(self, handle)
+        self._timers[handle] = timer
+        try:
+            self._call("tocsin_timer_set_callback", handle, self._callback, None)
+            if label:
+                self._call("tocsin_timer_set_label", handle, encode_label(label))
+            if tick:
+                self._call("tocsin_timer_set_tick", handle, to_seconds(tick))
+        except BaseException:
+            timer.free()  # a failed call leaves nothing behind
+            raise
+        return timer
+
+    def on_event(self, handler: Handler) -> Handler:
+        """Calls ``handler(event)`` for every event of every timer of this engine."""
+        self._handlers = self._handlers + (handler,)
+        return handler
+
+    # -- closing ---------------------------------------------------------------
+
+    def close(self) -> None:
+        """Frees every timer. When it returns no handler is running or will
+        run (from inside a handler it returns at once and delivery stops when
+        that handler returns). Closing again does nothing."""
+        with self._lock:
+            if self._closed or self._ptr is None:
+                return
+            self._closed = True
+        self._lib.tocsin_engine_close(self._ptr)  # releases the GIL while it waits
+        self._active.clear()
+        _busy.discard(self)
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        pointer, self._ptr = getattr(self, "_ptr", None), None
+        if pointer is not None:
+            self._lib.tocsin_engine_free(pointer)
+
+    def __repr__(self) -> str:
+        return f"<tocsin.Engine {self.mode}{' closed' if self._closed else ''}>"
+
+    # -- internals ---------------------------------------------------------------
+
+    def _call(self, name: str, *args: Any) -> int:
+        if self._ptr is None:
+            raise EngineClosedError(ECLOSED, f"{name}: the engine is closed")
+        return int(getattr(self._lib, name)(self._ptr, *args))
+
+    def _hold(self, timer: Timer) -> None:
+        """Keeps a starting timer alive until its run ends."""
+        with self._lock:
+            self._active[timer.handle] = timer
+            _busy.add(self)
+
+    def _release_if_idle(self, handle: int) -> None:
+        """Drops the keep-alive of a timer that is no longer running or suspended."""
+        try:
+            state = self._lib.tocsin_timer_state(self._ptr, handle) if self._ptr else -1
+        except TocsinError:
+            state = -1
+        if state in (State.RUNNING, State.SUSPENDED):
+            return
+        with self._lock:
+            self._active.pop(handle, None)
+            if not self._active:
+                _busy.discard(self)
+
+    def _forget(self, handle: int, quietly: bool = False) -> None:
+        """Frees a timer's C side (from Timer.free or its finalizer)."""
+        with self._lock:
+            self._active.pop(handle, None)
+            if not self._active:
+                _busy.discard(self)
+        if self._ptr is None:
+            return
+        try:
+            self._lib.tocsin_timer_free(self._ptr, handle)
+        except TocsinError as error:
+            if not quietly and error.code not in (ECLOSED, ENOENT):
+                raise
+
+    def _deliver(self, engine: Any, c_event: Any, user_data: Any) -> None:
+        """The C callback of every timer: runs the handlers. Exceptions go to
+        on_error, or leave this function so that ctypes hands them to
+        sys.unraisablehook; delivery carries on either way."""
+        raw = c_event.contents
+        timer = self._active.get(raw.timer) or self._timers.get(raw.timer)
+        if timer is None:
+            return
+        event = Event(
+            EventKind(raw.kind),
+            State(raw.state),
+            timer,
+            raw.elapsed,
+            None if raw.remaining < 0 else raw.remaining,
+            raw.tick,
+            raw.lateness,
+        )
+        by_kind = timer._handlers
+        errors: list[BaseException] = []
+        for handler in by_kind.get(event.kind, ()) + by_kind.get(None, ()) + self._handlers:
+            try:
+                handler(event)
+            except Exception as error:
+                errors.append(error)
+        if event.kind is EventKind.STATE and event.state in (State.FINISHED, State.CANCELED):
+            self._release_if_idle(raw.timer)
+        for failure in errors:
+            if self.on_error is None:
+                raise failure
+            try:
+                self.on_error(failure, event)
+            except Exception as hook_error:
+                raise hook_error from failure

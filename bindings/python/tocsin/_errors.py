@@ -1,0 +1,78 @@
+"""Exceptions: one per C status code, all under TocsinError."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+# The status codes of tocsin.h (TOCSIN_ERRNO_MAP).
+EINVAL, ENOENT, ESTATE, ENOMEM, EIO, ECORRUPT, ECLOSED = -1, -2, -3, -4, -5, -6, -7
+
+
+class TocsinError(Exception):
+    """A failed call into libtocsin. ``code`` is the C status (a negative
+    TOCSIN_E* value, or 0 for failures of the binding itself) and the message
+    carries the library's own text for it."""
+
+    code: int
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidArgumentError(TocsinError, ValueError):
+    """NaN, negative, zero or too large seconds; a bad label; a bad mode."""
+
+
+class NoSuchTimerError(TocsinError, LookupError):
+    """The timer was freed, never existed, or belongs to another engine."""
+
+
+class WrongStateError(TocsinError):
+    """Not allowed in the timer's state (e.g. resume while running) or the
+    engine's mode (e.g. advance on a real clock)."""
+
+
+class TocsinMemoryError(TocsinError, MemoryError):
+    """Out of memory, or the engine holds the most timers it can."""
+
+
+class TocsinIOError(TocsinError, OSError):
+    """A system call failed (kernel timer, engine thread, file)."""
+
+
+class CorruptError(TocsinError):
+    """Corrupt or unsupported data."""
+
+
+class EngineClosedError(TocsinError):
+    """The engine is closed."""
+
+
+class TimerCancelledError(TocsinError):
+    """Awaited the end of a run that was cancelled instead of finishing."""
+
+
+_BY_CODE: dict[int, type[TocsinError]] = {
+    EINVAL: InvalidArgumentError,
+    ENOENT: NoSuchTimerError,
+    ESTATE: WrongStateError,
+    ENOMEM: TocsinMemoryError,
+    EIO: TocsinIOError,
+    ECORRUPT: CorruptError,
+    ECLOSED: EngineClosedError,
+}
+
+_strerror: Optional[Callable[[int], bytes]] = None
+
+
+def set_strerror(function: Callable[[int], bytes]) -> None:
+    global _strerror
+    _strerror = function
+
+
+def error_for(code: int, function: str = "") -> TocsinError:
+    """The exception for a negative status, with the library's message."""
+    text = _strerror(code).decode() if _strerror is not None else f"status {code}"
+    where = f"{function}: " if function else ""
+    return _BY_CODE.get(code, TocsinError)(code, f"{where}{text} ({code})")

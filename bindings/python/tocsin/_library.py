@@ -1,0 +1,185 @@
+"""Finding and loading libtocsin.so, and the table of its C prototypes."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    c_char_p,
+    c_double,
+    c_int,
+    c_int32,
+    c_size_t,
+    c_uint,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from ._errors import TocsinError, error_for, set_strerror
+
+#: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
+ABI_MAJOR = 0
+#: The oldest library minor version that has every function below.
+ABI_MINOR = 1
+
+ENV_VARIABLE = "TOCSIN_LIBRARY"
+_BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"
+
+
+class CEvent(ctypes.Structure):
+    """``tocsin_event``: these fields, in this order (more may follow)."""
+
+    _fields_ = [
+        ("kind", c_int32),
+        ("state", c_int32),
+        ("timer", c_uint64),
+        ("elapsed", c_double),
+        ("remaining", c_double),
+        ("tick", c_uint64),
+        ("lateness", c_double),
+    ]
+
+
+#: ``tocsin_callback``: (engine, const tocsin_event *, user_data) -> void.
+CALLBACK = CFUNCTYPE(None, c_void_p, POINTER(CEvent), c_void_p)
+
+
+def _check(result: int, func: Any, args: tuple[Any, ...]) -> int:
+    """errcheck for calls returning a status or count: negative raises."""
+    if result < 0:
+        raise error_for(result, func.__name__)
+    return result
+
+
+_ENGINE = c_void_p
+_TIMER = c_uint64
+_OUT_DOUBLE = POINTER(c_double)
+
+#: (name, argtypes, restype, errcheck) for every function the binding uses.
+PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
+    ("tocsin_version", [], c_char_p, None),
+    ("tocsin_version_hex", [], c_uint, None),
+    ("tocsin_strerror", [c_int], c_char_p, None),
+    ("tocsin_err_name", [c_int], c_char_p, None),
+    ("tocsin_engine_new", [c_uint, POINTER(c_void_p)], c_int, _check),
+    ("tocsin_engine_close", [_ENGINE], None, None),
+    ("tocsin_engine_free", [_ENGINE], None, None),
+    ("tocsin_engine_fd", [_ENGINE], c_int, _check),
+    ("tocsin_engine_dispatch", [_ENGINE], c_int, _check),
+    ("tocsin_engine_advance", [_ENGINE, c_double], c_int, _check),
+    ("tocsin_engine_now", [_ENGINE, _OUT_DOUBLE], c_int, _check),
+    ("tocsin_countdown_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),
+    ("tocsin_stopwatch_new", [_ENGINE, POINTER(c_uint64)], c_int, _check),
+    ("tocsin_timer_free", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_set_callback", [_ENGINE, _TIMER, CALLBACK, c_void_p], c_int, _check),
+    ("tocsin_timer_set_tick", [_ENGINE, _TIMER, c_double], c_int, _check),
+    ("tocsin_timer_set_label", [_ENGINE, _TIMER, c_char_p], c_int, _check),
+    ("tocsin_timer_label", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),
+    ("tocsin_timer_start", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_suspend", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_resume", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_cancel", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_lap", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
+    ("tocsin_timer_laps", [_ENGINE, _TIMER, _OUT_DOUBLE, c_size_t], c_int, _check),
+    ("tocsin_timer_state", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_elapsed", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
+    ("tocsin_timer_remaining", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
+    ("tocsin_timer_duration", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
+]
+
+
+class LibraryNotFoundError(TocsinError, OSError):
+    """libtocsin.so could not be loaded from any of the places tried."""
+
+    def __init__(self, tried: list[str]) -> None:
+        lines = "\n".join(f"  - {place}" for place in tried)
+        message = (
+            "could not load libtocsin.so; tried:\n"
+            f"{lines}\n"
+            "Fix: pass Engine(library='/path/to/libtocsin.so'), set "
+            f"{ENV_VARIABLE}=/path/to/libtocsin.so, reinstall the package from a "
+            "checkout with a Swift toolchain (it bundles the library), or install "
+            "the library system-wide (make install in the Tocsin checkout)."
+        )
+        Exception.__init__(self, message)
+        self.code = 0
+        self.tried = tried
+
+
+def _candidates(explicit: Optional[str]) -> list[tuple[str, str]]:
+    """(description, path or name) in the order they are tried. An explicit
+    path is the only one tried: asking for one library and silently getting
+    another would hide the mistake."""
+    if explicit:
+        return [("library argument", str(explicit))]
+    places: list[tuple[str, str]] = []
+    from_env = os.environ.get(ENV_VARIABLE)
+    if from_env:
+        places.append((f"${ENV_VARIABLE}", from_env))
+    bundled = _BUNDLED_DIR / "libtocsin.so.0"
+    places.append(("bundled with the package", str(bundled)))
+    found = ctypes.util.find_library("tocsin")
+    places.append(("system (ctypes.util.find_library)", found or "libtocsin.so.0"))
+    return places
+
+
+def _bind(library: ctypes.CDLL, path: str) -> ctypes.CDLL:
+    """Sets argtypes/restype/errcheck on every prototype; checks the ABI."""
+    for name, argtypes, restype, errcheck in PROTOTYPES:
+        try:
+            function = getattr(library, name)
+        except AttributeError:
+            raise TocsinError(
+                0,
+                f"{path} has no {name}: the library is too old or too new for this "
+                f"binding (needs ABI {ABI_MAJOR}.{ABI_MINOR} or a later {ABI_MAJOR}.x)",
+            ) from None
+        function.argtypes = argtypes
+        function.restype = restype
+        if errcheck is not None:
+            function.errcheck = errcheck
+    set_strerror(library.tocsin_strerror)
+    version = library.tocsin_version_hex()
+    major, minor = version >> 16, (version >> 8) & 0xFF
+    if major != ABI_MAJOR or minor < ABI_MINOR:
+        raise TocsinError(
+            0,
+            f"{path} is version {library.tocsin_version().decode()}; this binding "
+            f"needs {ABI_MAJOR}.{ABI_MINOR} or a later {ABI_MAJOR}.x",
+        )
+    return library
+
+
+_loaded: dict[str, ctypes.CDLL] = {}
+_load_lock = threading.Lock()
+
+
+def load(explicit: Optional[str] = None) -> ctypes.CDLL:
+    """Loads and binds libtocsin.so: an explicit path (alone), or else
+    $TOCSIN_LIBRARY, then the copy bundled in the package, then the system's.
+    Cached per path.
+
+    Raises LibraryNotFoundError listing every place tried.
+    """
+    tried: list[str] = []
+    with _load_lock:
+        for description, path in _candidates(explicit):
+            if path in _loaded:
+                return _loaded[path]
+            if os.sep in path and not os.path.exists(path):
+                tried.append(f"{description}: {path} (no such file)")
+                continue
+            try:
+                library = ctypes.CDLL(path)
+            except OSError as error:
+                tried.append(f"{description}: {path} ({error})")
+                continue
+            _loaded[path] = _bind(library, path)
+            return _loaded[path]
+    raise LibraryNotFoundError(tried)

@@ -1,0 +1,308 @@
+"""Timer: one countdown or stopwatch in an Engine, and its events."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from ctypes import byref, c_double, create_string_buffer
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, AsyncIterator, Callable, Optional, Union
+
+from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError
+
+if TYPE_CHECKING:
+    from ._engine import Engine
+
+Seconds = Union[float, int, timedelta]
+Handler = Callable[["Event"], object]
+
+
+class State(enum.IntEnum):
+    """A timer's state (TOCSIN_IDLE ... TOCSIN_CANCELED)."""
+
+    IDLE = 0
+    RUNNING = 1
+    SUSPENDED = 2
+    FINISHED = 3
+    CANCELED = 4
+
+
+class EventKind(enum.IntEnum):
+    """What an event reports (TOCSIN_EVENT_*)."""
+
+    TICK = 1
+    STATE = 2
+    FINISH = 3
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a timer, as its handlers receive it.
+
+    ``elapsed`` is running time in seconds (exactly ``tick`` x interval on a
+    tick); ``remaining`` is the countdown's time left (None for a stopwatch);
+    ``lateness`` is how long after its due time the event was delivered."""
+
+    kind: EventKind
+    state: State
+    timer: "Timer"
+    elapsed: float
+    remaining: Optional[float]
+    tick: int
+    lateness: float
+
+
+def to_seconds(value: Seconds) -> float:
+    """Seconds from a number or a timedelta."""
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgumentError(-1, f"seconds must be a number or timedelta, not {type(value).__name__}")
+    return float(value)
+
+
+class Timer:
+    """A countdown or stopwatch. Made by ``Engine.countdown`` and
+    ``Engine.stopwatch``; every method may be called from any thread.
+
+    While running or suspended the engine keeps the timer alive, so
+    ``engine.countdown(5).start()`` fires even if nothing else refers to it;
+    otherwise it is freed when its last reference goes (or by ``free()``).
+    """
+
+    __slots__ = ("_engine", "_handle", "_freed", "_handlers", "__weakref__")
+
+    def __init__(self, engine: "Engine", handle: int) -> None:
+        self._engine = engine
+        self._handle = handle
+        self._freed = False
+        # kind (or None: every kind) -> handlers; replaced, never mutated, so
+        # the delivery thread can read it while another thread adds to it.
+        self._handlers: dict[Optional[EventKind], tuple[Handler, ...]] = {}
+
+    # -- identity --------------------------------------------------------
+
+    @property
+    def handle(self) -> int:
+        """The C handle (``tocsin_timer``)."""
+        return self._handle
+
+    @property
+    def engine(self) -> "Engine":
+        return self._engine
+
+    def __repr__(self) -> str:
+        if self._freed:
+            return f"<tocsin.Timer {self._handle:#x} freed>"
+        try:
+            return f"<tocsin.Timer {self.label!r} {self.state.name.lower()} {self._handle:#x}>"
+        except Exception:
+            return f"<tocsin.Timer {self._handle:#x}>"
+
+    # -- C calls -----------------------------------------------------------
+
+    def _call(self, name: str, *args: object) -> int:
+        if self._freed:
+            raise NoSuchTimerError(-2, f"{name}: this timer was freed")
+        return self._engine._call(name, self._handle, *args)
+
+    def _double(self, name: str) -> float:
+        out = c_double()
+        self._call(name, byref(out))
+        return out.value
+
+    # -- state changes -----------------------------------------------------
+
+    def start(self) -> "Timer":
+        """Starts (or restarts) from the full duration. Returns self."""
+        self._engine._hold(self)
+        try:
+            self._call("tocsin_timer_start")
+        except BaseException:
+            self._engine._release_if_idle(self._handle)
+            raise
+        return self
+
+    def suspend(self) -> "Timer":
+        """Holds the time exactly where it is. Returns self."""
+        self._call("tocsin_timer_suspend")
+        return self
+
+    def resume(self) -> "Timer":
+        """Carries on from the time held. Returns self."""
+        self._engine._hold(self)
+        try:
+            self._call("tocsin_timer_resume")
+        except BaseException:
+            self._engine._release_if_idle(self._handle)
+            raise
+        return self
+
+    def cancel(self) -> "Timer":
+        """Cancels a running or suspended timer: no tick or finish of the run
+        follows. Returns self."""
+        self._call("tocsin_timer_cancel")
+        return self
+
+    def lap(self) -> float:
+        """Records a lap; returns its length in seconds."""
+        return self._double("tocsin_timer_lap")
+
+    def free(self) -> None:
+        """Frees the timer now; later calls raise NoSuchTimerError. Freeing
+        twice does nothing."""
+        if self._freed:
+            return
+        self._freed = True
+        self._engine._forget(self._handle)
+
+    def __del__(self) -> None:
+        if not getattr(self, "_freed", True):
+            self._freed = True
+            self._engine._forget(self._handle, quietly=True)
+
+    # -- properties --------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return State(self._call("tocsin_timer_state"))
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of running time in the current run (suspended time excluded)."""
+        return self._double("tocsin_timer_elapsed")
+
+    @property
+    def remaining(self) -> Optional[float]:
+        """Countdown: seconds left. Stopwatch: None."""
+        value = self._double("tocsin_timer_remaining")
+        return None if value < 0 else value
+
+    @property
+    def duration(self) -> Optional[float]:
+        """Countdown: its duration in seconds. Stopwatch: None."""
+        value = self._double("tocsin_timer_duration")
+        return None if value < 0 else value
+
+    @property
+    def is_stopwatch(self) -> bool:
+        return self.duration is None
+
+    @property
+    def label(self) -> str:
+        length = self._call("tocsin_timer_label", None, 0)
+        buffer = create_string_buffer(length + 1)
+        self._call("tocsin_timer_label", buffer, length + 1)
+        return buffer.value.decode("utf-8")
+
+    @label.setter
+    def label(self, value: Optional[str]) -> None:
+        self._call("tocsin_timer_set_label", encode_label(value))
+
+    def set_tick(self, interval: Optional[Seconds]) -> "Timer":
+        """A TICK event every ``interval`` seconds of running time (None or 0:
+        no ticks). Returns self."""
+        self._call("tocsin_timer_set_tick", 0.0 if interval is None else to_seconds(interval))
+        return self
+
+    @property
+    def laps(self) -> list[float]:
+        """Lap lengths of the current run, oldest first."""
+        count = self._call("tocsin_timer_laps", None, 0)
+        buffer = (c_double * max(count, 1))()
+        count = self._call("tocsin_timer_laps", buffer, count)
+        return list(buffer[:count])
+
+    # -- handlers ------------------------------------------------------------
+
+    def on_tick(self, handler: Handler) -> Handler:
+        """Calls ``handler(event)`` on every TICK. Returns the handler, so it
+        works as a decorator. Handlers run where the engine's mode says."""
+        return self._add_handler(EventKind.TICK, handler)
+
+    def on_finish(self, handler: Handler) -> Handler:
+        return self._add_handler(EventKind.FINISH, handler)
+
+    def on_state(self, handler: Handler) -> Handler:
+        return self._add_handler(EventKind.STATE, handler)
+
+    def on_event(self, handler: Handler) -> Handler:
+        """Calls ``handler(event)`` on every event of this timer."""
+        return self._add_handler(None, handler)
+
+    def remove_handler(self, handler: Handler) -> None:
+        """Removes a handler (compared with ==, so ``list.append`` works)."""
+        self._handlers = {
+            kind: tuple(h for h in handlers if h != handler) for kind, handlers in self._handlers.items()
+        }
+
+    def _add_handler(self, kind: Optional[EventKind], handler: Handler) -> Handler:
+        if not callable(handler):
+            raise InvalidArgumentError(-1, "handler must be callable")
+        handlers = dict(self._handlers)
+        handlers[kind] = handlers.get(kind, ()) + (handler,)
+        self._handlers = handlers
+        return handler
+
+    # -- asyncio -------------------------------------------------------------
+
+    async def finished(self) -> Event:
+        """Waits until the timer finishes (the current run, or the next one if
+        it is idle) and returns its FINISH event. Raises TimerCancelledError
+        if the run is cancelled first. Works with every engine mode."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Event] = loop.create_future()
+
+        def resolve(event: Event) -> None:
+            if future.done():
+                return
+            if event.kind is EventKind.FINISH:
+                future.set_result(event)
+            elif event.kind is EventKind.STATE and event.state is State.CANCELED:
+                future.set_exception(TimerCancelledError(0, f"{self!r} was cancelled before it finished"))
+
+        handler = self._add_handler(None, lambda event: _call_soon(loop, resolve, event))
+        try:
+            if self.state is State.FINISHED:  # after registering: nothing slips between
+                duration = self.duration or 0.0
+                resolve(Event(EventKind.FINISH, State.FINISHED, self, duration, 0.0, 0, 0.0))
+            return await future
+        finally:
+            self.remove_handler(handler)
+
+    async def events(self) -> AsyncIterator[Event]:
+        """Yields this timer's events until its run ends (STATE FINISHED or
+        CANCELED, which is yielded last). Works with every engine mode."""
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Event] = asyncio.Queue()
+        handler = self._add_handler(None, lambda event: _call_soon(loop, queue.put_nowait, event))
+        try:
+            while True:
+                event = await queue.get()
+                yield event
+                if event.kind is EventKind.STATE and event.state in (State.FINISHED, State.CANCELED):
+                    return
+        finally:
+            self.remove_handler(handler)
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, function: Callable[[Event], None], event: Event) -> None:
+    """Hands an event to the loop's thread; dropped if the loop is closed."""
+    try:
+        loop.call_soon_threadsafe(function, event)
+    except RuntimeError:
+        pass
+
+
+def encode_label(value: Optional[str]) -> Optional[bytes]:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidArgumentError(-1, f"label must be str, not {type(value).__name__}")
+    if "\0" in value:
+        raise InvalidArgumentError(-1, "label must not contain NUL")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError(-1, f"label is not valid UTF-8: {error}") from None

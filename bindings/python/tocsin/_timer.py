@@ -116,13 +116,7 @@ class Timer:
 
     def start(self) -> "Timer":
         """Starts (or restarts) from the full duration. Returns self."""
-        self._engine._hold(self)
-        try:
-            self._call("tocsin_timer_start")
-        except BaseException:
-            self._engine._release_if_idle(self._handle)
-            raise
-        return self
+        return self._run("tocsin_timer_start")
 
     def suspend(self) -> "Timer":
         """Holds the time exactly where it is. Returns self."""
@@ -131,9 +125,14 @@ class Timer:
 
     def resume(self) -> "Timer":
         """Carries on from the time held. Returns self."""
+        return self._run("tocsin_timer_resume")
+
+    def _run(self, name: str) -> "Timer":
+        """Starts or resumes, with the engine keeping the timer alive from
+        before the call (its run may end before the call returns)."""
         self._engine._hold(self)
         try:
-            self._call("tocsin_timer_resume")
+            self._call(name)
         except BaseException:
             self._engine._release_if_idle(self._handle)
             raise

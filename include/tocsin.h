@@ -244,6 +244,32 @@ TOCSIN_EXTERN int tocsin_engine_advance(tocsin_engine *engine, double seconds);
  */
 TOCSIN_EXTERN int tocsin_engine_now(tocsin_engine *engine, double *out);
 
+/* ------------------------------------------------------------- observers -- */
+
+/** An engine-wide observer's id; 0 is never valid. */
+typedef uint64_t tocsin_observer;
+
+/**
+ * Calls cb(engine, event, user_data) for every event of every timer of this
+ * engine, where the engine's mode delivers events, before the timer's own
+ * callback; timers without a callback are observed too. For add-ons that
+ * follow timers they do not own (the desktop notifier, a JSON event log).
+ * Stores the observer's id in *out (NULL allowed). Returns TOCSIN_EINVAL for
+ * a NULL cb, TOCSIN_ECLOSED. Cost per delivered event: O(observers).
+ */
+TOCSIN_EXTERN int tocsin_engine_add_observer(tocsin_engine *engine,
+                                             tocsin_callback cb,
+                                             void *user_data,
+                                             tocsin_observer *out);
+
+/**
+ * Removes an observer. When it returns (called from anywhere but a callback
+ * on the delivery thread) the observer is not running and will not run
+ * again, so user_data may be freed. Returns TOCSIN_ENOENT for an unknown id.
+ */
+TOCSIN_EXTERN int tocsin_engine_remove_observer(tocsin_engine *engine,
+                                                tocsin_observer observer);
+
 /* ---------------------------------------------------------------- timers -- */
 
 /**

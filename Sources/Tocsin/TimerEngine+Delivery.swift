@@ -99,13 +99,18 @@ extension TimerEngine {
         while !closed, let event = takeNextEvent(until: limit) {
             guard let index = slots.index(of: event.handle) else { continue }
             let slot = slots[index].pointee
-            guard slot.hasHandler else { continue }
+            guard slot.hasHandler || !observers.isEmpty else { continue }
             let box = slot.flags.contains(.swiftHandler)
                 ? Unmanaged<HandlerBox>.fromOpaque(slot.context.unsafelyUnwrapped).takeUnretainedValue()
                 : nil
+            let watching = observers  // a copy: observers may change while the lock is dropped
             deliveringHandle = event.handle
             lock.unlock()
-            invoke(event, callback: slot.callback, context: slot.context, box: consume box)
+            let lateness = delivery == .manualClock ? 0 : max(0, BootClock.now() - event.due)
+            for observer in watching {
+                invoke(event, lateness: lateness, callback: observer.callback, context: observer.context, box: observer.box)
+            }
+            invoke(event, lateness: lateness, callback: slot.callback, context: slot.context, box: consume box)
             lock.lock()
             deliveringHandle = 0
             if waiters > 0 { lock.broadcast() }
@@ -117,10 +122,9 @@ extension TimerEngine {
     /// Calls one handler, lock not held. Takes `box` so that the closure is
     /// released here, before the lock is taken again.
     private func invoke(
-        _ event: EngineEvent, callback: tocsin_callback?, context: UnsafeMutableRawPointer?,
+        _ event: EngineEvent, lateness: Int64, callback: tocsin_callback?, context: UnsafeMutableRawPointer?,
         box: consuming HandlerBox?
     ) {
-        let lateness = delivery == .manualClock ? 0 : max(0, BootClock.now() - event.due)
         if let box {
             box.body(event.timerEvent(lateness: lateness))
         } else if let callback {

@@ -49,6 +49,10 @@ extension TimerEngine {
         slots.deallocate()
         heap.deallocate()
         pending.removeAll()
+        for observer in observers {
+            if let box = observer.box { boxes.append(Unmanaged.passRetained(box)) }
+        }
+        observers = []  // the closures live on in `boxes` until the lock is dropped
         labels = [:]
         laps = [:]
         ticks = [:]

@@ -173,7 +173,7 @@ extension TimerEngine {
     /// handler. `front`: ahead of the queue (the STATE after a FINISH). Lock held.
     func enqueueState(of index: Int32, at time: Int64, front: Bool = false) {
         let slot = slots[index].pointee
-        guard slot.hasHandler else { return }
+        guard slot.hasHandler || !observers.isEmpty else { return }
         let event = PendingEvent(
             handle: slots.handle(of: index), time: time, elapsed: slot.runningTime(at: time), state: slot.state)
         if front {

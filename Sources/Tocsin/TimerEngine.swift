@@ -49,6 +49,8 @@ public final class TimerEngine: @unchecked Sendable {
     @exclusivity(unchecked) var labels: [Int32: String] = [:]
     @exclusivity(unchecked) var laps: [Int32: LapRecord] = [:]
     @exclusivity(unchecked) var ticks: [Int32: TickSchedule] = [:]
+    @exclusivity(unchecked) var observers: [Observer] = []
+    @exclusivity(unchecked) var nextObserverID: UInt64 = 1
     @exclusivity(unchecked) var nextSequence: UInt64 = 1
     @exclusivity(unchecked) var manualNow: Int64 = 0
     @exclusivity(unchecked) var closed = false

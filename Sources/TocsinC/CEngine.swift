@@ -1,7 +1,7 @@
 // The engine half of the C ABI in include/tocsin.h: thin wrappers over
 // TimerEngine. No Swift error or trap crosses this boundary: every failure
 // becomes a TOCSIN_E* code.
-import CTocsin
+public import CTocsin
 import Glibc
 import Tocsin
 
@@ -90,5 +90,24 @@ public func tocsin_engine_now(_ pointer: OpaquePointer?, _ out: UnsafeMutablePoi
     guard let out else { return Int32(TOCSIN_EINVAL) }
     return status(pointer) { engine throws(TocsinError) in
         out.pointee = Nanos.seconds(try engine.nowNanoseconds())
+    }
+}
+
+@_cdecl("tocsin_engine_add_observer")
+public func tocsin_engine_add_observer(
+    _ pointer: OpaquePointer?, _ callback: tocsin_callback?, _ userData: UnsafeMutableRawPointer?,
+    _ out: UnsafeMutablePointer<tocsin_observer>?
+) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        guard let callback else { throw .invalidArgument }
+        let observer = try engine.addObserver(callback: callback, context: userData)
+        out?.pointee = observer.rawValue
+    }
+}
+
+@_cdecl("tocsin_engine_remove_observer")
+public func tocsin_engine_remove_observer(_ pointer: OpaquePointer?, _ observer: tocsin_observer) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        try engine.removeObserver(ObserverID(rawValue: observer))
     }
 }

@@ -10,6 +10,8 @@ private func checkSignatures() {
     sameSignature(CTocsin.tocsin_engine_free, TocsinC.tocsin_engine_free)
     sameSignature(CTocsin.tocsin_engine_close, TocsinC.tocsin_engine_close)
     sameSignature(CTocsin.tocsin_engine_fd, TocsinC.tocsin_engine_fd)
+    sameSignature(CTocsin.tocsin_engine_add_observer, TocsinC.tocsin_engine_add_observer)
+    sameSignature(CTocsin.tocsin_engine_remove_observer, TocsinC.tocsin_engine_remove_observer)
     sameSignature(CTocsin.tocsin_engine_dispatch, TocsinC.tocsin_engine_dispatch)
     sameSignature(CTocsin.tocsin_engine_advance, TocsinC.tocsin_engine_advance)
     sameSignature(CTocsin.tocsin_engine_now, TocsinC.tocsin_engine_now)

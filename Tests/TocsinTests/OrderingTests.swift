@@ -121,6 +121,28 @@ import Tocsin
         #expect(try rig.engine.state(of: timer) == .finished)
     }
 
+    @Test func observersSeeEveryTimerBeforeItsOwnHandler() throws {
+        let rig = try ManualRig()
+        let observed = Recorder()
+        let order = Mutex<[String]>([])
+        let observer = try rig.engine.addObserver { event in
+            observed.handler(event)
+            order.withLock { $0.append("observer") }
+        }
+        let quiet = try rig.engine.countdown(.seconds(1))
+        let loud = try rig.engine.countdown(.seconds(2))
+        try rig.engine.setHandler(for: loud) { _ in order.withLock { $0.append("own") } }
+        try rig.engine.start(quiet)
+        try rig.engine.start(loud)
+        try rig.advance(.seconds(1))
+        #expect(observed.summary == ["state running", "state running", "finish", "state finished"])
+        #expect(order.withLock { $0 } == ["observer", "observer", "own", "observer", "observer"])
+        try rig.engine.removeObserver(observer)
+        #expect(expectError(.noSuchTimer) { () throws(TocsinError) in try rig.engine.removeObserver(observer) })
+        try rig.advance(.seconds(1))
+        #expect(observed.all.count == 4)
+    }
+
     @Test func manyTimersStayInOrderThroughTheHeap() throws {
         let rig = try ManualRig()
         var generator = SplitMix(seed: 42)

@@ -67,6 +67,31 @@ static void close_keeps_the_pointer_valid(void) {
     tocsin_engine_free(engine);
 }
 
+static void observers_see_every_timer_first(void) {
+    tocsin_engine *engine = manual_engine();
+    static event_log observed, own;
+    atomic_store(&observed.count, 0);
+    atomic_store(&own.count, 0);
+    tocsin_observer id = 0;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_engine_add_observer(engine, NULL, NULL, &id));
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_add_observer(engine, record_event, &observed, &id));
+    CHECK(id != 0);
+    tocsin_timer quiet = 0, loud = 0;
+    tocsin_countdown_new(engine, 1, &quiet); /* no callback of its own */
+    loud = logged_countdown(engine, 2, &own);
+    tocsin_timer_start(engine, quiet);
+    tocsin_timer_start(engine, loud);
+    tocsin_engine_advance(engine, 5);
+    CHECK(!strcmp(event_summary(&observed), "S1 S1 F S3 F S3"));
+    CHECK(!strcmp(event_summary(&own), "S1 F S3"));
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_remove_observer(engine, id));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_engine_remove_observer(engine, id));
+    tocsin_timer_start(engine, quiet);
+    tocsin_engine_advance(engine, 5);
+    CHECK_EQ(6, atomic_load(&observed.count)); /* nothing after removal */
+    tocsin_engine_free(engine);
+}
+
 static void null_engine_everywhere(void) {
     tocsin_timer timer = 0;
     double value = 0;
@@ -454,6 +479,7 @@ const test_case manual_tests[] = {
     {"engine_arguments", engine_arguments},
     {"null_engine_everywhere", null_engine_everywhere},
     {"close_keeps_the_pointer_valid", close_keeps_the_pointer_valid},
+    {"observers_see_every_timer_first", observers_see_every_timer_first},
     {"bad_seconds_and_out_pointers", bad_seconds_and_out_pointers},
     {"unknown_handles", unknown_handles},
     {"state_table", state_table},

@@ -1,0 +1,74 @@
+package import CTocsin
+
+/// An engine-wide observer, as returned by `addObserver`.
+public struct ObserverID: Hashable, Sendable {
+    public let rawValue: UInt64
+
+    public init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+}
+
+/// One observer: a C callback, or a Swift closure in a retained box.
+struct Observer {
+    var id: UInt64
+    var callback: tocsin_callback?
+    var context: UnsafeMutableRawPointer?
+    var box: HandlerBox?
+}
+
+extension TimerEngine {
+    /// Calls `handler` for every event of every timer of this engine, where
+    /// the engine's mode delivers events, before the timer's own handler. For
+    /// add-ons that follow timers they do not own (the desktop notifier, a
+    /// command's JSON log). Events of timers without a handler are delivered
+    /// to observers too.
+    ///
+    /// - Complexity: O(observers).
+    public func addObserver(_ handler: @escaping @Sendable (TimerEvent) -> Void) throws(TocsinError) -> ObserverID {
+        try addObserver(Observer(id: 0, callback: nil, context: nil, box: HandlerBox(handler)))
+    }
+
+    /// C observers (`tocsin_engine_add_observer`).
+    package func addObserver(callback: tocsin_callback, context: UnsafeMutableRawPointer?) throws(TocsinError) -> ObserverID {
+        try addObserver(Observer(id: 0, callback: callback, context: context, box: nil))
+    }
+
+    private func addObserver(_ observer: Observer) throws(TocsinError) -> ObserverID {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        var observer = observer
+        observer.id = nextObserverID
+        nextObserverID += 1
+        observers.append(observer)
+        return ObserverID(rawValue: observer.id)
+    }
+
+    /// Removes an observer. When this returns (from anywhere but a handler
+    /// running on the delivery thread) the observer is not running and will
+    /// not run again: it waits for a running delivery to return.
+    ///
+    /// - Throws: `.noSuchTimer` for an unknown observer.
+    public func removeObserver(_ observer: ObserverID) throws(TocsinError) {
+        lock.lock()
+        guard !closed else {
+            lock.unlock()
+            throw .closed
+        }
+        guard let index = observers.firstIndex(where: { $0.id == observer.rawValue }) else {
+            lock.unlock()
+            throw .noSuchTimer
+        }
+        let removed = observers.remove(at: index)
+        if !onDeliveringThread {
+            while deliveringHandle != 0 {
+                waiters += 1
+                lock.wait()
+                waiters -= 1
+            }
+        }
+        lock.unlock()
+        _ = removed  // a Swift closure is released here, outside the lock
+    }
+}

@@ -22,26 +22,31 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib demo test test-swift test-c test-abi test-examples test-python test-python-install install clean
+.PHONY: all lib demo test test-swift test-c test-abi test-examples test-python test-desktop test-python-install install clean
 
 all: lib
 
-# Builds the library and stages it as it will be installed:
-# lib/libtocsin.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
+# Builds both libraries and stages them as they will be installed:
+# lib/libNAME.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
+LIBRARIES := tocsin tocsin-notify
+
 lib:
 	swift build -c $(CONFIG) --product tocsin
+	swift build -c $(CONFIG) --product tocsin-notify
 	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
-	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/libtocsin.so" $(OUT)/lib/libtocsin.so.$(VERSION)
-	@ln -sf libtocsin.so.$(VERSION) $(OUT)/lib/libtocsin.so.$(MAJOR)
-	@ln -sf libtocsin.so.$(MAJOR) $(OUT)/lib/libtocsin.so
-	@cp include/tocsin.h $(OUT)/include/
-	@sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/tocsin.pc.in > $(OUT)/lib/pkgconfig/tocsin.pc
+	@for name in $(LIBRARIES); do \
+	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$$name.so" $(OUT)/lib/lib$$name.so.$(VERSION); \
+	  ln -sf lib$$name.so.$(VERSION) $(OUT)/lib/lib$$name.so.$(MAJOR); \
+	  ln -sf lib$$name.so.$(MAJOR) $(OUT)/lib/lib$$name.so; \
+	  sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in > $(OUT)/lib/pkgconfig/$$name.pc; \
+	done
+	@cp include/tocsin.h include/tocsin_notify.h $(OUT)/include/
 
 demo: lib
 	@$(CC) -Wall -Werror bindings/c/examples/countdown.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -lpthread -o $(OUT)/countdown
 	$(NO_SWIFT_ENV) $(OUT)/countdown 3 Tea
 
-test: test-swift test-c test-abi test-examples test-python test-python-install
+test: test-swift test-c test-abi test-examples test-python test-desktop test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -55,7 +60,20 @@ test-c: lib
 	$(NO_SWIFT_ENV) $(OUT)/test_abi
 
 test-abi: lib
-	scripts/check-abi.sh $(OUT)/lib/libtocsin.so
+	scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h
+	scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
+	  'libnotify\.so\.4|libcanberra\.so\.0|lib(glib|gobject|gio|gdk_pixbuf)-2\.0\.so\.0'
+
+# The notifier as a person sees and hears it: in a throw-away headless
+# session (Xvfb, D-Bus, dunst, PulseAudio with a recorded null sink), and
+# outside any session. Screenshots land in out/artifacts/.
+test-desktop: lib $(VENV)/bin/pytest
+	$(CC) -Wall -Werror Tests/desktop/alert_driver.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -ltocsin-notify -o $(OUT)/alert_driver
+	@mkdir -p out/artifacts
+	TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) \
+	  LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
+	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python) \
+	  scripts/desktop-session.sh $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider Tests/desktop
 
 # Installs into a throw-away prefix, builds the examples the way a user would
 # (pkg-config), and runs them with no Swift toolchain on any path.
@@ -108,11 +126,14 @@ test-python-install:
 install:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 0755 $(OUT)/lib/libtocsin.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libtocsin.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtocsin.so.$(MAJOR)
-	ln -sf libtocsin.so.$(MAJOR) $(DESTDIR)$(PREFIX)/lib/libtocsin.so
-	install -m 0644 include/tocsin.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/tocsin.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tocsin.pc
+	for name in $(LIBRARIES); do \
+	  install -m 0755 $(OUT)/lib/lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/ && \
+	  ln -sf lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$name.so.$(MAJOR) && \
+	  ln -sf lib$$name.so.$(MAJOR) $(DESTDIR)$(PREFIX)/lib/lib$$name.so && \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$name.pc || exit 1; \
+	done
+	install -m 0644 include/tocsin.h include/tocsin_notify.h $(DESTDIR)$(PREFIX)/include/
 	@if [ -z "$(DESTDIR)" ] && { [ "$(PREFIX)" = /usr/local ] || [ "$(PREFIX)" = /usr ]; }; then ldconfig 2>/dev/null || true; fi
 
 clean:

@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "Tocsin", targets: ["Tocsin"]),
         /// libtocsin.so: the C ABI of include/tocsin.h, Swift runtime linked in.
         .library(name: "tocsin", type: .dynamic, targets: ["TocsinC"]),
+        /// The desktop notifier for Swift programs.
+        .library(name: "TocsinNotify", targets: ["TocsinNotify"]),
+        /// libtocsin-notify.so: the C ABI of include/tocsin_notify.h. It drives
+        /// the engines of the libtocsin.so.0 the host loaded (found at run time).
+        .library(name: "tocsin-notify", type: .dynamic, targets: ["TocsinNotifyC"]),
     ],
     targets: [
         /// include/tocsin.h (linked into Sources/CTocsin/include) and the
@@ -15,6 +20,8 @@ let package = Package(
         .target(name: "CTocsin"),
         /// Linux calls the Glibc module does not import: epoll, timerfd, eventfd.
         .target(name: "CTocsinSystem"),
+        .systemLibrary(name: "CNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
         .target(name: "Tocsin", dependencies: ["CTocsin", "CTocsinSystem"]),
         .target(
             name: "TocsinC",
@@ -25,6 +32,20 @@ let package = Package(
                     "-static-stdlib",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/TocsinC/exports.map",
                     "-Xlinker", "-soname=libtocsin.so.0",
+                ])
+            ]),
+        /// The desktop notifier: alerts through libnotify, sounds through libcanberra.
+        .target(name: "TocsinNotify", dependencies: ["Tocsin", "CNotify", "CCanberra", "CTocsin"]),
+        .target(name: "CTocsinNotify", dependencies: ["CTocsin"]),
+        .target(
+            name: "TocsinNotifyC",
+            dependencies: ["TocsinNotify", "CTocsinNotify", "CTocsin"],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib",
+                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/TocsinNotifyC/exports.map",
+                    "-Xlinker", "-soname=libtocsin-notify.so.0",
                 ])
             ]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),

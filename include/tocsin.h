@@ -92,7 +92,8 @@ TOCSIN_EXTERN unsigned tocsin_version_hex(void);
     XX(ENOMEM, -4, "out of memory or out of timer slots")                      \
     XX(EIO, -5, "input/output error")                                          \
     XX(ECORRUPT, -6, "corrupt or unsupported data")                            \
-    XX(ECLOSED, -7, "the engine is closed")
+    XX(ECLOSED, -7, "the engine is closed")                                    \
+    XX(EUNAVAILABLE, -8, "not available here (desktop session, server)")
 
 enum {
     TOCSIN_OK = 0,

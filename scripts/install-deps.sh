@@ -19,6 +19,16 @@ missing=()
 for command in "${!needs[@]}"; do
   command -v "$command" >/dev/null 2>&1 || missing+=("${needs[$command]}")
 done
+# Libraries the desktop notifier builds on, and what its tests run: a
+# headless X server, a notification server, a sound server, sound and image
+# tools, the freedesktop sound theme. (Not dbus-x11: with it a program that
+# has a display but no bus address silently starts a stray bus.)
+desktop_packages=(libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
+  dbus xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils)
+for package in "${desktop_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
 # python3 -m venv needs ensurepip, a separate package on Debian.
 if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
   missing+=(python3-venv)

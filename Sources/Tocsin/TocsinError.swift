@@ -23,6 +23,8 @@ public struct TocsinError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let corrupt = TocsinError(code: Int32(TOCSIN_ECORRUPT))
     /// The engine is closed.
     public static let closed = TocsinError(code: Int32(TOCSIN_ECLOSED))
+    /// A desktop service is missing: session bus, notification or sound server.
+    public static let unavailable = TocsinError(code: Int32(TOCSIN_EUNAVAILABLE))
 
     /// The C name of the code, e.g. "TOCSIN_EINVAL".
     public var name: String { String(cString: tocsin_err_name(code)) }

@@ -60,6 +60,8 @@ class Engine:
         self._timers: "weakref.WeakValueDictionary[int, Timer]" = weakref.WeakValueDictionary()
         self._active: dict[int, Timer] = {}
         self._handlers: tuple[Handler, ...] = ()
+        #: Notifiers with alerts on this engine's timers: told before it closes.
+        self._notifiers: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._lock = threading.Lock()
         # One thunk for every timer of this engine, alive as long as the engine.
         self._callback = _library.CALLBACK(self._deliver)
@@ -142,6 +144,8 @@ class Engine:
             if self._closed or self._ptr is None:
                 return
             self._closed = True
+        for notifier in list(self._notifiers):
+            notifier._forget(self)
         self._lib.tocsin_engine_close(self._ptr)  # releases the GIL while it waits
         self._active.clear()
         _busy.discard(self)

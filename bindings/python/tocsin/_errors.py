@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 # The status codes of tocsin.h (TOCSIN_ERRNO_MAP).
-EINVAL, ENOENT, ESTATE, ENOMEM, EIO, ECORRUPT, ECLOSED = -1, -2, -3, -4, -5, -6, -7
+EINVAL, ENOENT, ESTATE, ENOMEM, EIO, ECORRUPT, ECLOSED, EUNAVAILABLE = -1, -2, -3, -4, -5, -6, -7, -8
 
 
 class TocsinError(Exception):
@@ -49,6 +49,10 @@ class EngineClosedError(TocsinError):
     """The engine is closed."""
 
 
+class UnavailableError(TocsinError):
+    """A desktop service is missing: session bus, notification or sound server."""
+
+
 class TimerCancelledError(TocsinError):
     """Awaited the end of a run that was cancelled instead of finishing."""
 
@@ -61,6 +65,7 @@ _BY_CODE: dict[int, type[TocsinError]] = {
     EIO: TocsinIOError,
     ECORRUPT: CorruptError,
     ECLOSED: EngineClosedError,
+    EUNAVAILABLE: UnavailableError,
 }
 
 _strerror: Optional[Callable[[int], bytes]] = None

@@ -244,6 +244,18 @@ class Timer:
         self._handlers = handlers
         return handler
 
+    # -- desktop alerts ------------------------------------------------------
+
+    def notify_on_finish(self, **options: object) -> "Timer":
+        """Shows a desktop alert and plays the alarm sound each time this timer
+        finishes (see ``tocsin.notify.Notifier.attach`` for the options:
+        summary, body, icon, sound, repeat, urgency, popup, actions).
+        Uses the shared notifier ``tocsin.notify.default()``. Returns self."""
+        from . import notify
+
+        notify.default().attach(self, **options)  # type: ignore[arg-type]
+        return self
+
     # -- asyncio -------------------------------------------------------------
 
     async def finished(self) -> Event:

@@ -1,0 +1,1 @@
+../../../include/tocsin_notify.h

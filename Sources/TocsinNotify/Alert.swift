@@ -1,0 +1,58 @@
+/// What a finished timer shows and plays.
+public struct Alert: Sendable, Hashable {
+    public enum Urgency: Int32, Sendable {
+        case low = 0, normal = 1, critical = 2
+    }
+
+    /// The alert's title; nil: the timer's label, or "Timer".
+    public var summary: String?
+    /// The text under the title; nil: "Time is up".
+    public var body: String?
+    /// An icon name from the icon theme, or a file path.
+    public var icon: String
+    /// Critical alerts (the default) stay until dismissed.
+    public var urgency: Urgency
+    /// A freedesktop sound theme event id; nil: no sound. If it cannot be
+    /// played the notifier falls back to alarm-clock-elapsed, complete, bell,
+    /// then the terminal's bell.
+    public var sound: String?
+    /// The PulseAudio media role the sound plays under.
+    public var mediaRole: String
+    /// Repeat the sound until the alert is dismissed or stopped, for at most
+    /// this long; nil: play it once.
+    public var repeatSound: Duration?
+    /// Show a desktop notification (false: sound only).
+    public var popup: Bool
+    /// Offer Stop, Restart and +1 min buttons where the server has actions.
+    public var actions: Bool
+
+    public static let defaultSound = "alarm-clock-elapsed"
+    /// The fallbacks after the requested sound, in order.
+    public static let fallbackSounds = ["alarm-clock-elapsed", "complete", "bell"]
+
+    public init(
+        summary: String? = nil, body: String? = nil, icon: String = "appointment-soon",
+        urgency: Urgency = .critical, sound: String? = Alert.defaultSound, mediaRole: String = "alarm",
+        repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true
+    ) {
+        self.summary = summary
+        self.body = body
+        self.icon = icon
+        self.urgency = urgency
+        self.sound = sound
+        self.mediaRole = mediaRole
+        self.repeatSound = repeatSound
+        self.popup = popup
+        self.actions = actions
+    }
+
+    /// The sound ids to try, in order.
+    var soundChain: [String] {
+        guard let sound else { return [] }
+        var chain = [sound]
+        for fallback in Self.fallbackSounds where !chain.contains(fallback) {
+            chain.append(fallback)
+        }
+        return chain
+    }
+}

@@ -1,0 +1,143 @@
+import CNotify
+
+/// Desktop notifications through libnotify. Used only on the notifier's GLib
+/// thread: libnotify's proxy, replies and button signals all live there.
+final class AlertPresenter {
+    /// What to show for one alert.
+    struct Content {
+        var summary: String
+        var body: String
+        var icon: String
+        var urgency: Alert.Urgency
+        var suppressSound: Bool
+        /// Buttons to offer, as (action id, label), if the server has actions.
+        var buttons: [(String, String)]
+    }
+
+    /// A button press or a close, on the GLib thread.
+    let onAction: (AlertKey, String) -> Void
+    let onClosed: (AlertKey, _ byUser: Bool) -> Void
+
+    private var server: NotificationServer?
+    private var shown: [AlertKey: UnsafeMutablePointer<NotifyNotification>] = [:]
+    /// Notifications closed by us whose "closed" signal has not come back yet.
+    private var closing: [UnsafeMutablePointer<NotifyNotification>] = []
+
+    init(onAction: @escaping (AlertKey, String) -> Void, onClosed: @escaping (AlertKey, Bool) -> Void) {
+        self.onAction = onAction
+        self.onClosed = onClosed
+    }
+
+    /// The server, asked again after any failure (it may have started since).
+    func probe() -> Result<NotificationServer, TocsinNotifyFailure> {
+        if let server { return .success(server) }
+        let result = DesktopProbe.notificationServer()
+        if case .success(let found) = result {
+            server = found
+            if notify_is_initted() == 0 { _ = notify_init("Tocsin") }
+        }
+        return result
+    }
+
+    /// Shows the alert, or replaces the one already showing for `key` in place.
+    func show(_ key: AlertKey, _ content: Content) -> Result<String, TocsinNotifyFailure> {
+        let server: NotificationServer
+        switch probe() {
+        case .success(let found): server = found
+        case .failure(let failure): return .failure(failure)
+        }
+        let notification: UnsafeMutablePointer<NotifyNotification>
+        if let existing = shown[key] {
+            notification = existing
+            notify_notification_update(notification, content.summary, content.body, content.icon)
+            notify_notification_clear_actions(notification)
+        } else {
+            notification = notify_notification_new(content.summary, content.body, content.icon)
+            let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
+            _ = tocsin_connect_closed(notification, { notification, raw in
+                let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
+                token.presenter?.closed(notification, token.key)
+            }, token, { raw, _ in
+                Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).release()
+            })
+            shown[key] = notification
+        }
+        notify_notification_set_urgency(notification, urgency(content.urgency))
+        notify_notification_set_timeout(notification, content.urgency == .critical ? 0 : -1)  // 0: never expires
+        notify_notification_set_category(notification, "x-tocsin.timer")
+        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string("tocsin"))
+        if content.suppressSound {
+            notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(1))
+        }
+        if server.capabilities.contains("actions") {
+            for (action, label) in content.buttons {
+                let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
+                notify_notification_add_action(notification, action, label, { _, action, raw in
+                    let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
+                    token.presenter?.onAction(token.key, action.map { String(cString: $0) } ?? "")
+                }, token, { raw in
+                    Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).release()
+                })
+            }
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard notify_notification_show(notification, &error) != 0 else {
+            self.server = nil  // ask again next time: the server may have gone
+            shown[key] = nil
+            g_object_unref(UnsafeMutableRawPointer(notification))
+            return .failure(TocsinNotifyFailure(.unavailable, "cannot show the alert: \(consume(&error))"))
+        }
+        return .success("\(server.name) \(server.version)")
+    }
+
+    /// Withdraws the alert for `key`, if one is showing.
+    func close(_ key: AlertKey) {
+        guard let notification = shown.removeValue(forKey: key) else { return }
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(notification, &error) == 0 {
+            _ = consume(&error)
+            g_object_unref(UnsafeMutableRawPointer(notification))
+        } else {
+            closing.append(notification)  // released when the server confirms
+        }
+    }
+
+    func closeAll() {
+        for key in Array(shown.keys) { close(key) }
+        for notification in closing { g_object_unref(UnsafeMutableRawPointer(notification)) }
+        closing = []
+    }
+
+    private func closed(_ notification: UnsafeMutablePointer<NotifyNotification>?, _ key: AlertKey) {
+        guard let notification else { return }
+        if let index = closing.firstIndex(of: notification) {
+            closing.remove(at: index)
+            g_object_unref(UnsafeMutableRawPointer(notification))
+            return
+        }
+        guard shown[key] == notification else { return }
+        shown[key] = nil
+        let byUser = notify_notification_get_closed_reason(notification) == 2  // dismissed
+        g_object_unref(UnsafeMutableRawPointer(notification))
+        onClosed(key, byUser)
+    }
+
+    private func urgency(_ urgency: Alert.Urgency) -> NotifyUrgency {
+        switch urgency {
+        case .low: NOTIFY_URGENCY_LOW
+        case .normal: NOTIFY_URGENCY_NORMAL
+        case .critical: NOTIFY_URGENCY_CRITICAL
+        }
+    }
+}
+
+/// Passed through libnotify's user data to find the alert again.
+final class AlertToken {
+    let key: AlertKey
+    weak var presenter: AlertPresenter?
+
+    init(_ key: AlertKey, _ presenter: AlertPresenter) {
+        self.key = key
+        self.presenter = presenter
+    }
+}

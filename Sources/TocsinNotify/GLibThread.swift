@@ -1,0 +1,79 @@
+import CNotify
+import Glibc
+
+/// A private GLib main loop on a thread of its own. libnotify's D-Bus replies
+/// and button signals are dispatched here, so hosts without a GLib loop (C
+/// programs, Python scripts) still get working buttons, and nothing the
+/// desktop does can block the engine's delivery thread.
+///
+/// `@unchecked Sendable`: the context and loop are GLib's thread-safe
+/// objects; `run` is the only way in.
+final class GLibThread: @unchecked Sendable {
+    let context: OpaquePointer
+    private let loop: OpaquePointer
+    private var thread = pthread_t()
+
+    init() throws(TocsinNotifyFailure) {
+        context = g_main_context_new()
+        loop = g_main_loop_new(context, 0)
+        let me = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&thread, nil, { raw in
+            let glib = Unmanaged<GLibThread>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue()
+            g_main_context_push_thread_default(glib.context)
+            g_main_loop_run(glib.loop)
+            g_main_context_pop_thread_default(glib.context)
+            return nil
+        }, me)
+        guard status == 0 else {
+            Unmanaged<GLibThread>.fromOpaque(me).release()
+            throw TocsinNotifyFailure(.io, "cannot start the notifier's thread")
+        }
+    }
+
+    deinit {
+        g_main_loop_unref(loop)
+        g_main_context_unref(context)
+    }
+
+    /// Runs `work` on the thread, soon, in the order given. Thread-safe and
+    /// non-blocking.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
+        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { raw in
+            Unmanaged<WorkBox>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue().work()
+            return 0  // G_SOURCE_REMOVE
+        }, box, nil)
+    }
+
+    /// Stops the loop after the work queued so far, and joins the thread.
+    func stop() {
+        let loop = UnsafeSendable(loop)
+        run { g_main_loop_quit(loop.value) }
+        pthread_join(thread, nil)
+    }
+
+    var isCurrent: Bool { g_main_context_is_owner(context) != 0 }
+}
+
+final class WorkBox: Sendable {
+    let work: @Sendable () -> Void
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+}
+
+/// A C pointer handed to another thread on purpose (GLib objects that are
+/// only touched on the notifier's thread, or are thread-safe).
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A failure with its status code and reason, as reports carry it.
+struct TocsinNotifyFailure: Error, Hashable {
+    enum Code { case unavailable, io }
+    let code: Code
+    let reason: String
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}

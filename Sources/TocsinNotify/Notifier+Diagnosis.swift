@@ -1,0 +1,75 @@
+import Glibc
+import Tocsin
+
+/// What the desktop offers the notifier, for `tocsin doctor` and bug reports.
+public struct Diagnosis: Sendable, CustomStringConvertible {
+    /// The session bus address, or why there is none.
+    public var sessionBus: Result<String, DiagnosisProblem>
+    /// The notification server, or why it cannot be reached.
+    public var notificationServer: Result<NotificationServer, DiagnosisProblem>
+    /// "ok (...)" or why sounds cannot play.
+    public var soundServer: String
+    /// Each alarm sound id and the file the sound theme resolves it to.
+    public var soundFiles: [(id: String, path: String?)]
+
+    public var description: String {
+        var lines: [String] = []
+        switch sessionBus {
+        case .success(let address): lines.append("session bus: ok (\(address))")
+        case .failure(let problem): lines.append(problem.reason)
+        }
+        switch notificationServer {
+        case .success(let server):
+            lines.append("notification server: \(server.name) \(server.version) by \(server.vendor), spec \(server.specVersion)")
+            lines.append("capabilities: \(server.capabilities.joined(separator: " "))")
+        case .failure(let problem): lines.append(problem.reason)
+        }
+        lines.append(soundServer)
+        for (id, path) in soundFiles {
+            lines.append("sound \(id): \(path ?? "not found")")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+public struct DiagnosisProblem: Error, Sendable {
+    public var reason: String
+}
+
+extension Notifier {
+    /// Checks the session bus, the notification server and the sound server,
+    /// each for at most about a second, and which file each alarm sound is.
+    public func diagnose() -> Diagnosis {
+        let bus = DesktopProbe.sessionBus().mapError { DiagnosisProblem(reason: $0.reason) }
+        let server = DesktopProbe.notificationServer().mapError { DiagnosisProblem(reason: $0.reason) }
+        let answer = SoundAnswer()
+        sound.post(.probe { text in answer.set(text) })
+        let soundServer = answer.wait(nanoseconds: 2_000_000_000)
+            ?? "sound server: not answering within 2 s (frozen?)"
+        let files = Alert.fallbackSounds.map { (id: $0, path: DesktopProbe.soundFile(for: $0)) }
+        return Diagnosis(sessionBus: bus, notificationServer: server, soundServer: soundServer, soundFiles: files)
+    }
+}
+
+/// One answer handed from the sound thread, waited for with a timeout.
+private final class SoundAnswer: @unchecked Sendable {
+    private let lock = EngineLock()
+    private var text: String?
+
+    func set(_ value: String) {
+        lock.lock()
+        text = value
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    func wait(nanoseconds: Int64) -> String? {
+        let deadline = monotonicNow() + nanoseconds
+        lock.lock()
+        defer { lock.unlock() }
+        while text == nil, monotonicNow() < deadline {
+            _ = lock.wait(nanoseconds: deadline - monotonicNow())
+        }
+        return text
+    }
+}

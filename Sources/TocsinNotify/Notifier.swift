@@ -1,0 +1,324 @@
+public import Tocsin
+import Glibc
+
+/// Shows a desktop alert and plays the alarm sound when a timer finishes.
+///
+/// Alerts go through libnotify on a private GLib thread, sounds through
+/// libcanberra on another: the engine's delivery thread only hands events
+/// over, so a missing or frozen desktop never delays a timer. What happened
+/// comes back as `NotifierReport`s (each distinct failure is also logged to
+/// standard error once, unless `quiet`).
+///
+/// Thread safety: every method may be called from any thread, including
+/// from timer handlers.
+///
+/// `@unchecked Sendable`: mutable state is guarded by `lock`; the presenter
+/// is touched only on the GLib thread.
+public final class Notifier: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// No log lines on standard error (reports still arrive).
+        public var quiet: Bool
+        /// How long the "+1 min" button snoozes.
+        public var snooze: Duration
+
+        public init(quiet: Bool = false, snooze: Duration = .seconds(60)) {
+            self.quiet = quiet
+            self.snooze = snooze
+        }
+    }
+
+    struct Attachment {
+        var alert: Alert
+        var host: any AlertHost
+    }
+
+    let options: Options
+    let glib: GLibThread
+    private(set) var sound: SoundPlayer!
+    /// GLib thread only.
+    private(set) var presenter: AlertPresenter!
+    let lock = EngineLock()
+    // Guarded by `lock`:
+    var attachments: [AlertKey: Attachment] = [:]
+    var hosts: [ObjectIdentifier: any AlertHost] = [:]
+    private var reportHandler: (@Sendable (NotifierReport) -> Void)?
+    private var loggedReasons: Set<String> = []
+    private var pending = 0
+    private var closed = false
+    private var nextStandalone: UInt64 = 1
+
+    public init(options: Options = Options()) throws(TocsinError) {
+        self.options = options
+        do {
+            glib = try GLibThread()
+        } catch {
+            throw .io
+        }
+        let report: SoundPlayer.Reporter = { [weak self] kind, key, detail, failure in
+            self?.report(kind, key, detail, failure)
+        }
+        do {
+            sound = try SoundPlayer(report: report, done: { [weak self] _ in self?.finishOne() })
+        } catch {
+            glib.stop()
+            throw .io
+        }
+        let presenter = AlertPresenter(
+            onAction: { [weak self] key, action in self?.perform(action, on: key) },
+            onClosed: { [weak self] key, byUser in self?.dismissed(key, byUser: byUser) })
+        self.presenter = presenter
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Receives every report, on one of the notifier's threads (nil: none).
+    public func setReportHandler(_ handler: (@Sendable (NotifierReport) -> Void)?) {
+        lock.lock()
+        reportHandler = handler
+        lock.unlock()
+    }
+
+    // MARK: - Attaching
+
+    /// Shows `alert` and plays its sound whenever `timer` finishes; withdraws
+    /// it when the timer is started again or cancelled.
+    public func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert = Alert()) throws(TocsinError) {
+        _ = try engine.state(of: timer)  // unknown handles and closed engines fail here
+        let known: (any AlertHost)? = hostID(of: engine).flatMap { id in
+            lock.lock()
+            defer { lock.unlock() }
+            return hosts[id]
+        }
+        try attach(timer.rawValue, host: known ?? EngineHost(engine), alert: alert)
+    }
+
+    public func detach(_ timer: TimerID, in engine: TimerEngine) {
+        detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+    }
+
+    /// Silences and dismisses the timer's alert (what the Stop button does).
+    public func stop(_ timer: TimerID, in engine: TimerEngine) {
+        withdraw(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+    }
+
+    /// Silences and dismisses an alert (what the Stop button does).
+    package func stop(_ key: AlertKey) {
+        withdraw(key)
+    }
+
+    /// The id the engine's host is registered under.
+    private func hostID(of engine: TimerEngine) -> ObjectIdentifier? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hosts.first { ($0.value as? EngineHost)?.engine === engine }?.key
+    }
+
+    package func attach(_ timer: UInt64, host: any AlertHost, alert: Alert) throws(TocsinError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed }
+        let hostID = ObjectIdentifier(host)
+        let key = AlertKey(host: hostID, timer: timer)
+        let firstOfHost = !attachments.keys.contains { $0.host == hostID }
+        if firstOfHost {
+            let observing = host.observe { [weak self, weak host] timer, event in
+                guard let self, let host else { return }
+                self.hostEvent(event, timer: timer, host: host)
+            }
+            guard observing else { throw .closed }
+        }
+        attachments[key] = Attachment(alert: alert, host: host)
+        hosts[hostID] = host
+    }
+
+    /// Stops alerting for `key`; false if it was not attached.
+    @discardableResult
+    package func detach(_ key: AlertKey) -> Bool {
+        lock.lock()
+        let removed = attachments.removeValue(forKey: key)
+        let lastOfHost = removed != nil && !attachments.keys.contains { $0.host == key.host }
+        let idleHost = lastOfHost ? key.host.flatMap { hosts.removeValue(forKey: $0) } : nil
+        lock.unlock()
+        // Outside the lock: stopping waits for a running observer, which takes the lock.
+        idleHost?.stopObserving()
+        if removed != nil { withdraw(key) }
+        return removed != nil
+    }
+
+    /// Detaches every timer of one host (its engine is about to go).
+    package func forgetHost(_ hostID: ObjectIdentifier) {
+        lock.lock()
+        let keys = attachments.keys.filter { $0.host == hostID }
+        lock.unlock()
+        for key in keys { detach(key) }
+        lock.lock()
+        let host = hosts.removeValue(forKey: hostID)
+        lock.unlock()
+        host?.stopObserving()
+    }
+
+    // MARK: - Showing
+
+    /// Shows `alert` now, with no timer (no Restart or +1 min buttons).
+    public func show(_ alert: Alert) {
+        guard !isClosed else { return }
+        lock.lock()
+        let key = AlertKey(host: nil, timer: nextStandalone)
+        nextStandalone += 1
+        lock.unlock()
+        present(key, alert: alert, label: "Tocsin", buttons: [("stop", "Stop")])
+    }
+
+    /// A timer of an attached engine changed; on the engine's delivery thread.
+    private func hostEvent(_ event: HostEvent, timer: UInt64, host: any AlertHost) {
+        let key = AlertKey(host: ObjectIdentifier(host), timer: timer)
+        lock.lock()
+        let attachment = closed ? nil : attachments[key]
+        lock.unlock()
+        guard let attachment else { return }
+        switch event {
+        case .finished:
+            let label = host.label(of: timer)  // allowed on the delivery thread
+            present(key, alert: attachment.alert, label: label.isEmpty ? "Timer" : label,
+                    buttons: [("stop", "Stop"), ("restart", "Restart"), ("snooze", "+1 min")])
+        case .running, .canceled:
+            withdraw(key)
+        }
+    }
+
+    private func present(_ key: AlertKey, alert: Alert, label: String, buttons: [(String, String)]) {
+        let chain = alert.soundChain
+        lock.lock()
+        pending += (alert.popup ? 1 : 0) + (chain.isEmpty ? 0 : 1)
+        lock.unlock()
+        if alert.popup {
+            let content = AlertPresenter.Content(
+                summary: alert.summary ?? label, body: alert.body ?? "Time is up", icon: alert.icon,
+                urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [])
+            let work = UnsafeSendable(content)
+            glib.run { [self] in
+                switch presenter.show(key, work.value) {
+                case .success(let server): report(.shown, key, "shown by \(server)", nil)
+                case .failure(let failure): report(.alertFailed, key, failure.reason, failure)
+                }
+                finishOne()
+            }
+        }
+        if !chain.isEmpty {
+            sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound))
+        }
+    }
+
+    /// Withdraws the alert and silences its sound.
+    private func withdraw(_ key: AlertKey) {
+        glib.run { [self] in presenter.close(key) }
+        sound.post(.stop(key))
+    }
+
+    /// A button was pressed; on the GLib thread.
+    private func perform(_ action: String, on key: AlertKey) {
+        lock.lock()
+        let attachment = attachments[key]
+        lock.unlock()
+        var newTimer: TimerID?
+        switch action {
+        case "restart":
+            if let attachment { _ = attachment.host.start(key.timer) }  // its RUNNING withdraws the alert
+        case "snooze":
+            withdraw(key)
+            let seconds = Double(options.snooze.components.seconds)
+            if let attachment, let fresh = attachment.host.makeCountdown(like: key.timer, seconds: seconds) {
+                try? attach(fresh, host: attachment.host, alert: attachment.alert)
+                _ = attachment.host.start(fresh)
+                newTimer = TimerID(rawValue: fresh)
+            }
+        default:  // "stop", and the default action
+            withdraw(key)
+        }
+        deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
+    }
+
+    private func dismissed(_ key: AlertKey, byUser: Bool) {
+        sound.post(.stop(key))  // a dismissed alert stops ringing
+        report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)
+    }
+
+    // MARK: - Reports
+
+    private func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?) {
+        let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
+        deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host))
+        guard let failure else { return }
+        lock.lock()
+        let first = loggedReasons.insert(failure.reason).inserted
+        lock.unlock()
+        if first && !options.quiet {
+            let line = Array("tocsin-notify: \(failure.reason)\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        }
+    }
+
+    private func deliver(_ report: NotifierReport) {
+        lock.lock()
+        let handler = reportHandler
+        lock.unlock()
+        handler?(report)
+    }
+
+    private func timerID(_ key: AlertKey) -> TimerID? {
+        key.host == nil ? nil : TimerID(rawValue: key.timer)
+    }
+
+    // MARK: - Waiting and closing
+
+    private var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    private func finishOne() {
+        lock.lock()
+        pending -= 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Waits until every alert asked for so far is shown (or failed) and
+    /// every sound has finished (a repeating one: until stopped or its limit),
+    /// for at most `timeout`. True if nothing is left pending. For programs
+    /// that exit right after a timer finishes.
+    public func flush(timeout: Duration) -> Bool {
+        let deadline = monotonicNow() + nanoseconds(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while pending > 0 {
+            let left = deadline - monotonicNow()
+            if left <= 0 || !lock.wait(nanoseconds: left) && monotonicNow() >= deadline { break }
+        }
+        return pending == 0
+    }
+
+    /// Silences everything, withdraws every alert and stops the threads.
+    /// Closing twice does nothing.
+    public func close() {
+        lock.lock()
+        guard !closed else {
+            lock.unlock()
+            return
+        }
+        closed = true
+        let hostsToStop = Array(hosts.values)
+        hosts = [:]
+        let keys = Array(attachments.keys)
+        attachments = [:]
+        lock.unlock()
+        for host in hostsToStop { host.stopObserving() }
+        for key in keys { sound.post(.stop(key)) }
+        glib.run { [self] in presenter.closeAll() }
+        sound.shutDown()
+        glib.stop()
+    }
+}

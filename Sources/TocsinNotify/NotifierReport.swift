@@ -1,0 +1,37 @@
+public import Tocsin
+
+/// Something the notifier did, or could not do, for an alert. Reports arrive
+/// on one of the notifier's threads: keep the handler short.
+public struct NotifierReport: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Int32, Sendable {
+        /// The desktop notification is showing.
+        case shown = 1
+        /// The desktop notification could not be shown (`detail` says why).
+        case alertFailed = 2
+        /// A sound is playing (`detail` names it: an event id or "terminal-bell").
+        case soundPlayed = 3
+        /// No sound could be played (`detail` says why).
+        case soundFailed = 4
+        /// The user pressed a button (`detail`: "stop", "restart" or "snooze").
+        case action = 5
+        /// The alert was dismissed or closed.
+        case dismissed = 6
+    }
+
+    public var kind: Kind
+    /// The timer, or nil for an alert shown with `Notifier.show`.
+    public var timer: TimerID?
+    public var detail: String
+    /// The error code for a failure (`TocsinError.unavailable` or `.io`).
+    public var error: TocsinError?
+    /// The countdown a snooze started.
+    public var newTimer: TimerID?
+    /// The engine's host, for the C interface to name the engine.
+    package var host: ObjectIdentifier?
+
+    public var description: String {
+        var text = "\(kind): \(detail)"
+        if let timer { text += " [\(timer)]" }
+        return text
+    }
+}

@@ -1,0 +1,228 @@
+// The C ABI of include/tocsin_notify.h over TocsinNotify's Notifier. No
+// Swift error or trap crosses this boundary: failures are TOCSIN_E* codes.
+public import CTocsinNotify
+import CTocsin
+import Glibc
+import Tocsin
+import TocsinNotify
+
+/// What a `tocsin_notifier *` points to: the notifier and the C engines it
+/// follows (one host per engine pointer, so buttons reach the right engine).
+///
+/// `@unchecked Sendable`: `hosts` and the callback are guarded by `lock`.
+final class CNotifier: @unchecked Sendable {
+    let notifier: Notifier
+    private let lock = EngineLock()
+    private var hosts: [UInt: CEngineHost] = [:]
+    private var callback: tocsin_notify_callback?
+    private var userData: UnsafeMutableRawPointer?
+
+    init(quiet: Bool) throws(TocsinError) {
+        notifier = try Notifier(options: .init(quiet: quiet))
+        let me = Unmanaged.passUnretained(self)  // the notifier dies with us
+        notifier.setReportHandler { report in me.takeUnretainedValue().forward(report) }
+    }
+
+    /// The host for an engine pointer, made on first use.
+    func host(for engine: OpaquePointer, _ functions: EngineFunctions) -> CEngineHost {
+        lock.lock()
+        defer { lock.unlock() }
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(engine)))
+        if let host = hosts[address] { return host }
+        let host = CEngineHost(engine, functions)
+        hosts[address] = host
+        return host
+    }
+
+    func existingHost(for engine: OpaquePointer) -> CEngineHost? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hosts[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(engine)))]
+    }
+
+    func removeHost(for engine: OpaquePointer) -> CEngineHost? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hosts.removeValue(forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(engine))))
+    }
+
+    func setCallback(_ callback: tocsin_notify_callback?, _ userData: UnsafeMutableRawPointer?) {
+        lock.lock()
+        self.callback = callback
+        self.userData = userData
+        lock.unlock()
+    }
+
+    private func forward(_ report: NotifierReport) {
+        lock.lock()
+        let (callback, userData) = (self.callback, self.userData)
+        let engine = report.host.flatMap { id in hosts.values.first { ObjectIdentifier($0) == id }?.engine }
+        lock.unlock()
+        guard let callback else { return }
+        report.detail.withCString { detail in
+            var cReport = tocsin_notify_report(
+                kind: report.kind.rawValue, status: report.error?.code ?? 0, engine: engine,
+                timer: report.timer?.rawValue ?? 0, detail: detail, new_timer: report.newTimer?.rawValue ?? 0)
+            callback(OpaquePointer(Unmanaged.passUnretained(self).toOpaque()), &cReport, userData)
+        }
+    }
+}
+
+@inline(__always)
+private func cNotifier(_ pointer: OpaquePointer?) -> CNotifier? {
+    pointer.map { Unmanaged<CNotifier>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
+}
+
+/// Runs `body` and maps its outcome to a status code.
+private func status(_ pointer: OpaquePointer?, _ body: (CNotifier) throws(TocsinError) -> Int32) -> Int32 {
+    guard let notifier = cNotifier(pointer) else { return Int32(TOCSIN_EINVAL) }
+    do {
+        return try body(notifier)
+    } catch {
+        return error.code
+    }
+}
+
+/// A C alert as a Swift `Alert`; nil pointer: the defaults.
+func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Alert {
+    guard let pointer else { return Alert() }
+    guard pointer.pointee.size >= MemoryLayout<tocsin_alert>.size else { throw .invalidArgument }
+    let raw = pointer.pointee
+    func text(_ string: UnsafePointer<CChar>?) throws(TocsinError) -> String? {
+        guard let string else { return nil }
+        guard let decoded = String(validatingCString: string) else { throw .invalidArgument }
+        return decoded
+    }
+    let known = UInt32(TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS)
+    guard raw.flags & ~known == 0,
+          raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600
+    else { throw .invalidArgument }
+    let urgency: Alert.Urgency
+    switch Int(raw.urgency) {
+    case TOCSIN_URGENCY_CRITICAL: urgency = .critical
+    case TOCSIN_URGENCY_NORMAL: urgency = .normal
+    case TOCSIN_URGENCY_LOW: urgency = .low
+    default: throw .invalidArgument
+    }
+    var alert = Alert(
+        summary: try text(raw.summary), body: try text(raw.body), icon: try text(raw.icon) ?? "appointment-soon",
+        urgency: urgency, sound: try text(raw.sound) ?? Alert.defaultSound,
+        mediaRole: try text(raw.media_role) ?? "alarm",
+        repeatSound: raw.repeat_seconds > 0 ? .milliseconds(Int64(raw.repeat_seconds * 1000)) : nil,
+        popup: raw.flags & UInt32(TOCSIN_ALERT_NO_POPUP) == 0,
+        actions: raw.flags & UInt32(TOCSIN_ALERT_NO_ACTIONS) == 0)
+    if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
+    return alert
+}
+
+@_cdecl("tocsin_notify_new")
+public func tocsin_notify_new(_ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out, flags & ~UInt32(TOCSIN_NOTIFY_QUIET) == 0 else { return Int32(TOCSIN_EINVAL) }
+    do {
+        let notifier = try CNotifier(quiet: flags & UInt32(TOCSIN_NOTIFY_QUIET) != 0)
+        out.pointee = OpaquePointer(Unmanaged.passRetained(notifier).toOpaque())
+        return Int32(TOCSIN_OK)
+    } catch {
+        return error.code
+    }
+}
+
+@_cdecl("tocsin_notify_free")
+public func tocsin_notify_free(_ pointer: OpaquePointer?) {
+    guard let pointer else { return }
+    let unmanaged = Unmanaged<CNotifier>.fromOpaque(UnsafeRawPointer(pointer))
+    unmanaged.takeUnretainedValue().notifier.close()
+    unmanaged.release()
+}
+
+@_cdecl("tocsin_notify_set_callback")
+public func tocsin_notify_set_callback(
+    _ pointer: OpaquePointer?, _ callback: tocsin_notify_callback?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    status(pointer) { notifier in
+        notifier.setCallback(callback, userData)
+        return Int32(TOCSIN_OK)
+    }
+}
+
+@_cdecl("tocsin_notify_attach")
+public func tocsin_notify_attach(
+    _ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer, _ cAlert: UnsafePointer<tocsin_alert>?
+) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        guard let engine else { throw .invalidArgument }
+        let alert = try alert(from: cAlert)
+        guard let functions = EngineFunctions.shared else { throw .unavailable }
+        let host = notifier.host(for: engine, functions)
+        let exists = host.exists(timer)
+        guard exists == 0 else { throw TocsinError(code: exists) }
+        try notifier.notifier.attach(timer, host: host, alert: alert)
+        return Int32(TOCSIN_OK)
+    }
+}
+
+@_cdecl("tocsin_notify_detach")
+public func tocsin_notify_detach(_ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        guard let engine else { throw .invalidArgument }
+        guard let host = notifier.existingHost(for: engine),
+              notifier.notifier.detach(AlertKey(host: ObjectIdentifier(host), timer: timer))
+        else { throw .noSuchTimer }
+        return Int32(TOCSIN_OK)
+    }
+}
+
+@_cdecl("tocsin_notify_forget_engine")
+public func tocsin_notify_forget_engine(_ pointer: OpaquePointer?, _ engine: OpaquePointer?) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        guard let engine else { throw .invalidArgument }
+        if let host = notifier.removeHost(for: engine) {
+            notifier.notifier.forgetHost(ObjectIdentifier(host))
+        }
+        return Int32(TOCSIN_OK)
+    }
+}
+
+@_cdecl("tocsin_notify_stop")
+public func tocsin_notify_stop(_ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        guard let engine else { throw .invalidArgument }
+        guard let host = notifier.existingHost(for: engine) else { throw .noSuchTimer }
+        notifier.notifier.stop(AlertKey(host: ObjectIdentifier(host), timer: timer))
+        return Int32(TOCSIN_OK)
+    }
+}
+
+@_cdecl("tocsin_notify_show")
+public func tocsin_notify_show(_ pointer: OpaquePointer?, _ cAlert: UnsafePointer<tocsin_alert>?) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        notifier.notifier.show(try alert(from: cAlert))
+        return Int32(TOCSIN_OK)
+    }
+}
+
+@_cdecl("tocsin_notify_flush")
+public func tocsin_notify_flush(_ pointer: OpaquePointer?, _ seconds: Double) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        guard seconds.isFinite, seconds >= 0, seconds <= 3600 else { throw .invalidArgument }
+        return notifier.notifier.flush(timeout: .milliseconds(Int64(seconds * 1000))) ? 0 : 1
+    }
+}
+
+@_cdecl("tocsin_notify_diagnose")
+public func tocsin_notify_diagnose(
+    _ pointer: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int32 {
+    if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    let capacity = capacity < 0 ? Int.max : capacity
+    return status(pointer) { notifier in
+        let text = Array(notifier.notifier.diagnose().description.utf8)
+        if let buffer, capacity > 0 {
+            var length = min(text.count, capacity - 1)
+            while length > 0 && length < text.count && text[length] & 0xC0 == 0x80 { length -= 1 }
+            for offset in 0..<length { buffer[offset] = CChar(bitPattern: text[offset]) }
+            buffer[length] = 0
+        }
+        return Int32(clamping: text.count)
+    }
+}

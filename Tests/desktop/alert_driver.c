@@ -1,0 +1,79 @@
+/* alert_driver: a real C host of libtocsin.so + libtocsin-notify.so, driven
+ * by the desktop tests (test_desktop.py) inside a headless session.
+ *
+ *   alert_driver SECONDS LABEL BODY REPEAT HOLD
+ *
+ * Runs a DEFAULT-mode countdown of SECONDS with an alert attached (sound
+ * repeating for REPEAT seconds when > 0), then keeps running for HOLD
+ * seconds so the test can look at the screen and press buttons. Prints one
+ * line per event on stdout, flushed:
+ *   EVENT <kind> <state> <boot-time>      timer events
+ *   REPORT <kind> <status> <timer> <new-timer> <detail>
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <tocsin.h>
+#include <tocsin_notify.h>
+
+static double boot_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static void on_event(tocsin_engine *engine, const tocsin_event *event, void *user_data) {
+    (void)engine;
+    (void)user_data;
+    const char *kind = event->kind == TOCSIN_EVENT_FINISH ? "finish" : event->kind == TOCSIN_EVENT_TICK ? "tick" : "state";
+    printf("EVENT %s %d %.6f %llu\n", kind, event->state, boot_seconds(), (unsigned long long)event->timer);
+    fflush(stdout);
+}
+
+static void on_report(tocsin_notifier *notifier, const tocsin_notify_report *report, void *user_data) {
+    (void)notifier;
+    (void)user_data;
+    printf("REPORT %d %d %llu %llu %s\n", report->kind, report->status, (unsigned long long)report->timer,
+           (unsigned long long)report->new_timer, report->detail);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: alert_driver SECONDS LABEL BODY REPEAT HOLD\n");
+        return 2;
+    }
+    tocsin_engine *engine;
+    tocsin_notifier *notifier;
+    tocsin_timer timer;
+    int status;
+    if ((status = tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine)) != TOCSIN_OK ||
+        (status = tocsin_notify_new(0, &notifier)) != TOCSIN_OK ||
+        (status = tocsin_countdown_new(engine, atof(argv[1]), &timer)) != TOCSIN_OK) {
+        fprintf(stderr, "alert_driver: %s\n", tocsin_strerror(status));
+        return 1;
+    }
+    tocsin_timer_set_label(engine, timer, argv[2]);
+    tocsin_engine_add_observer(engine, on_event, NULL, NULL);
+    tocsin_notify_set_callback(notifier, on_report, NULL);
+    tocsin_alert alert = TOCSIN_ALERT_INIT;
+    alert.body = argv[3];
+    alert.repeat_seconds = atof(argv[4]);
+    if ((status = tocsin_notify_attach(notifier, engine, timer, &alert)) != TOCSIN_OK) {
+        fprintf(stderr, "alert_driver: attach: %s\n", tocsin_strerror(status));
+        return 1;
+    }
+    printf("START %.6f %llu\n", boot_seconds(), (unsigned long long)timer);
+    fflush(stdout);
+    tocsin_timer_start(engine, timer);
+    double total = atof(argv[1]) + atof(argv[5]);
+    struct timespec hold = {(time_t)total, (long)((total - (double)(time_t)total) * 1e9)};
+    nanosleep(&hold, NULL);
+    printf("FLUSH %d\n", tocsin_notify_flush(notifier, 2));
+    fflush(stdout);
+    tocsin_notify_forget_engine(notifier, engine);
+    tocsin_notify_free(notifier);
+    tocsin_engine_free(engine);
+    printf("DONE\n");
+    return 0;
+}

@@ -1,0 +1,120 @@
+"""Desktop tests run inside scripts/desktop-session.sh (make test-desktop):
+$TOCSIN_SESSION is the session's folder, $TOCSIN_DRIVER the C alert driver."""
+
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+SESSION = Path(os.environ.get("TOCSIN_SESSION", "/nonexistent"))
+DRIVER = os.environ.get("TOCSIN_DRIVER", "")
+ARTIFACTS = Path(os.environ.get("TOCSIN_ARTIFACTS", "/tmp"))
+
+if not SESSION.is_dir() or not DRIVER:
+    pytest.skip("run through `make test-desktop` (needs a headless session)", allow_module_level=True)
+
+
+def boot_time() -> float:
+    return time.clock_gettime(time.CLOCK_BOOTTIME)
+
+
+@dataclass
+class Driver:
+    """alert_driver running in the background; its lines are collected."""
+
+    process: subprocess.Popen
+    lines: list = field(default_factory=list)
+
+    def wait_for(self, prefix: str, timeout: float = 10.0, count: int = 1) -> list:
+        """Reads lines until `count` of them start with `prefix`; returns them."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [line for line in self.lines if line.startswith(prefix)]
+            if len(found) >= count:
+                return found
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            self.lines.append(line.rstrip("\n"))
+        raise AssertionError(f"no {count} x {prefix!r} within {timeout} s; got {self.lines}")
+
+    def finish(self, timeout: float = 30.0) -> list:
+        # Read through the same buffered file as wait_for: communicate() would
+        # read the raw pipe and skip lines readline() had already buffered.
+        self.process.wait(timeout=timeout)
+        self.lines += self.process.stdout.read().splitlines()
+        self.stderr = self.process.stderr.read()
+        return self.lines
+
+
+@pytest.fixture
+def run_driver():
+    started = []
+
+    def start(seconds=1.0, label="Tea", body="Tea is ready", repeat=0.0, hold=1.5, env=None):
+        process = subprocess.Popen(
+            [DRIVER, str(seconds), label, body, str(repeat), str(hold)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )
+        started.append(process)
+        return Driver(process)
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(autouse=True)
+def clear_notifications():
+    subprocess.run(["dunstctl", "close-all"], check=False)
+    yield
+    subprocess.run(["dunstctl", "close-all"], check=False)
+
+
+def audio_rms(start: float, seconds: float) -> float:
+    """RMS amplitude of the session's recording from boot time `start`."""
+    recorded = float((SESSION / "audio.start").read_text())
+    offset = max(0.0, start - recorded)
+    # parec writes with some lag: wait until the file covers the window.
+    needed = int((offset + seconds) * 44100) * 4
+    deadline = time.monotonic() + 10
+    while (SESSION / "audio.raw").stat().st_size < needed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    result = subprocess.run(
+        ["sox", "-t", "raw", "-r", "44100", "-e", "signed", "-b", "16", "-c", "2", str(SESSION / "audio.raw"),
+         "-n", "trim", f"{offset:.3f}", f"{seconds:.3f}", "stat"],
+        capture_output=True, text=True,
+    )
+    for line in result.stderr.splitlines():
+        if line.startswith("RMS     amplitude:"):
+            return float(line.split(":")[1])
+    raise AssertionError(f"sox gave no RMS: {result.stderr}")
+
+
+def red_pixels(png: Path) -> float:
+    """Share of strongly red pixels in the top-right corner, where dunst draws
+    critical alerts (dark red box, bright red frame)."""
+    result = subprocess.run(
+        ["convert", str(png), "-crop", "400x200+880+0", "+repage", "-fx", "(r>0.45 && g<0.15 && b<0.15) ? 1 : 0",
+         "-format", "%[fx:mean]", "info:"],
+        capture_output=True, text=True, check=True,
+    )
+    return float(result.stdout)
+
+
+def screenshot(name: str, until_red: bool = False) -> Path:
+    """A PNG of the whole X screen, kept in $TOCSIN_ARTIFACTS. until_red:
+    retakes it for up to 3 s until the alert has been drawn."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    deadline = time.monotonic() + 3
+    while True:
+        subprocess.run(["import", "-window", "root", str(path)], check=True)
+        if not until_red or red_pixels(path) > 0.05 or time.monotonic() > deadline:
+            return path
+        time.sleep(0.1)

@@ -1,0 +1,166 @@
+"""The notifier as a person sees and hears it, in a real headless session."""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import SESSION, audio_rms, boot_time, red_pixels, screenshot
+
+REPORT_SHOWN, REPORT_ALERT_FAILED, REPORT_SOUND, REPORT_SOUND_FAILED, REPORT_ACTION = 1, 2, 3, 4, 5
+
+
+def reports(lines, kind):
+    return [line.split(" ", 5) for line in lines if line.startswith(f"REPORT {kind} ")]
+
+
+def event_time(line):
+    return float(line.split()[3])
+
+
+def test_finish_shows_the_alert_and_plays_the_sound(run_driver, tmp_path):
+    monitor_log = tmp_path / "monitor.log"
+    with open(monitor_log, "w") as out:
+        monitor = subprocess.Popen(
+            ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications',member='Notify'"], stdout=out
+        )
+    try:
+        time.sleep(0.3)
+        before = screenshot("before-alert.png")
+        driver = run_driver(seconds=1.0, label="Tea", body="Tea is ready", hold=2.0)
+        finish = event_time(driver.wait_for("EVENT finish")[0])
+        driver.wait_for(f"REPORT {REPORT_SHOWN} ")
+        shot = screenshot("alert.png", until_red=True)
+        lines = driver.finish()
+    finally:
+        monitor.terminate()
+        monitor.wait()
+    start = float(next(line for line in lines if line.startswith("START")).split()[1])
+    assert finish - start >= 1.0 - 1e-6  # FINISH on time, never early
+
+    # What went over D-Bus: app name, summary, body, actions, hints.
+    call = monitor_log.read_text()
+    for expected in ('string "Tocsin"', 'string "Tea"', 'string "Tea is ready"', 'string "restart"',
+                     'string "Restart"', 'string "stop"', 'string "snooze"', 'string "+1 min"',
+                     'string "desktop-entry"', 'string "tocsin"', 'string "category"', 'string "x-tocsin.timer"',
+                     'string "suppress-sound"'):
+        assert expected in call, expected
+    urgency = call[call.index('string "urgency"'):][:120]
+    assert "byte 2" in urgency  # critical
+    suppress = call[call.index('string "suppress-sound"'):][:120]
+    assert "boolean true" in suppress
+
+    # What a person sees: a red critical alert box appeared top right.
+    assert red_pixels(before) < 0.01
+    assert red_pixels(shot) > 0.05
+
+    # What a person hears: silence before FINISH, the alarm within a second after.
+    assert audio_rms(finish - 0.9, 0.8) < 0.001
+    assert audio_rms(finish, 1.0) > 0.01
+    assert reports(lines, REPORT_SOUND)[0][5] == "alarm-clock-elapsed"
+
+    # What the server recorded, once the alert is closed.
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    history = json.loads(subprocess.run(["dunstctl", "history"], capture_output=True, text=True, check=True).stdout)
+    shown = {key: value["data"] for key, value in history["data"][0][0].items()}
+    assert (shown["appname"], shown["summary"], shown["body"]) == ("Tocsin", "Tea", "Tea is ready")
+    assert shown["category"] == "x-tocsin.timer"
+    assert shown["timeout"] == 0  # critical: it never expires by itself
+
+
+def press(label):
+    (SESSION / "want-action").write_text(label)
+    subprocess.run(["dunstctl", "context"], check=True, timeout=10)
+
+
+def test_restart_and_stop_buttons(run_driver):
+    driver = run_driver(seconds=1.0, label="Pasta", body="Drain it", repeat=30, hold=6)
+    driver.wait_for(f"REPORT {REPORT_SHOWN} ")
+    press("Restart")
+    driver.wait_for(f"REPORT {REPORT_ACTION} ")
+    driver.wait_for("EVENT state 1", count=2)  # running again
+    finish = event_time(driver.wait_for("EVENT finish", count=2)[1])  # and finishing again a second later
+    driver.wait_for(f"REPORT {REPORT_SHOWN} ", count=2)
+    assert audio_rms(finish, 1.0) > 0.01  # ringing again (it repeats for up to 30 s)
+    press("Stop")
+    stopped = boot_time()
+    driver.wait_for(f"REPORT {REPORT_ACTION} ", count=2)
+    lines = driver.finish()
+    assert f"REPORT {REPORT_SOUND} 0" in "\n".join(lines)
+    actions = [report[5] for report in reports(lines, REPORT_ACTION)]
+    assert actions == ["restart", "stop"]
+    assert "FLUSH 0" in lines  # nothing left ringing: the 30 s repeat was silenced
+    assert audio_rms(stopped + 0.5, 1.0) < 0.001
+
+
+def test_snooze_starts_a_new_countdown(run_driver):
+    driver = run_driver(seconds=0.5, label="Eggs", hold=3)
+    driver.wait_for(f"REPORT {REPORT_SHOWN} ")
+    press("+1 min")
+    driver.wait_for(f"REPORT {REPORT_ACTION} ")
+    lines = driver.finish()
+    (_, _, _, timer, new_timer, detail) = reports(lines, REPORT_ACTION)[0]
+    assert detail == "snooze" and new_timer not in ("0", timer)
+    assert any(line.startswith("EVENT state 1") and line.endswith(new_timer) for line in lines), "\n".join(lines)
+
+
+def test_frozen_notification_server_fails_fast(run_driver):
+    dunst = subprocess.run(["pgrep", "-x", "dunst"], capture_output=True, text=True).stdout.split()
+    for pid in dunst:
+        os.kill(int(pid), signal.SIGSTOP)
+    try:
+        driver = run_driver(seconds=0.5, hold=2.5)
+        finish = event_time(driver.wait_for("EVENT finish")[0])
+        failed = driver.wait_for(f"REPORT {REPORT_ALERT_FAILED} ")[0]
+        reported = boot_time()
+        lines = driver.finish()
+    finally:
+        for pid in dunst:
+            os.kill(int(pid), signal.SIGCONT)
+    assert "no notification server" in failed
+    assert reported - finish < 2.0  # the 1 s probe, not libnotify's 25 s
+    assert reports(lines, REPORT_SOUND)  # the sound still played
+
+
+def test_outside_any_session_finish_is_on_time_and_errors_are_reported(run_driver):
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER", "DISPLAY", "XDG_RUNTIME_DIR")}
+    began = time.monotonic()
+    driver = run_driver(seconds=1.0, hold=0.5, env=env)
+    lines = driver.finish()
+    assert time.monotonic() - began < 5
+    start = float(next(line for line in lines if line.startswith("START")).split()[1])
+    finish = event_time(next(line for line in lines if line.startswith("EVENT finish")))
+    assert 1.0 - 1e-6 <= finish - start < 1.5
+    assert "no session bus: DBUS_SESSION_BUS_ADDRESS is not set" in reports(lines, REPORT_ALERT_FAILED)[0][5]
+    sound = reports(lines, REPORT_SOUND_FAILED) + reports(lines, REPORT_SOUND)
+    assert sound and sound[0][2] == "-8"  # TOCSIN_EUNAVAILABLE
+    assert driver.stderr.count("no session bus") == 1  # logged once
+
+
+def test_python_binding_alert_and_diagnosis():
+    import tocsin
+    import tocsin.notify
+
+    seen = []
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        notifier.on_report(seen.append)
+        text = notifier.diagnose()
+        assert "notification server: dunst" in text and "actions" in text
+        assert "sound server: ok" in text
+        assert "sound alarm-clock-elapsed: /usr/share/sounds/freedesktop/stereo/alarm-clock-elapsed.oga" in text
+        with tocsin.Engine() as engine:
+            finished = threading.Event()
+            timer = engine.countdown(0.3, label="Rice")
+            timer.on_finish(lambda event: finished.set())
+            notifier.attach(timer, body="Rice is done", sound="complete")
+            timer.start()
+            assert finished.wait(10)
+            assert notifier.flush(10)
+    kinds = {report.kind: report.detail for report in seen}
+    assert kinds.get("sound") == "complete"
+    assert "dunst" in kinds.get("shown", "")

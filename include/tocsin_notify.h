@@ -1,0 +1,194 @@
+/*
+ * tocsin_notify.h — desktop alerts for Tocsin timers (libtocsin-notify.so).
+ *
+ * When an attached timer finishes, the notifier shows a desktop notification
+ * (freedesktop Desktop Notifications, through libnotify) and plays the alarm
+ * sound (freedesktop sound theme, through libcanberra). The alert is
+ * withdrawn when the timer is started again or cancelled. Where the server
+ * supports buttons it offers Stop (silence, dismiss), Restart (start the
+ * timer again) and +1 min (a new 60 s countdown with the same label and
+ * alert).
+ *
+ * THREADS
+ *   The notifier runs a GLib main loop on a private thread (so buttons work
+ *   in hosts without GLib) and plays sounds on another. The engine's delivery
+ *   thread only hands events over: a missing, slow or frozen desktop never
+ *   delays a timer or its FINISH event. Every function may be called from
+ *   any thread, including from timer callbacks. Report callbacks run on one
+ *   of the notifier's threads.
+ *
+ * FAILURES
+ *   Desktop problems are not errors of the calls that attach alerts: they are
+ *   found when an alert is due, fast (each D-Bus check waits at most 1 s;
+ *   with no session bus, no time at all), and reported through the report
+ *   callback with TOCSIN_EUNAVAILABLE and a reason such as "no session bus:
+ *   DBUS_SESSION_BUS_ADDRESS is not set". Each distinct reason is also
+ *   written once to standard error unless TOCSIN_NOTIFY_QUIET is given.
+ *   Sounds fall back from the requested id to alarm-clock-elapsed, complete,
+ *   bell, and the terminal's bell (BEL on /dev/tty); a report names the one
+ *   that played.
+ *
+ * ENGINES
+ *   The notifier works with engines of the libtocsin.so.0 already loaded in
+ *   the process (it is found by its soname). Before freeing an engine that
+ *   has attached timers, call tocsin_notify_forget_engine() (or free the
+ *   notifier): the notifier keeps the engine pointer for the buttons.
+ *
+ * Status codes are those of tocsin.h; tocsin_strerror() gives their text.
+ */
+#ifndef TOCSIN_NOTIFY_H
+#define TOCSIN_NOTIFY_H
+
+#include "tocsin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A notifier: its threads, its attached timers. Opaque. */
+typedef struct tocsin_notifier tocsin_notifier;
+
+/** tocsin_alert.urgency. Critical alerts stay until dismissed. */
+enum {
+    TOCSIN_URGENCY_CRITICAL = 0, /* the default */
+    TOCSIN_URGENCY_NORMAL = 1,
+    TOCSIN_URGENCY_LOW = 2
+};
+
+/** tocsin_alert.flags. */
+enum {
+    TOCSIN_ALERT_NO_POPUP = 1,   /* sound only */
+    TOCSIN_ALERT_NO_SOUND = 2,   /* notification only */
+    TOCSIN_ALERT_NO_ACTIONS = 4  /* no Stop / Restart / +1 min buttons */
+};
+
+/**
+ * What an alert shows and plays. Zero it, set size = sizeof(tocsin_alert),
+ * then set what you need (or use TOCSIN_ALERT_INIT): NULL strings and zero
+ * numbers mean the defaults below. Strings are UTF-8, copied by the call.
+ */
+typedef struct tocsin_alert {
+    size_t size;            /* sizeof(tocsin_alert): lets this struct grow */
+    const char *summary;    /* NULL: the timer's label, or "Timer" */
+    const char *body;       /* NULL: "Time is up" */
+    const char *icon;       /* NULL: "appointment-soon" (icon name or path) */
+    const char *sound;      /* NULL: "alarm-clock-elapsed" (sound theme id) */
+    const char *media_role; /* NULL: "alarm" (PulseAudio media.role) */
+    double repeat_seconds;  /* > 0: repeat the sound until the alert is
+                               dismissed or stopped, at most this long
+                               (<= 3600); 0: play it once */
+    int32_t urgency;        /* TOCSIN_URGENCY_* */
+    uint32_t flags;         /* TOCSIN_ALERT_* */
+} tocsin_alert;
+
+#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0}
+
+/** tocsin_notify_new() flags. */
+enum {
+    TOCSIN_NOTIFY_QUIET = 1 /* no lines on standard error; reports only */
+};
+
+/** tocsin_notify_report.kind. */
+enum {
+    TOCSIN_REPORT_SHOWN = 1,        /* the notification is showing */
+    TOCSIN_REPORT_ALERT_FAILED = 2, /* it could not be shown (detail: why) */
+    TOCSIN_REPORT_SOUND = 3,        /* a sound plays (detail: its id, or
+                                       "terminal-bell") */
+    TOCSIN_REPORT_SOUND_FAILED = 4, /* no sound could play (detail: why) */
+    TOCSIN_REPORT_ACTION = 5,       /* a button was pressed (detail: "stop",
+                                       "restart" or "snooze") */
+    TOCSIN_REPORT_DISMISSED = 6     /* the alert was dismissed or closed */
+};
+
+/** One report, passed to the report callback; valid only during the call. */
+typedef struct tocsin_notify_report {
+    int32_t kind;           /* TOCSIN_REPORT_* */
+    int32_t status;         /* 0, or TOCSIN_EUNAVAILABLE / TOCSIN_EIO */
+    tocsin_engine *engine;  /* NULL for tocsin_notify_show() alerts */
+    tocsin_timer timer;     /* 0 for tocsin_notify_show() alerts */
+    const char *detail;     /* UTF-8 text, as described per kind */
+    tocsin_timer new_timer; /* the countdown a snooze started, else 0 */
+} tocsin_notify_report;
+
+typedef void (*tocsin_notify_callback)(tocsin_notifier *notifier,
+                                       const tocsin_notify_report *report,
+                                       void *user_data);
+
+/**
+ * Creates a notifier and starts its threads. flags: 0 or
+ * TOCSIN_NOTIFY_QUIET. Returns TOCSIN_EINVAL for unknown flags or a NULL
+ * out, TOCSIN_EIO if a thread cannot start. Succeeds without a desktop:
+ * problems are reported when an alert is due.
+ */
+TOCSIN_EXTERN int tocsin_notify_new(unsigned flags, tocsin_notifier **out);
+
+/**
+ * Withdraws every alert, silences every sound, stops the threads and frees
+ * the notifier. NULL is a no-op. Do not call it from a report callback.
+ */
+TOCSIN_EXTERN void tocsin_notify_free(tocsin_notifier *notifier);
+
+/** Sets the report callback (NULL: none). */
+TOCSIN_EXTERN int tocsin_notify_set_callback(tocsin_notifier *notifier,
+                                             tocsin_notify_callback cb,
+                                             void *user_data);
+
+/**
+ * Shows `alert` (NULL: the defaults) and plays its sound each time the timer
+ * finishes, until detached. Attaching again replaces the alert. Returns
+ * TOCSIN_EINVAL for NULL pointers or a bad alert (size too small, invalid
+ * UTF-8, bad urgency, flags or repeat_seconds), TOCSIN_ENOENT for an unknown
+ * timer, TOCSIN_EUNAVAILABLE if libtocsin.so.0 is not loaded, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_notify_attach(tocsin_notifier *notifier,
+                                       tocsin_engine *engine,
+                                       tocsin_timer timer,
+                                       const tocsin_alert *alert);
+
+/** Stops alerting for the timer and withdraws its alert. TOCSIN_ENOENT if
+ *  it was not attached. */
+TOCSIN_EXTERN int tocsin_notify_detach(tocsin_notifier *notifier,
+                                       tocsin_engine *engine,
+                                       tocsin_timer timer);
+
+/** Detaches every timer of the engine; call it before freeing the engine. */
+TOCSIN_EXTERN int tocsin_notify_forget_engine(tocsin_notifier *notifier,
+                                              tocsin_engine *engine);
+
+/** Silences and dismisses the timer's alert, as the Stop button does. */
+TOCSIN_EXTERN int tocsin_notify_stop(tocsin_notifier *notifier,
+                                     tocsin_engine *engine,
+                                     tocsin_timer timer);
+
+/**
+ * Shows `alert` now, with no timer (summary defaults to "Tocsin"; the only
+ * button is Stop). Returns at once; reports say what happened.
+ */
+TOCSIN_EXTERN int tocsin_notify_show(tocsin_notifier *notifier,
+                                     const tocsin_alert *alert);
+
+/**
+ * Waits until every alert asked for so far has been shown (or has failed)
+ * and every sound has ended (a repeating one: until stopped or at its
+ * limit), for at most timeout_seconds. Returns 0 when nothing is pending,
+ * 1 if the time ran out first, TOCSIN_EINVAL. For programs that exit right
+ * after a timer finishes.
+ */
+TOCSIN_EXTERN int tocsin_notify_flush(tocsin_notifier *notifier,
+                                      double timeout_seconds);
+
+/**
+ * Writes a report of what the desktop offers, one "topic: finding" line
+ * each (session bus, notification server and its capabilities, sound
+ * server, the file of each alarm sound), as a NUL-terminated string of at
+ * most cap - 1 bytes. Returns its full length (as snprintf). Takes up to
+ * about 3 s when services do not answer.
+ */
+TOCSIN_EXTERN int tocsin_notify_diagnose(tocsin_notifier *notifier, char *buf,
+                                         size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOCSIN_NOTIFY_H */

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs a command inside a throw-away headless desktop session, then tears the
+# session down:
+#   - Xvfb (a real X server in memory), DISPLAY set;
+#   - a private D-Bus session bus, DBUS_SESSION_BUS_ADDRESS set;
+#   - dunst, a notification server that draws on that X screen; its context
+#     menu "dmenu" is scripts/pick-action.sh, so a test chooses a button by
+#     writing its label to $TOCSIN_SESSION/want-action and running
+#     `dunstctl context`;
+#   - a user-mode PulseAudio server with a null sink whose monitor is
+#     recorded to $TOCSIN_SESSION/audio.raw (s16le, 44100 Hz, stereo) from the
+#     start time in $TOCSIN_SESSION/audio.start (CLOCK_BOOTTIME seconds).
+# Usage: scripts/desktop-session.sh COMMAND [ARGS...]   (exit status: COMMAND's)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+session=$(mktemp -d /tmp/tocsin-session.XXXXXX)
+export TOCSIN_SESSION=$session
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+  wait 2>/dev/null
+  [ -n "${KEEP_SESSION:-}" ] || rm -rf "$session"
+}
+trap cleanup EXIT
+
+exec 3> "$session/display"
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp > "$session/xvfb.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 250); do [ -s "$session/display" ] && break; sleep 0.02; done
+exec 3>&-
+[ -s "$session/display" ] || { echo "desktop-session: Xvfb did not start" >&2; cat "$session/xvfb.log" >&2; exit 1; }
+export DISPLAY=":$(head -n1 "$session/display")"
+
+{ read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS=$address
+pids+=("$bus_pid")
+
+export HOME="$session/home" XDG_RUNTIME_DIR="$session/run"
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+cat > "$session/dunstrc" <<CONF
+[global]
+    dmenu = $here/pick-action.sh
+    browser = /bin/true
+CONF
+dunst -config "$session/dunstrc" > "$session/dunst.log" 2>&1 &
+pids+=($!)
+
+pulseaudio --daemonize=no --exit-idle-time=-1 --disallow-exit -n \
+  --load="module-native-protocol-unix auth-anonymous=1 socket=$session/pulse" \
+  --load="module-null-sink sink_name=tocsin norewinds=1" > "$session/pulse.log" 2>&1 &
+pids+=($!)
+export PULSE_SERVER="unix:$session/pulse"
+for _ in $(seq 200); do pactl info > /dev/null 2>&1 && break; sleep 0.02; done
+pactl set-default-sink tocsin || { echo "desktop-session: PulseAudio did not start" >&2; cat "$session/pulse.log" >&2; exit 1; }
+for _ in $(seq 200); do
+  dbus-send --session --print-reply --dest=org.freedesktop.Notifications /org/freedesktop/Notifications \
+    org.freedesktop.Notifications.GetServerInformation > /dev/null 2>&1 && break
+  sleep 0.02
+done
+
+awk '{ print $1 }' /proc/uptime > /dev/null  # (boot clock read below, as close to parec's start as can be)
+parec -d tocsin.monitor --raw --format=s16le --rate=44100 --channels=2 > "$session/audio.raw" 2> "$session/parec.log" &
+pids+=($!)
+python3 -c 'import time; print(time.clock_gettime(time.CLOCK_BOOTTIME))' > "$session/audio.start"
+
+echo "desktop-session: DISPLAY=$DISPLAY, bus and PulseAudio in $session" >&2
+"$@"

@@ -2,9 +2,11 @@
 # scripts/demo.sh and scripts/test.sh (they install what is missing, then
 # call `make demo` and `make test`).
 #
-#   make            build libtocsin.so into out/ (with header and tocsin.pc)
+#   make            build libtocsin.so and libtocsin-notify.so into out/CONFIG/
+#                   (with headers and pkg-config files)
 #   make demo       build and run the C countdown example (3 s, ticks, FINISH)
-#   make test       every test: Swift, C ABI, header/symbols, examples
+#   make test       every test: Swift, C ABI, header/symbols, examples,
+#                   Python, desktop session, clean pip install
 #   make install    PREFIX=/usr/local by default; add CONFIG=release for an
 #                   optimized build (the default, debug, builds fastest)
 
@@ -80,12 +82,19 @@ test-desktop: lib $(VENV)/bin/pytest
 test-examples: lib
 	@rm -rf $(OUT)/prefix
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(OUT))/prefix CONFIG=$(CONFIG)
-	awk '/^```c$$/ { keep = 1; next } /^```$$/ { keep = 0 } keep' README.md > $(OUT)/readme_example.c
+	@# The first C block of the README is a whole program; later ones are fragments.
+	awk '/^```c$$/ && !done { keep = 1; next } /^```$$/ && keep { keep = 0; done = 1 } keep' README.md > $(OUT)/readme_example.c
 	for example in countdown poll_loop; do \
 	  $(CC) -Wall -Werror bindings/c/examples/$$example.c \
 	    $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin) \
 	    -lpthread -o $(OUT)/$$example || exit 1; \
 	done
+	$(CC) -Wall -Werror bindings/c/examples/alarm.c \
+	  $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin-notify) -o $(OUT)/alarm
+	@# Outside any desktop session: it finishes and says why there is no alert.
+	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/alarm 2 Eggs | tee $(OUT)/alarm.log
+	grep -q '^Eggs: finished after 2.0 s' $(OUT)/alarm.log
+	grep -q '^notifier: alert failed: no session bus' $(OUT)/alarm.log
 	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/countdown 1.2 Eggs | tee $(OUT)/countdown.log
 	grep -q '^FINISH: Eggs after 1.200 s' $(OUT)/countdown.log
 	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/poll_loop | tee $(OUT)/poll_loop.log
@@ -95,12 +104,14 @@ test-examples: lib
 	  $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin) -o $(OUT)/tea
 	env -i LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/tea | tee $(OUT)/tea.log
 	diff <(printf '1 s left\nFINISH\n') $(OUT)/tea.log
-	@echo "3 passed, 0 failed"
+	@echo "4 passed, 0 failed"
 
 # The Python binding's tests, on the real library staged above.
 test-python: lib $(VENV)/bin/pytest
 	cd bindings/python && $(abspath $(VENV))/bin/mypy --strict --no-incremental tocsin
-	cd bindings/python && TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider
+	cd bindings/python && TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
+	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 \
+	  $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider
 
 $(VENV)/bin/pytest:
 	$(PYTHON) -m venv $(VENV)

@@ -49,6 +49,7 @@ let package = Package(
                 ])
             ]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),
+        .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "Tocsin"]),
     ]
 )
 

@@ -1,7 +1,9 @@
-"""Build step: bundles libtocsin.so into the package (tocsin/_lib/).
+"""Build step: bundles libtocsin.so and libtocsin-notify.so into the package
+(tocsin/_lib/).
 
-Where the library comes from, first match wins:
-  $TOCSIN_BUNDLE_LIBRARY       a built libtocsin.so to copy as it is;
+Where the libraries come from, first match wins:
+  $TOCSIN_BUNDLE_LIBRARY       a built libtocsin.so to copy as it is (its
+                               libtocsin-notify.so.0 beside it, if there);
   the Tocsin checkout around   `make lib CONFIG=release` there (needs Swift);
   neither                      no bundled copy: the package then loads
                                $TOCSIN_LIBRARY or the system's library.
@@ -46,6 +48,9 @@ class BuildWithLibrary(build_py):
             target = Path(self.build_lib) / "tocsin" / "_lib"
             target.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(library.resolve(), target / "libtocsin.so.0")
+            notifier = library.parent / "libtocsin-notify.so.0"
+            if notifier.exists():
+                shutil.copyfile(notifier.resolve(), target / "libtocsin-notify.so.0")
 
 
 class PlatformWheel(bdist_wheel):

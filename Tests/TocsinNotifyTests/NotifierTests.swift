@@ -1,0 +1,83 @@
+import Glibc
+import Synchronization
+import Testing
+import Tocsin
+import TocsinNotify
+
+/// The notifier from Swift, outside any desktop session (inside one: the
+/// desktop tests of `make test-desktop`). Serialized: they change the
+/// process's environment.
+@Suite(.serialized) struct NotifierTests {
+    init() {
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "PULSE_SERVER", "DISPLAY"] {
+            unsetenv(name)
+        }
+    }
+
+    @Test func withoutADesktopFailuresAreReportedFastAndFinishIsOnTime() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let notifier = try Notifier(options: .init(quiet: true))
+        defer { notifier.close() }
+        let reports = Mutex<[NotifierReport]>([])
+        notifier.setReportHandler { report in reports.withLock { $0.append(report) } }
+        let tea = try engine.countdown(.seconds(3))
+        try engine.setLabel("Tea", for: tea)
+        let finished = Mutex(0)
+        try engine.setHandler(for: tea) { event in
+            if event.kind == .finish { finished.withLock { $0 += 1 } }
+        }
+        try notifier.attach(tea, in: engine, alert: Alert(body: "Tea is ready"))
+        try engine.start(tea)
+        let clock = ContinuousClock()
+        let began = clock.now
+        try engine.advance(by: .seconds(3))
+        #expect(finished.withLock { $0 } == 1)
+        #expect(notifier.flush(timeout: .seconds(5)))
+        #expect(clock.now - began < .seconds(1))
+        let seen = reports.withLock { $0 }
+        let alert = try #require(seen.first { $0.kind == .alertFailed })
+        #expect(alert.detail == "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+        #expect(alert.error == .unavailable)
+        #expect(alert.timer == tea)
+        #expect(seen.contains { $0.kind == .soundFailed || $0.detail == "terminal-bell" })
+    }
+
+    @Test func restartingOrCancellingWithdrawsAndDetachStopsAlerts() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let notifier = try Notifier(options: .init(quiet: true))
+        defer { notifier.close() }
+        let reports = Mutex(0)
+        notifier.setReportHandler { _ in reports.withLock { $0 += 1 } }
+        let timer = try engine.countdown(.seconds(1))
+        try notifier.attach(timer, in: engine, alert: Alert(sound: nil))
+        try engine.start(timer)
+        try engine.advance(by: .seconds(1))
+        #expect(notifier.flush(timeout: .seconds(5)))
+        #expect(reports.withLock { $0 } == 1)  // alert failed (no desktop); no sound asked for
+        notifier.detach(timer, in: engine)
+        try engine.start(timer)
+        try engine.advance(by: .seconds(1))
+        #expect(notifier.flush(timeout: .seconds(5)))
+        #expect(reports.withLock { $0 } == 1)  // detached: nothing more
+    }
+
+    @Test func diagnosisSaysWhatIsMissing() throws {
+        let notifier = try Notifier(options: .init(quiet: true))
+        defer { notifier.close() }
+        let text = notifier.diagnose().description
+        #expect(text.contains("no session bus: DBUS_SESSION_BUS_ADDRESS is not set"))
+        #expect(text.contains("sound bell:"))
+    }
+
+    @Test func attachingAnUnknownTimerFails() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        let other = try TimerEngine(delivery: .manualClock)
+        defer { engine.close(); other.close() }
+        let notifier = try Notifier(options: .init(quiet: true))
+        defer { notifier.close() }
+        let foreign = try other.countdown(.seconds(1))
+        #expect(throws: TocsinError.noSuchTimer) { try notifier.attach(foreign, in: engine) }
+    }
+}

@@ -1,0 +1,69 @@
+"""The notifier through the real libtocsin-notify.so, outside any desktop
+session: alerts fail fast and say why, timers are not held up. (Inside a
+real session: Tests/desktop, run by `make test-desktop`.)"""
+
+import time
+
+import pytest
+
+import tocsin
+import tocsin.notify
+
+
+@pytest.fixture
+def no_desktop(monkeypatch):
+    for name in ("DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "PULSE_SERVER", "DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_without_a_desktop_reports_arrive_fast_and_finish_is_untouched(no_desktop, manual):
+    reports = []
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        notifier.on_report(reports.append)
+        timer = manual.countdown(2, label="Tea")
+        finishes = []
+        timer.on_finish(finishes.append)
+        notifier.attach(timer, body="Tea is ready")
+        timer.start()
+        began = time.monotonic()
+        manual.advance(2)
+        assert len(finishes) == 1  # delivered in advance(), not held up by the notifier
+        assert notifier.flush(5)
+        assert time.monotonic() - began < 1.0
+    by_kind = {report.kind: report for report in reports}
+    assert by_kind["alert_failed"].detail == "no session bus: DBUS_SESSION_BUS_ADDRESS is not set"
+    assert by_kind["alert_failed"].status == -8 and by_kind["alert_failed"].timer == timer.handle
+    assert ("sound_failed" in by_kind) or by_kind["sound"].detail == "terminal-bell"
+
+
+def test_diagnosis_without_a_desktop(no_desktop):
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        text = notifier.diagnose()
+    assert "no session bus: DBUS_SESSION_BUS_ADDRESS is not set" in text
+    assert "sound alarm-clock-elapsed:" in text
+
+
+def test_bad_alert_options_are_rejected(manual):
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        timer = manual.countdown(1)
+        with pytest.raises(tocsin.InvalidArgumentError):
+            notifier.attach(timer, urgency="panic")
+        with pytest.raises(tocsin.InvalidArgumentError):
+            notifier.attach(timer, repeat=float("nan"))
+        with pytest.raises(tocsin.InvalidArgumentError):
+            notifier.attach(timer, repeat=7200)
+        with pytest.raises(tocsin.InvalidArgumentError):
+            notifier.attach(timer, body="a\0b")
+        timer.free()
+        with pytest.raises(tocsin.NoSuchTimerError):
+            notifier.attach(timer)
+
+
+def test_closing_the_engine_detaches_its_alerts(no_desktop):
+    engine = tocsin.Engine(manual_clock=True)
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        timer = engine.countdown(1)
+        notifier.attach(timer)
+        engine.close()  # the notifier forgets the engine before it goes
+        with pytest.raises(tocsin.EngineClosedError):
+            notifier.attach(timer)

@@ -83,6 +83,9 @@ def test_restart_and_stop_buttons(run_driver):
     press("Restart")
     driver.wait_for(f"REPORT {REPORT_ACTION} ")
     driver.wait_for("EVENT state 1", count=2)  # running again
+    time.sleep(0.3)
+    displayed = subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout
+    assert displayed.strip() == "0"  # the restarted timer's alert was withdrawn
     finish = event_time(driver.wait_for("EVENT finish", count=2)[1])  # and finishing again a second later
     driver.wait_for(f"REPORT {REPORT_SHOWN} ", count=2)
     assert audio_rms(finish, 1.0) > 0.01  # ringing again (it repeats for up to 30 s)
@@ -164,3 +167,15 @@ def test_python_binding_alert_and_diagnosis():
     kinds = {report.kind: report.detail for report in seen}
     assert kinds.get("sound") == "complete"
     assert "dunst" in kinds.get("shown", "")
+
+
+def test_an_unknown_sound_falls_back_and_says_which_played():
+    import tocsin
+    import tocsin.notify
+
+    seen = []
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        notifier.on_report(seen.append)
+        notifier.show("Tocsin", "fallback check", sound="no-such-sound-in-any-theme", popup=False)
+        assert notifier.flush(10)
+    assert [(report.kind, report.detail) for report in seen] == [("sound", "alarm-clock-elapsed")]

@@ -4,7 +4,8 @@
 #
 #   make            build libtocsin.so and libtocsin-notify.so into out/CONFIG/
 #                   (with headers and pkg-config files)
-#   make demo       build and run the C countdown example (3 s, ticks, FINISH)
+#   make demo       build the tocsin command and count down 5 s with it
+#   make command    build the tocsin command into out/CONFIG/bin
 #   make test       every test: Swift, C ABI, header/symbols, examples,
 #                   Python, desktop session, clean pip install
 #   make install    PREFIX=/usr/local by default; add CONFIG=release for an
@@ -24,31 +25,40 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib demo test test-swift test-c test-abi test-examples test-python test-desktop test-python-install install clean
+.PHONY: all lib command demo test test-swift test-c test-abi test-examples test-python test-cli test-desktop \
+	test-python-install install install-lib clean
 
 all: lib
 
 # Builds both libraries and stages them as they will be installed:
 # lib/libNAME.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
+# (SwiftPM product tocsin-core builds libtocsin: the name `tocsin` is the command's.)
 LIBRARIES := tocsin tocsin-notify
 
 lib:
-	swift build -c $(CONFIG) --product tocsin
+	swift build -c $(CONFIG) --product tocsin-core
 	swift build -c $(CONFIG) --product tocsin-notify
 	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
 	@for name in $(LIBRARIES); do \
-	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$$name.so" $(OUT)/lib/lib$$name.so.$(VERSION); \
+	  product=$$name; [ $$name = tocsin ] && product=tocsin-core; \
+	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$$product.so" $(OUT)/lib/lib$$name.so.$(VERSION); \
 	  ln -sf lib$$name.so.$(VERSION) $(OUT)/lib/lib$$name.so.$(MAJOR); \
 	  ln -sf lib$$name.so.$(MAJOR) $(OUT)/lib/lib$$name.so; \
 	  sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in > $(OUT)/lib/pkgconfig/$$name.pc; \
 	done
 	@cp include/tocsin.h include/tocsin_notify.h $(OUT)/include/
 
-demo: lib
-	@$(CC) -Wall -Werror bindings/c/examples/countdown.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -lpthread -o $(OUT)/countdown
-	$(NO_SWIFT_ENV) $(OUT)/countdown 3 Tea
+# The main job: the `tocsin` command counting down 5 s, with the desktop
+# alert and sound at zero (where there is a desktop).
+demo: command
+	$(OUT)/bin/tocsin 5s "Tea is ready"
 
-test: test-swift test-c test-abi test-examples test-python test-desktop test-python-install
+command:
+	swift build -c $(CONFIG) --product tocsin
+	@mkdir -p $(OUT)/bin
+	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/tocsin" $(OUT)/bin/tocsin
+
+test: test-swift test-c test-abi test-examples test-python test-cli test-desktop test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -69,10 +79,10 @@ test-abi: lib
 # The notifier as a person sees and hears it: in a throw-away headless
 # session (Xvfb, D-Bus, dunst, PulseAudio with a recorded null sink), and
 # outside any session. Screenshots land in out/artifacts/.
-test-desktop: lib $(VENV)/bin/pytest
+test-desktop: lib command $(VENV)/.installed
 	$(CC) -Wall -Werror Tests/desktop/alert_driver.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -ltocsin-notify -o $(OUT)/alert_driver
 	@mkdir -p out/artifacts
-	TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) \
+	TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
 	  LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python) \
 	  scripts/desktop-session.sh $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider Tests/desktop
@@ -81,7 +91,7 @@ test-desktop: lib $(VENV)/bin/pytest
 # (pkg-config), and runs them with no Swift toolchain on any path.
 test-examples: lib
 	@rm -rf $(OUT)/prefix
-	$(MAKE) --no-print-directory install PREFIX=$(abspath $(OUT))/prefix CONFIG=$(CONFIG)
+	$(MAKE) --no-print-directory install-lib PREFIX=$(abspath $(OUT))/prefix CONFIG=$(CONFIG)
 	@# The first C block of the README is a whole program; later ones are fragments.
 	awk '/^```c$$/ && !done { keep = 1; next } /^```$$/ && keep { keep = 0; done = 1 } keep' README.md > $(OUT)/readme_example.c
 	for example in countdown poll_loop; do \
@@ -107,15 +117,20 @@ test-examples: lib
 	@echo "4 passed, 0 failed"
 
 # The Python binding's tests, on the real library staged above.
-test-python: lib $(VENV)/bin/pytest
+# The command as a person (under a pseudo-terminal) and a script run it.
+test-cli: command $(VENV)/.installed
+	TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/cli
+
+test-python: lib $(VENV)/.installed
 	cd bindings/python && $(abspath $(VENV))/bin/mypy --strict --no-incremental tocsin
 	cd bindings/python && TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 \
 	  $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider
 
-$(VENV)/bin/pytest:
+$(VENV)/.installed: Tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check pytest mypy
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/requirements.txt
+	@touch $@
 
 # A clean `pip install ./bindings/python` in a fresh virtual environment (it
 # builds and bundles a release libtocsin.so), then the examples as a user
@@ -134,7 +149,15 @@ test-python-install:
 	done
 	@echo "4 passed, 0 failed"
 
-install:
+# install: the libraries, headers and pkg-config files (install-lib), and the
+# command linked with the Swift runtime inside, so it runs without a toolchain
+# (built in its own scratch folder: the flag would rebuild the rest).
+install: install-lib
+	swift build -c $(CONFIG) --product tocsin --static-swift-stdlib --scratch-path .build-static
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 "$$(swift build -c $(CONFIG) --scratch-path .build-static --show-bin-path)/tocsin" $(DESTDIR)$(PREFIX)/bin/
+
+install-lib:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	for name in $(LIBRARIES); do \

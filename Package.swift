@@ -6,13 +6,20 @@ let package = Package(
     products: [
         /// The engine for Swift programs.
         .library(name: "Tocsin", targets: ["Tocsin"]),
-        /// libtocsin.so: the C ABI of include/tocsin.h, Swift runtime linked in.
-        .library(name: "tocsin", type: .dynamic, targets: ["TocsinC"]),
+        /// The C ABI of include/tocsin.h, Swift runtime linked in; built as
+        /// libtocsin-core.so with the soname libtocsin.so.0, and installed as
+        /// libtocsin.so (the `tocsin` name belongs to the command).
+        .library(name: "tocsin-core", type: .dynamic, targets: ["TocsinC"]),
         /// The desktop notifier for Swift programs.
         .library(name: "TocsinNotify", targets: ["TocsinNotify"]),
         /// libtocsin-notify.so: the C ABI of include/tocsin_notify.h. It drives
         /// the engines of the libtocsin.so.0 the host loaded (found at run time).
         .library(name: "tocsin-notify", type: .dynamic, targets: ["TocsinNotifyC"]),
+        /// The `tocsin` command.
+        .executable(name: "tocsin", targets: ["tocsin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         /// include/tocsin.h (linked into Sources/CTocsin/include) and the
@@ -48,7 +55,13 @@ let package = Package(
                     "-Xlinker", "-soname=libtocsin-notify.so.0",
                 ])
             ]),
+        /// What the command is made of: time parsing, display, the event loop.
+        .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinNotify", "CTocsinSystem"]),
+        .executableTarget(
+            name: "tocsin",
+            dependencies: ["TocsinCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),
+        .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI"]),
         .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "Tocsin"]),
     ]
 )

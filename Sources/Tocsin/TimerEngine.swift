@@ -1,3 +1,4 @@
+import CTocsin
 import Glibc
 import Synchronization
 
@@ -34,6 +35,9 @@ public final class TimerEngine: @unchecked Sendable {
     }
 
     public let delivery: Delivery
+
+    /// The engine's version, "MAJOR.MINOR.PATCH" (the C header's TOCSIN_VERSION_STRING).
+    public static var version: String { String(cString: tocsin_version()) }
     let lock = EngineLock()
     /// The kernel timer and poll fd; nil on a manual clock.
     let kernel: KernelWakeup?

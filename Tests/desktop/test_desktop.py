@@ -179,3 +179,16 @@ def test_an_unknown_sound_falls_back_and_says_which_played():
         notifier.show("Tocsin", "fallback check", sound="no-such-sound-in-any-theme", popup=False)
         assert notifier.flush(10)
     assert [(report.kind, report.detail) for report in seen] == [("sound", "alarm-clock-elapsed")]
+
+
+def test_the_command_alerts_and_rings_at_zero():
+    """`tocsin 1s "Tea is ready"`: the command's own alert and sound."""
+    began = boot_time()
+    result = subprocess.run([os.environ["TOCSIN_BIN"], "1s", "Tea is ready"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0
+    assert result.stdout == "Tea is ready: finished after 00:01\n"
+    subprocess.run(["dunstctl", "close-all"], check=True)
+    history = json.loads(subprocess.run(["dunstctl", "history"], capture_output=True, text=True, check=True).stdout)
+    shown = {key: value["data"] for key, value in history["data"][0][0].items()}
+    assert (shown["appname"], shown["summary"], shown["body"]) == ("Tocsin", "Tea is ready", "00:01 countdown finished")
+    assert audio_rms(began + 1.0, 1.0) > 0.01  # the alarm within a second of zero

@@ -1,0 +1,242 @@
+public import Tocsin
+import TocsinNotify
+
+/// What `tocsin DURATION...` does besides counting.
+public struct CountdownOptions: Sendable {
+    public var json = false
+    public var alert = true
+    public var sound = true
+    /// Ring until the alert is dismissed, for at most this long.
+    public var repeatSound: Duration?
+    public var exec: String?
+    /// Runs of the whole plan; 0: forever.
+    public var repeatCount = 1
+    public var parallel = false
+    /// Seconds between JSON tick events.
+    public var jsonTick: Duration = .seconds(1)
+
+    public init() {}
+}
+
+/// Runs a plan of countdowns one after another (or side by side), with the
+/// live display, keys, desktop alerts, `--exec` and JSON events.
+///
+/// `@unchecked Sendable`: every method and every timer handler runs on the
+/// command's one thread (the engine is polled from `EventLoop`).
+public final class CountdownRunner: @unchecked Sendable {
+    struct Active {
+        var timer: TimerID
+        var label: String
+        var duration: Int64
+        var index: Int
+        var outcome: TimerState?  // .finished or .canceled once over
+    }
+
+    let plan: TimerPlan
+    let options: CountdownOptions
+    let terminal = Terminal()
+    let output: Output
+    let loop: EventLoop
+    let notifier: Notifier?
+    private var active: [Active] = []
+    private var total: Int64 = 0
+    private var cancelled = false
+
+    public init(plan: TimerPlan, options: CountdownOptions) throws(TocsinError) {
+        self.plan = plan
+        self.options = options
+        output = Output(terminal: terminal, json: options.json)
+        loop = try EventLoop(interactive: terminal.isInteractive, readInput: terminal.isInteractive)
+        notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
+    }
+
+    /// Runs the plan; the exit status.
+    public func run() -> Int32 {
+        terminal.enterRawMode()
+        defer {
+            output.finish()
+            terminal.restore()
+        }
+        var round = 0
+        rounds: while options.repeatCount == 0 || round < options.repeatCount {
+            round += 1
+            let groups = options.parallel ? [Array(plan.entries.indices)] : plan.entries.indices.map { [$0] }
+            for group in groups {
+                do throws(TocsinError) {
+                    for index in group { try start(index) }
+                } catch {
+                    terminal.restore()
+                    output.permanent("tocsin: \(error)")
+                    return ExitStatus.failure
+                }
+                runUntilOver()
+                if cancelled { break rounds }
+            }
+        }
+        if cancelled {
+            finalLine()
+            return ExitStatus.cancelled
+        }
+        waitForAlerts()
+        finalLine()
+        return ExitStatus.finished
+    }
+
+    private func start(_ index: Int) throws(TocsinError) {
+        let entry = plan.entries[index]
+        let duration = entry.time.nanoseconds()
+        let timer = try loop.engine.countdown(.nanoseconds(duration))
+        try loop.engine.setLabel(entry.label, for: timer)
+        switch output.mode {
+        case .live: try loop.engine.setTickInterval(.milliseconds(100), for: timer)
+        case .json: try loop.engine.setTickInterval(options.jsonTick, for: timer)
+        case .quiet: break
+        }
+        try loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }
+        if let notifier {
+            let alert = Alert(
+                summary: entry.label, body: "\(Display.clock(nanoseconds: duration, roundUp: true)) countdown finished",
+                sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert)
+            try? notifier.attach(timer, in: loop.engine, alert: alert)
+        }
+        active.append(Active(timer: timer, label: entry.label, duration: duration, index: index))
+        try loop.engine.start(timer)
+    }
+
+    /// Delivers events and handles keys until every active timer is over.
+    private func runUntilOver() {
+        redraw()
+        while !cancelled && active.contains(where: { $0.outcome == nil }) {
+            for wake in loop.next(timeoutMilliseconds: -1) {
+                switch wake {
+                case .key(let key): handleKey(key)
+                case .interrupt: cancelAll()
+                case .resize, .line, .timeout: break
+                }
+            }
+            redraw()
+        }
+    }
+
+    private func handle(_ event: TimerEvent) {
+        guard let position = active.firstIndex(where: { $0.timer == event.timer }) else { return }
+        let timer = active[position]
+        switch event.kind {
+        case .tick:
+            emit("tick", timer, event, extra: [("tick", .integer(Int64(event.tick)))])
+        case .stateChange:
+            emit("state", timer, event)
+            // Judge by the state now, not the event's: `r` cancels and starts
+            // at once, and the alert's Restart button starts a finished timer.
+            switch try? loop.engine.state(of: timer.timer) {
+            case .canceled?: active[position].outcome = .canceled
+            case .running?, .suspended?: active[position].outcome = nil
+            default: break
+            }
+        case .finish:
+            emit("finish", timer, event, extra: [("lateness", seconds(event.lateness.nanoseconds))])
+            active[position].outcome = .finished
+            total += timer.duration
+            if output.mode == .live {
+                output.permanent("✔ \(timer.label)  \(Display.total(nanoseconds: timer.duration))  finished")
+            }
+            if let command = options.exec {
+                FinishCommand(command: command).run(label: timer.label, elapsedNanoseconds: timer.duration)
+            }
+        }
+    }
+
+    private func handleKey(_ key: UInt8) {
+        let running = active.filter { $0.outcome == nil }
+        if Key.isQuit(key) {
+            cancelAll()
+        } else if key == Key.space {
+            for timer in running {
+                if (try? loop.engine.state(of: timer.timer)) == .suspended {
+                    try? loop.engine.resume(timer.timer)
+                } else {
+                    try? loop.engine.suspend(timer.timer)
+                }
+            }
+        } else if key == UInt8(ascii: "r") || key == UInt8(ascii: "R") {
+            for timer in running {
+                try? loop.engine.cancel(timer.timer)
+                try? loop.engine.start(timer.timer)
+            }
+        }
+    }
+
+    private func cancelAll() {
+        cancelled = true
+        for timer in active where timer.outcome == nil {
+            try? loop.engine.cancel(timer.timer)
+        }
+        _ = loop.next(timeoutMilliseconds: 0)  // deliver the STATE(CANCELED) events
+    }
+
+    private func redraw() {
+        guard output.mode == .live else { return }
+        let columns = terminal.columns
+        output.live(active.filter { $0.outcome == nil }.map { timer in
+            let remaining = (try? loop.engine.remaining(of: timer.timer)).flatMap { $0 }?.nanoseconds ?? 0
+            let paused = (try? loop.engine.state(of: timer.timer)) == .suspended
+            return Display.countdownLine(
+                label: timer.label, remaining: remaining, duration: timer.duration, paused: paused, columns: columns)
+        })
+    }
+
+    /// After the last finish: keeps running (display, keys, the alert's
+    /// buttons) until the alert is shown and its sound has played, at most
+    /// 10 s; any key ends the wait and silences the sound.
+    private func waitForAlerts() {
+        guard let notifier else { return }
+        output.finish()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while clock.now < deadline, !notifier.flush(timeout: .zero) {
+            var stop = false
+            for wake in loop.next(timeoutMilliseconds: 100) {
+                if case .key = wake { stop = true }
+                if case .interrupt = wake { stop = true }
+            }
+            if active.contains(where: { $0.outcome == nil }) {  // Restart pressed on the alert
+                runUntilOver()
+                if cancelled { return }
+                continue
+            }
+            if stop {
+                for timer in active { notifier.stop(timer.timer, in: loop.engine) }
+                break
+            }
+        }
+    }
+
+    /// The one line a script sees (not in JSON mode).
+    private func finalLine() {
+        let labels = active.map(\.label).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let name = labels.joined(separator: ", ")
+        if cancelled {
+            let unfinished = active.first { $0.outcome != .finished }
+            let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
+            output.finish()
+            output.permanent("\(name): cancelled with \(Display.clock(nanoseconds: left, roundUp: true)) left")
+        } else if output.mode != .live {
+            output.permanent("\(name): finished after \(Display.total(nanoseconds: total))")
+        }
+    }
+
+    private func emit(_ kind: String, _ timer: Active, _ event: TimerEvent, extra: [(String, JSONValue)] = []) {
+        output.event([
+            ("event", .string(kind)), ("label", .string(timer.label)), ("index", .integer(Int64(timer.index))),
+            ("state", .string(event.state.description)), ("elapsed", seconds(event.elapsed.nanoseconds)),
+            ("remaining", seconds(event.remaining?.nanoseconds)),
+        ] + extra)
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

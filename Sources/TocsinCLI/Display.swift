@@ -1,0 +1,64 @@
+/// How the command shows time: text only, no terminal access.
+public enum Display {
+    /// "04:59" below an hour, "1:04:59" from an hour on. Counts whole seconds,
+    /// rounding up for time left (a 3 s countdown starts at 00:03 and reaches
+    /// 00:00 when it finishes) and down for time elapsed.
+    public static func clock(nanoseconds: Int64, roundUp: Bool) -> String {
+        let second: Int64 = 1_000_000_000
+        let seconds = roundUp ? (max(0, nanoseconds) + second - 1) / second : max(0, nanoseconds) / second
+        let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+        let mmss = pad(minutes) + ":" + pad(rest)
+        return hours > 0 ? "\(hours):\(mmss)" : mmss
+    }
+
+    /// A total: "25:00", or "00:01.5" when it has tenths.
+    public static func total(nanoseconds: Int64) -> String {
+        let tenths = (max(0, nanoseconds) + 50_000_000) / 100_000_000
+        let whole = clock(nanoseconds: tenths / 10 * 1_000_000_000, roundUp: false)
+        return tenths % 10 == 0 ? whole : whole + ".\(tenths % 10)"
+    }
+
+    /// "01:02.3": a stopwatch's elapsed time with tenths.
+    public static func stopwatch(nanoseconds: Int64) -> String {
+        let tenths = max(0, nanoseconds) / 100_000_000
+        return clock(nanoseconds: tenths / 10 * 1_000_000_000, roundUp: false) + ".\(tenths % 10)"
+    }
+
+    /// A bar `width` cells wide, filled to `fraction` (0...1).
+    public static func bar(fraction: Double, width: Int) -> String {
+        guard width > 0 else { return "" }
+        let filled = min(width, max(0, Int((fraction * Double(width)).rounded(.down))))
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+    }
+
+    /// One live line, fitted to `columns` (the label is cut first, then the bar).
+    public static func countdownLine(
+        label: String, remaining: Int64, duration: Int64, paused: Bool, columns: Int
+    ) -> String {
+        let time = clock(nanoseconds: remaining, roundUp: true)
+        let state = paused ? "paused" : "running"
+        let fixed = time.count + state.count + 8  // spaces and brackets
+        var room = max(0, columns - 1 - fixed)
+        let name = String(label.prefix(min(label.count, max(8, room / 3))))
+        room -= name.count
+        let done = duration > 0 ? 1 - Double(max(0, remaining)) / Double(duration) : 1
+        let barWidth = min(40, max(0, room))
+        return fitted("\(name)  \(time)  [\(bar(fraction: done, width: barWidth))]  \(state)", columns: columns)
+    }
+
+    public static func stopwatchLine(label: String, elapsed: Int64, laps: Int, paused: Bool, columns: Int) -> String {
+        var line = "\(label)  \(stopwatch(nanoseconds: elapsed))"
+        if laps > 0 { line += "  (\(laps) lap\(laps == 1 ? "" : "s"))" }
+        line += paused ? "  paused" : "  running"
+        return fitted(line, columns: columns)
+    }
+
+    /// At most `columns - 1` characters, so the terminal never wraps the line.
+    static func fitted(_ line: String, columns: Int) -> String {
+        String(line.prefix(max(1, columns - 1)))
+    }
+
+    private static func pad(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+}

@@ -1,0 +1,104 @@
+import Glibc
+
+/// Where the command's words go: a live area redrawn in place on a terminal,
+/// JSON lines for scripts, or only the final lines.
+final class Output {
+    enum Mode { case live, json, quiet }
+
+    let terminal: Terminal
+    let mode: Mode
+    private var liveLines: [String] = []
+
+    init(terminal: Terminal, json: Bool) {
+        self.terminal = terminal
+        mode = json ? .json : terminal.isInteractive ? .live : .quiet
+    }
+
+    /// Replaces the live area with `lines` (terminal only).
+    func live(_ lines: [String]) {
+        guard mode == .live, lines != liveLines else { return }
+        terminal.write(eraseLive() + lines.joined(separator: "\n"))
+        liveLines = lines
+    }
+
+    /// A line that stays: above the live area on a terminal, alone otherwise
+    /// (not in JSON mode, where `event` says everything).
+    func permanent(_ line: String) {
+        switch mode {
+        case .live:
+            terminal.write(eraseLive() + line + "\n")
+            liveLines = []  // the next redraw paints the live area below it
+        case .quiet:
+            terminal.write(line + "\n")
+        case .json:
+            break
+        }
+    }
+
+    /// Ends the live area: the cursor goes below it.
+    func finish() {
+        guard mode == .live else { return }
+        terminal.write(eraseLive())
+        liveLines = []
+    }
+
+    /// One JSON object per line (JSON mode only).
+    func event(_ fields: [(String, JSONValue)]) {
+        guard mode == .json else { return }
+        terminal.write("{" + fields.map { "\(JSONValue.string($0.0).encoded):\($0.1.encoded)" }.joined(separator: ",") + "}\n")
+    }
+
+    /// Moves to the start of the live area and clears it.
+    private func eraseLive() -> String {
+        guard !liveLines.isEmpty else { return "" }
+        return "\r" + String(repeating: "\u{1B}[A", count: liveLines.count - 1) + "\u{1B}[J"
+    }
+}
+
+/// Just enough JSON for event lines.
+enum JSONValue {
+    case string(String)
+    case number(Double)
+    case integer(Int64)
+    case null
+
+    var encoded: String {
+        switch self {
+        case .string(let text):
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        case .number(let value):
+            return value.isFinite ? "\((value * 1e6).rounded() / 1e6)" : "null"
+        case .integer(let value):
+            return "\(value)"
+        case .null:
+            return "null"
+        }
+    }
+}
+
+/// Seconds as a JSON number.
+func seconds(_ nanoseconds: Int64?) -> JSONValue {
+    nanoseconds.map { .number(Double($0) / 1e9) } ?? .null
+}
+
+/// Writes one line to standard error, unbuffered.
+public enum FileHandleLine {
+    public static func standardError(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

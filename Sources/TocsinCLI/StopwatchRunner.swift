@@ -1,0 +1,102 @@
+public import Tocsin
+
+/// `tocsin stopwatch`: counts up; laps with `l` or Enter (or a newline on a
+/// piped standard input); space pauses, `r` starts over, `q`/Esc stops.
+///
+/// `@unchecked Sendable`: everything runs on the command's one thread.
+public final class StopwatchRunner: @unchecked Sendable {
+    let label: String
+    let terminal = Terminal()
+    let output: Output
+    let loop: EventLoop
+    private var watch = TimerID(rawValue: 0)
+    private var laps = 0
+
+    public init(label: String, json: Bool) throws(TocsinError) {
+        self.label = label
+        output = Output(terminal: terminal, json: json)
+        loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
+    }
+
+    /// Runs until stopped: 0 with q or Esc, 130 with Ctrl-C or a signal.
+    public func run() -> Int32 {
+        terminal.enterRawMode()
+        defer {
+            output.finish()
+            terminal.restore()
+        }
+        do {
+            watch = try loop.engine.stopwatch()
+            try loop.engine.setLabel(label, for: watch)
+            if output.mode == .live { try loop.engine.setTickInterval(.milliseconds(100), for: watch) }
+            try loop.engine.setHandler(for: watch) { [unowned self] event in
+                guard event.kind == .stateChange else { return }
+                emit("state", state: event.state, elapsed: event.elapsed.nanoseconds)
+            }
+            try loop.engine.start(watch)
+        } catch {
+            output.permanent("tocsin: \(error)")
+            return ExitStatus.failure
+        }
+        var status: Int32?
+        while status == nil {
+            redraw()
+            for wake in loop.next(timeoutMilliseconds: -1) {
+                switch wake {
+                case .key(let key) where key == Key.controlC: status = ExitStatus.cancelled
+                case .key(let key) where Key.isQuit(key): status = ExitStatus.finished
+                case .key(let key) where key == UInt8(ascii: "l") || key == Key.enter || key == Key.newline: lap()
+                case .key(Key.space): togglePause()
+                case .key(let key) where key == UInt8(ascii: "r"): startOver()
+                case .line: lap()
+                case .interrupt: status = ExitStatus.cancelled
+                default: break
+                }
+            }
+        }
+        let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
+        try? loop.engine.cancel(watch)
+        _ = loop.next(timeoutMilliseconds: 0)
+        output.finish()
+        let lapText = laps > 0 ? " (\(laps) lap\(laps == 1 ? "" : "s"))" : ""
+        output.permanent("\(label): \(Display.stopwatch(nanoseconds: elapsed))\(lapText)")
+        return status ?? ExitStatus.finished
+    }
+
+    private func lap() {
+        guard let length = try? loop.engine.lap(watch) else { return }
+        laps += 1
+        let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
+        output.permanent("Lap \(laps)  \(Display.stopwatch(nanoseconds: length.nanoseconds))  (\(Display.stopwatch(nanoseconds: elapsed)))")
+        output.event([
+            ("event", .string("lap")), ("label", .string(label)), ("lap", .integer(Int64(laps))),
+            ("length", seconds(length.nanoseconds)), ("elapsed", seconds(elapsed)),
+        ])
+    }
+
+    private func togglePause() {
+        if (try? loop.engine.state(of: watch)) == .suspended {
+            try? loop.engine.resume(watch)
+        } else {
+            try? loop.engine.suspend(watch)
+        }
+    }
+
+    private func startOver() {
+        try? loop.engine.cancel(watch)
+        try? loop.engine.start(watch)
+        laps = 0
+    }
+
+    private func redraw() {
+        guard output.mode == .live else { return }
+        let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
+        let paused = (try? loop.engine.state(of: watch)) == .suspended
+        output.live([Display.stopwatchLine(label: label, elapsed: elapsed, laps: laps, paused: paused, columns: terminal.columns)])
+    }
+
+    private func emit(_ kind: String, state: TimerState, elapsed: Int64) {
+        output.event([("event", .string(kind)), ("label", .string(label)), ("state", .string(state.description)),
+                      ("elapsed", seconds(elapsed))])
+    }
+}

@@ -1,0 +1,123 @@
+import Glibc
+
+/// A time as a person types it: a duration ("90", "90s", "25m", "1h30m",
+/// "1h 30m", "2.5m", "1.5h") or a clock time to count down to ("14:30",
+/// "2:30pm", "7am": the next such time of day, tomorrow if already past).
+public enum TimeSpec: Equatable, Sendable {
+    case duration(nanoseconds: Int64)
+    case clock(hour: Int, minute: Int, second: Int)
+
+    /// The forms accepted, for error messages and --help.
+    public static let acceptedForms =
+        "seconds (90), units (90s, 25m, 1h30m, \"1h 30m\", 2.5m, 1.5h) or a clock time (14:30, 2:30pm, until 14:30)"
+
+    /// Parses one word; nil if it is not a time.
+    public static func parse(_ text: String) -> TimeSpec? {
+        let word = text.lowercased().filter { $0 != " " }
+        guard !word.isEmpty else { return nil }
+        return parseClock(word) ?? parseDuration(word)
+    }
+
+    /// "90", "90s", "1h30m15s", "2.5m": each unit once, numbers may have decimals.
+    static func parseDuration(_ word: String) -> TimeSpec? {
+        if let seconds = Double(word), word.first != "+", word.first?.isNumber == true || word.first == "." {
+            return nanoseconds(seconds: seconds).map { .duration(nanoseconds: $0) }
+        }
+        var total = 0.0
+        var number = ""
+        var seen = Set<Character>()
+        var index = word.startIndex
+        while index < word.endIndex {
+            let character = word[index]
+            if character.isNumber || character == "." {
+                number.append(character)
+                index = word.index(after: index)
+                continue
+            }
+            var unit = ""
+            while index < word.endIndex, word[index].isLetter {
+                unit.append(word[index])
+                index = word.index(after: index)
+            }
+            guard let value = Double(number), let scale = unitScale(unit), let key = unit.first,
+                  seen.insert(key).inserted
+            else { return nil }
+            total += value * scale
+            number = ""
+        }
+        guard number.isEmpty, !seen.isEmpty else { return nil }
+        return nanoseconds(seconds: total).map { .duration(nanoseconds: $0) }
+    }
+
+    private static func unitScale(_ unit: String) -> Double? {
+        switch unit {
+        case "s", "sec", "secs", "second", "seconds": 1
+        case "m", "min", "mins", "minute", "minutes": 60
+        case "h", "hr", "hrs", "hour", "hours": 3600
+        default: nil
+        }
+    }
+
+    /// More than zero, at most 100 years.
+    private static func nanoseconds(seconds: Double) -> Int64? {
+        guard seconds.isFinite, seconds > 0, seconds <= 3_155_760_000 else { return nil }
+        return max(1, Int64((seconds * 1e9).rounded()))
+    }
+
+    /// "14:30", "14:30:15", "2:30pm", "7am", "12am" (midnight).
+    static func parseClock(_ word: String) -> TimeSpec? {
+        var rest = Substring(word)
+        var meridiem: String?
+        for suffix in ["am", "pm"] where rest.hasSuffix(suffix) {
+            meridiem = suffix
+            rest = rest.dropLast(2)
+        }
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), meridiem != nil || parts.count >= 2,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
+              parts.dropFirst().allSatisfy({ $0.count == 2 }),
+              let hour = Int(parts[0]), parts[0].count <= 2
+        else { return nil }
+        let minute = parts.count > 1 ? Int(parts[1])! : 0
+        let second = parts.count > 2 ? Int(parts[2])! : 0
+        guard minute < 60, second < 60 else { return nil }
+        switch meridiem {
+        case nil:
+            guard hour < 24 else { return nil }
+            return .clock(hour: hour, minute: minute, second: second)
+        case let suffix?:
+            guard (1...12).contains(hour) else { return nil }
+            return .clock(hour: hour % 12 + (suffix == "pm" ? 12 : 0), minute: minute, second: second)
+        }
+    }
+
+    /// Nanoseconds from `now` (seconds since the epoch) to this time: the
+    /// duration itself, or the next occurrence of the clock time in local time.
+    public func nanoseconds() -> Int64 {
+        nanoseconds(fromEpochSeconds: time(nil))
+    }
+
+    /// As `nanoseconds()`, from a given wall-clock time (for tests).
+    public func nanoseconds(fromEpochSeconds now: Int) -> Int64 {
+        switch self {
+        case .duration(let nanoseconds):
+            return nanoseconds
+        case .clock(let hour, let minute, let second):
+            var current = time_t(now)
+            var local = tm()
+            localtime_r(&current, &local)
+            local.tm_hour = Int32(hour)
+            local.tm_min = Int32(minute)
+            local.tm_sec = Int32(second)
+            local.tm_isdst = -1
+            var target = mktime(&local)
+            if target <= time_t(now) {  // already past today: tomorrow
+                local.tm_mday += 1
+                local.tm_hour = Int32(hour)
+                local.tm_isdst = -1
+                target = mktime(&local)
+            }
+            return Int64(target - time_t(now)) * 1_000_000_000
+        }
+    }
+}

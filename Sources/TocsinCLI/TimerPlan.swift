@@ -1,0 +1,108 @@
+/// The timers a command line asks for, in order.
+///
+/// Words that are times make timers; adjacent unlabelled durations add up
+/// (like `sleep 1h 30m`); "25m:Work" gives a timer its label and ends it;
+/// "until 14:30" counts down to a clock time; other words are the label of
+/// the unlabelled timers ("Tea is ready"). A word that starts with a digit
+/// but is not a time is an error, so that a typo never becomes a label.
+public struct TimerPlan: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var time: TimeSpec
+        public var label: String
+
+        public init(time: TimeSpec, label: String) {
+            self.time = time
+            self.label = label
+        }
+    }
+
+    public var entries: [Entry]
+
+    public static let defaultLabel = "Timer"
+
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(words: [String]) throws(Failure) {
+        var entries: [Entry] = []
+        var unlabelled: [Int] = []
+        var pending: TimeSpec?
+        var message: [String] = []
+
+        func close() {
+            if let time = pending {
+                unlabelled.append(entries.count)
+                entries.append(Entry(time: time, label: ""))
+            }
+            pending = nil
+        }
+
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word.lowercased() == "until" {
+                guard index < words.count else { throw Failure(description: "'until' needs a clock time, e.g. until 14:30") }
+                let (spec, label) = try Self.timer(words[index])
+                index += 1
+                guard case .clock = spec else {
+                    throw Failure(description: "'until \(words[index - 1])' is not a clock time: use e.g. until 14:30 or until 2:30pm")
+                }
+                close()
+                if let label { entries.append(Entry(time: spec, label: label)) } else { pending = spec; close() }
+                continue
+            }
+            if let (spec, label) = try Self.timerIfTime(word) {
+                if let label {
+                    if let time = pending, case .duration(let a) = time, case .duration(let b) = spec {
+                        pending = nil
+                        entries.append(Entry(time: .duration(nanoseconds: a + b), label: label))
+                    } else {
+                        close()
+                        entries.append(Entry(time: spec, label: label))
+                    }
+                } else if let time = pending, case .duration(let a) = time, case .duration(let b) = spec {
+                    pending = .duration(nanoseconds: a + b)
+                } else {
+                    close()
+                    pending = spec
+                }
+                continue
+            }
+            message.append(word)
+        }
+        close()
+        guard !entries.isEmpty else {
+            let hint = words.isEmpty ? "no time given" : "'\(words.joined(separator: " "))' has no time"
+            throw Failure(description: "\(hint): give \(TimeSpec.acceptedForms)")
+        }
+        if !message.isEmpty && unlabelled.isEmpty {
+            throw Failure(description:
+                "'\(message.joined(separator: " "))' is not a time, and every timer already has a label: give \(TimeSpec.acceptedForms)")
+        }
+        let label = message.isEmpty ? Self.defaultLabel : message.joined(separator: " ")
+        for position in unlabelled { entries[position].label = label }
+        self.entries = entries
+    }
+
+    /// A word as a timer, or nil if it is not meant as a time at all.
+    private static func timerIfTime(_ word: String) throws(Failure) -> (TimeSpec, String?)? {
+        guard let first = word.first, first.isNumber || first == "." else { return nil }
+        return try timer(word)
+    }
+
+    /// "25m", "25m:Work", "14:30", "14:30:Work": the time and its label.
+    private static func timer(_ word: String) throws(Failure) -> (TimeSpec, String?) {
+        if let spec = TimeSpec.parse(word) { return (spec, nil) }
+        var colon = word.lastIndex(of: ":")
+        while let split = colon {
+            if let spec = TimeSpec.parse(String(word[..<split])) {
+                let label = String(word[word.index(after: split)...])
+                return (spec, label.isEmpty ? nil : label)
+            }
+            colon = word[..<split].lastIndex(of: ":")
+        }
+        throw Failure(description: "'\(word)' is not a time: give \(TimeSpec.acceptedForms)")
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Tocsin
+import TocsinCLI
+import TocsinNotify
+
+/// `tocsin`: countdowns and stopwatches from the shell.
+struct TocsinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tocsin",
+        abstract: "Countdowns and stopwatches in the terminal, with a desktop alert and sound at zero.",
+        discussion: """
+            EXAMPLES
+              tocsin 25m "Tea is ready"      a 25-minute countdown with its label
+              tocsin 90                      90 seconds (also 90s, 1h30m, "1h 30m", 2.5m, 1.5h)
+              tocsin until 14:30 Meeting     count down to a time of day (14:30, 2:30pm)
+              tocsin 25m:Work 5m:Break       one after another (a pomodoro); --repeat 4 for four rounds
+              tocsin --parallel 3m:Eggs 8m:Rice   side by side, one line each
+              tocsin 10m --exec 'notify-send done'  run a command at zero
+              tocsin 5s --json | jq .        one JSON object per event, for scripts
+              tocsin stopwatch               count up; l or Enter records a lap
+              tocsin doctor                  what the desktop offers for alerts and sound
+
+            KEYS (on a terminal)
+              space  pause / resume     r  restart     q, Esc, Ctrl-C  cancel
+
+            Without a terminal nothing is shown but the final line (or, with
+            --json, one JSON object per event: tick, state, finish, lap).
+
+            EXIT STATUS
+              0 finished   130 cancelled by the user   2 bad usage   1 anything else
+            """,
+        version: "tocsin \(TimerEngine.version)",
+        subcommands: [Countdown.self, Stopwatch.self, Doctor.self],
+        defaultSubcommand: Countdown.self)
+}
+
+struct Countdown: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count down (the default): tocsin 25m \"Tea is ready\".")
+
+    @Argument(help: ArgumentHelp(
+        "Times and an optional label: 90, 90s, 25m, 1h30m, 2.5m, 14:30, 2:30pm, until 14:30; 25m:Work gives one timer its label.",
+        valueName: "time-or-label"))
+    var words: [String] = []
+
+    @Flag(help: "One JSON object per event (tick, state, finish) on standard output.")
+    var json = false
+
+    @Flag(help: "No desktop alert and no sound.")
+    var quiet = false
+
+    @Flag(help: "No sound at zero.")
+    var noSound = false
+
+    @Flag(help: "No desktop alert at zero.")
+    var noAlert = false
+
+    @Option(help: ArgumentHelp("Ring until the alert is dismissed, at most this long (e.g. 60s).", valueName: "time"))
+    var ring: String?
+
+    @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set).", valueName: "command"))
+    var exec: String?
+
+    @Option(help: ArgumentHelp("Run the timers this many times (0: forever).", valueName: "n"))
+    var `repeat`: Int = 1
+
+    @Flag(help: "Run the timers side by side instead of one after another.")
+    var parallel = false
+
+    func validate() throws {
+        guard `repeat` >= 0 else { throw ValidationError("--repeat takes 0 (forever) or more") }
+        _ = try plan()
+        _ = try ringDuration()
+    }
+
+    private func plan() throws -> TimerPlan {
+        do {
+            return try TimerPlan(words: words)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    private func ringDuration() throws -> Duration? {
+        guard let ring else { return nil }
+        guard case .duration(let nanoseconds)? = TimeSpec.parse(ring), nanoseconds <= 3600 * 1_000_000_000 else {
+            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m)")
+        }
+        return .nanoseconds(nanoseconds)
+    }
+
+    func run() throws {
+        var options = CountdownOptions()
+        options.json = json
+        options.alert = !quiet && !noAlert
+        options.sound = !quiet && !noSound
+        options.repeatSound = try ringDuration()
+        options.exec = exec
+        options.repeatCount = `repeat`
+        options.parallel = parallel
+        let status = try CountdownRunner(plan: try plan(), options: options).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct Stopwatch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count up; l or Enter records a lap, q stops.", aliases: ["sw"])
+
+    @Argument(help: "A label.")
+    var label: [String] = []
+
+    @Flag(help: "One JSON object per event (state, lap) on standard output.")
+    var json = false
+
+    func run() throws {
+        let status = try StopwatchRunner(label: label.isEmpty ? "Stopwatch" : label.joined(separator: " "), json: json).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say what the desktop offers: session bus, notification server, sound server, alarm sounds.")
+
+    func run() throws {
+        let notifier = try Notifier(options: .init(quiet: true))
+        defer { notifier.close() }
+        print(notifier.diagnose())
+    }
+}
+
+/// Runs the command with the documented exit statuses: bad usage is one line
+/// on standard error and status 2 (not the parser's 64).
+func runCommand() -> Never {
+    do {
+        var command = try TocsinCommand.parseAsRoot()
+        try command.run()
+        TocsinCommand.exit()
+    } catch {
+        let code = TocsinCommand.exitCode(for: error)
+        guard code == .validationFailure else { TocsinCommand.exit(withError: error) }
+        let message = TocsinCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+        FileHandleLine.standardError("tocsin: \(message)")
+        TocsinCommand.exit(withError: ExitCode(ExitStatus.usage))
+    }
+}
+
+runCommand()

@@ -1,0 +1,194 @@
+"""The `tocsin` command run as a person (under a pseudo-terminal) and as a
+script (pipes) would run it. $TOCSIN_BIN is the built command."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+TOCSIN = os.environ.get("TOCSIN_BIN", "")
+if not TOCSIN:
+    pytest.skip("run through `make test-cli`", allow_module_level=True)
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def screen_lines(text):
+    """The lines a person saw last, escape codes removed."""
+    return [ANSI.sub("", line) for line in text.replace("\r\n", "\n").split("\r")]
+
+
+def spawn(arguments, columns=70):
+    """The command under a pty, followed by `stty -a`, to see what it left."""
+    return pexpect.spawn("/bin/sh", ["-c", f"{TOCSIN} {arguments}; echo EXIT=$?; stty -a"],
+                         dimensions=(24, columns), encoding="utf-8", timeout=15)
+
+
+def drain(child, seconds):
+    """Everything the command writes within `seconds`."""
+    text, deadline = "", time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            text += child.read_nonblocking(100000, timeout=max(0.01, deadline - time.monotonic()))
+        except pexpect.TIMEOUT:
+            break
+    return text
+
+
+def terminal_restored(child):
+    """After the command: echo and line editing are on again, cursor shown."""
+    child.expect(pexpect.EOF)
+    tail = child.before
+    settings = tail[tail.index("EXIT="):]
+    return " icanon" in settings and " echo " in settings and "\x1b[?25h" in tail
+
+
+def exit_status(child_text):
+    return int(re.search(r"EXIT=(\d+)", child_text).group(1))
+
+
+def test_countdown_pause_freezes_the_display_then_finishes():
+    child = spawn("3s Tea --quiet")
+    first = drain(child, 1.2)
+    assert "Tea  00:03" in first or "Tea  00:02" in first
+    assert re.search(r"\[█+░+\]  running", first)
+    child.send(" ")
+    paused = drain(child, 0.3)
+    assert screen_lines(paused)[-1].rstrip().endswith("paused")
+    frozen = drain(child, 1.5)
+    assert frozen == ""  # nothing is redrawn while paused: the display froze
+    child.send(" ")
+    child.expect("✔ Tea  00:03  finished", timeout=10)
+    child.expect(pexpect.EOF)
+    assert exit_status(child.before) == 0
+    assert " icanon" in child.before and " echo " in child.before and "\x1b[?25h" in child.before
+
+
+def test_q_cancels_with_status_130_and_restores_the_terminal():
+    child = spawn("1m Soup --quiet")
+    drain(child, 0.5)
+    child.send("q")
+    assert terminal_restored(child)
+    assert exit_status(child.before) == 130
+    assert re.search(r"Soup: cancelled with \d\d:\d\d left", child.before)
+
+
+def test_ctrl_c_cancels_too():
+    child = spawn("1m Soup --quiet")
+    drain(child, 0.5)
+    child.sendcontrol("c")
+    assert terminal_restored(child)
+    assert exit_status(child.before) == 130
+
+
+def test_r_restarts_from_the_full_time():
+    child = spawn("4s Bread --quiet")
+    drain(child, 2.2)
+    child.send("r")
+    after = drain(child, 0.4)
+    assert "Bread  00:04" in after
+    child.send("q")
+    assert terminal_restored(child)
+
+
+def test_display_fits_the_terminal_width():
+    child = spawn("1m 'A very long label that would never fit in a narrow terminal' --quiet", columns=40)
+    text = drain(child, 0.6)
+    child.send("q")
+    child.expect(pexpect.EOF)
+    assert all(len(line) <= 39 for line in screen_lines(text) if line.strip())
+
+
+def test_stopwatch_laps_and_stop():
+    child = spawn("sw Run")
+    drain(child, 0.6)
+    child.send("l")
+    drain(child, 0.4)
+    child.send("\r")
+    text = drain(child, 0.3)
+    child.send("q")
+    assert terminal_restored(child)
+    assert exit_status(child.before) == 0
+    assert re.search(r"Lap 2  00:00\.\d  \(00:01\.\d\)", text + child.before)
+    assert re.search(r"Run: 00:01\.\d \(2 laps\)", child.before)
+
+
+def run(*arguments, timeout=30, **kwargs):
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+def test_without_a_terminal_only_the_final_line():
+    result = run("1.2s", "Tea", "is", "ready", "--quiet")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "Tea is ready: finished after 00:01.2\n", "")
+
+
+def test_json_events_line_by_line():
+    result = run("2s", "Tea", "--json", "--quiet")
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(e["event"], e["state"]) for e in events] == [
+        ("state", "running"), ("tick", "running"), ("finish", "finished"), ("state", "finished")]
+    assert events[1]["tick"] == 1 and events[1]["elapsed"] == 1.0 and events[1]["remaining"] == 1.0
+    assert events[2]["elapsed"] == 2.0 and events[2]["remaining"] == 0.0 and events[2]["lateness"] >= 0
+    assert all(e["label"] == "Tea" for e in events)
+
+
+def test_exec_runs_with_label_and_elapsed(tmp_path):
+    out = tmp_path / "done.txt"
+    result = run("0.5s", "Egg timer", "--quiet", "--exec", f'echo "$TOCSIN_LABEL|$TOCSIN_ELAPSED" > {out}')
+    assert result.returncode == 0
+    assert out.read_text() == "Egg timer|0.5\n"
+
+
+def test_sequence_repeat_and_parallel():
+    sequence = run("0.3s:A", "0.2s:B", "--quiet", "--repeat", "2", "--json")
+    finishes = [json.loads(line)["label"] for line in sequence.stdout.splitlines() if '"finish"' in line]
+    assert finishes == ["A", "B", "A", "B"]
+    parallel = run("0.4s:Eggs", "0.2s:Toast", "--quiet", "--parallel", "--json")
+    order = [(e["event"], e["label"]) for e in map(json.loads, parallel.stdout.splitlines()) if e["event"] != "tick"]
+    assert order[:2] == [("state", "Eggs"), ("state", "Toast")]  # both running before either finishes
+    assert [label for event, label in order if event == "finish"] == ["Toast", "Eggs"]
+    assert run("0.3s:A", "0.2s:B", "--quiet").stdout == "A, B: finished after 00:00.5\n"
+
+
+def test_until_a_clock_time_counts_to_its_next_occurrence():
+    target = time.localtime(time.time() + 3 * 3600)
+    spec = f"{target.tm_hour:02d}:{target.tm_min:02d}"
+    process = subprocess.Popen([TOCSIN, "until", spec, "Meeting", "--json", "--quiet"], stdout=subprocess.PIPE, text=True)
+    first = json.loads(process.stdout.readline())
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(10) == 130
+    assert first["label"] == "Meeting"
+    assert 3 * 3600 - 120 <= first["remaining"] <= 3 * 3600 + 60
+
+
+def test_sigterm_cancels_with_130():
+    process = subprocess.Popen([TOCSIN, "1m", "--quiet"], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(10) == 130
+    assert re.match(r"Timer: cancelled with \d\d:\d\d left\n$", process.stdout.read())
+
+
+@pytest.mark.parametrize("arguments", [["25x"], ["Tea"], [], ["until", "noon"], ["5m", "--repeat", "-1"], ["--bogus", "5s"],
+                                       ["5m", "--ring", "2h"]])
+def test_bad_usage_is_one_line_and_status_2(arguments):
+    began = time.monotonic()
+    result = run(*arguments)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("tocsin: ")
+    assert time.monotonic() - began < 5  # nothing started
+
+
+def test_help_has_examples_and_exit_codes():
+    result = run("--help")
+    assert result.returncode == 0
+    for text in ("tocsin 25m \"Tea is ready\"", "until 14:30", "25m:Work 5m:Break", "--json", "130 cancelled"):
+        assert text in result.stdout
+    assert run("--version").stdout.startswith("tocsin 0.")

@@ -106,7 +106,9 @@ extension TimerEngine {
             let watching = observers  // a copy: observers may change while the lock is dropped
             deliveringHandle = event.handle
             lock.unlock()
-            let lateness = delivery == .manualClock ? 0 : max(0, BootClock.now() - event.due)
+            // On a manual clock the clock reads the due time, so lateness is 0,
+            // except for a restored FINISH that fell due while the program was away.
+            let lateness = max(0, (delivery == .manualClock ? manualNow : BootClock.now()) - event.due)
             for observer in watching {
                 invoke(event, lateness: lateness, callback: observer.callback, context: observer.context, box: observer.box)
             }
@@ -146,8 +148,9 @@ extension TimerEngine {
                 _ = pending.removeFirst()
                 guard let index = slots.index(of: head.handle) else { continue }  // freed since
                 return EngineEvent(
-                    kind: .stateChange, state: head.state, handle: head.handle, elapsed: head.elapsed,
-                    remaining: slots[index].pointee.remaining(after: head.elapsed), tick: 0, due: head.time)
+                    kind: head.isFinish ? .finish : .stateChange, state: head.state, handle: head.handle,
+                    elapsed: head.elapsed, remaining: slots[index].pointee.remaining(after: head.elapsed), tick: 0,
+                    due: head.time)
             }
             guard let top, top.deadline <= limit else { return nil }
             if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }

@@ -30,6 +30,8 @@ extension TimerEngine {
         guard let index = slots.allocate() else { throw .outOfMemory }
         slots[index].pointee.duration = duration
         slots[index].pointee.flags = flags
+        slots[index].pointee.created = nextCreated
+        nextCreated &+= 1
         return TimerID(rawValue: slots.handle(of: index))
     }
 
@@ -82,6 +84,7 @@ extension TimerEngine {
             slot.pointee.callback = callback
             slot.pointee.context = context
             if isSwift { slot.pointee.flags.insert(.swiftHandler) }
+            if slot.pointee.hasHandler { releaseHeldFinish(index) }
             return previous
         }
         previous?.release()
@@ -93,6 +96,7 @@ extension TimerEngine {
         if flags.contains(.hasLabel) { labels[index] = nil }
         if flags.contains(.hasLaps) { laps[index] = nil }
         if flags.contains(.ticking) { ticks[index] = nil }
+        if flags.contains(.heldFinish) { heldFinishes[index] = nil }
     }
 
     /// Clears a Swift handler from its slot and hands over its retain, for the

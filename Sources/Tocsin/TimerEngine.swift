@@ -53,6 +53,9 @@ public final class TimerEngine: @unchecked Sendable {
     @exclusivity(unchecked) var labels: [Int32: String] = [:]
     @exclusivity(unchecked) var laps: [Int32: LapRecord] = [:]
     @exclusivity(unchecked) var ticks: [Int32: TickSchedule] = [:]
+    /// Due times (engine clock) of FINISH events held for restored timers.
+    @exclusivity(unchecked) var heldFinishes: [Int32: Int64] = [:]
+    @exclusivity(unchecked) var nextCreated: UInt32 = 0
     @exclusivity(unchecked) var observers: [Observer] = []
     @exclusivity(unchecked) var nextObserverID: UInt64 = 1
     @exclusivity(unchecked) var nextSequence: UInt64 = 1
@@ -140,10 +143,11 @@ public final class TimerEngine: @unchecked Sendable {
 }
 
 /// A STATE event waiting for delivery (its remaining time is derived from
-/// the timer's duration when it is delivered).
+/// the timer's duration when it is delivered), or a held FINISH.
 struct PendingEvent {
     var handle: UInt64
     var time: Int64
     var elapsed: Int64
     var state: TimerState
+    var isFinish = false
 }

@@ -20,6 +20,9 @@ struct TimerSlot {
     var generation: UInt16 = 0
     var state: TimerState = .idle
     var flags: Flags = []
+    /// Creation number (wrapping), for listing timers in creation order; it
+    /// sits in what would otherwise be padding.
+    var created: UInt32 = 0
 
     struct Flags: OptionSet {
         let rawValue: UInt8
@@ -30,6 +33,9 @@ struct TimerSlot {
         static let hasLabel = Flags(rawValue: 1 << 3)
         static let hasLaps = Flags(rawValue: 1 << 4)
         static let ticking = Flags(rawValue: 1 << 5)
+        /// Restored as having run out while the program was away: its FINISH
+        /// waits (in `heldFinishes`) until a handler is set.
+        static let heldFinish = Flags(rawValue: 1 << 6)
     }
 
     var isStopwatch: Bool { flags.contains(.stopwatch) }

@@ -1,0 +1,236 @@
+/// A small, strict JSON reader and writer for the timer file: objects,
+/// arrays, strings, integers, booleans and null (no fractions: the file keeps
+/// time in integer nanoseconds). Bounded in depth and size so that garbage
+/// is rejected, never trusted.
+enum JSON: Equatable {
+    case object([(String, JSON)])
+    case array([JSON])
+    case string(String)
+    case integer(Int64)
+    case bool(Bool)
+    case null
+
+    static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.array(let a), .array(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.null, .null): true
+        default: false
+        }
+    }
+
+    subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    // MARK: - Writing
+
+    /// Compact text, one member per line at the top two levels for people.
+    func encoded(indent: String = "") -> String {
+        switch self {
+        case .object(let members):
+            guard !members.isEmpty else { return "{}" }
+            let inner = indent + "  "
+            let body = members.map { inner + JSON.string($0.0).encoded() + ": " + $0.1.encoded(indent: inner) }
+            return "{\n" + body.joined(separator: ",\n") + "\n" + indent + "}"
+        case .array(let items):
+            guard !items.isEmpty else { return "[]" }
+            if items.allSatisfy({ if case .integer = $0 { true } else { false } }) {
+                return "[" + items.map { $0.encoded() }.joined(separator: ", ") + "]"
+            }
+            let inner = indent + "  "
+            return "[\n" + items.map { inner + $0.encoded(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+        case .string(let text):
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        case .integer(let value): return String(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+
+    // MARK: - Reading
+
+    static let maxDepth = 16
+
+    /// Parses a whole document; nil for anything that is not strict JSON of
+    /// the supported kinds (including numbers with fractions or out of Int64).
+    static func parse(_ bytes: [UInt8]) -> JSON? {
+        var reader = Reader(bytes: bytes)
+        guard let value = reader.value(depth: 0) else { return nil }
+        reader.skipSpace()
+        return reader.index == bytes.count ? value : nil
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func value(depth: Int) -> JSON? {
+            guard depth <= JSON.maxDepth else { return nil }
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return object(depth: depth)
+            case UInt8(ascii: "["): return array(depth: depth)
+            case UInt8(ascii: "\""): return string().map(JSON.string)
+            case UInt8(ascii: "t"): return literal("true", .bool(true))
+            case UInt8(ascii: "f"): return literal("false", .bool(false))
+            case UInt8(ascii: "n"): return literal("null", .null)
+            default: return integer()
+            }
+        }
+
+        mutating func literal(_ word: String, _ result: JSON) -> JSON? {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else { return nil }
+            index += expected.count
+            return result
+        }
+
+        mutating func object(depth: Int) -> JSON? {
+            index += 1
+            var members: [(String, JSON)] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
+                guard !members.contains(where: { $0.0 == key }) else { return nil }  // no duplicate keys
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                guard let member = value(depth: depth + 1) else { return nil }
+                members.append((key, member))
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                guard bytes[index] == UInt8(ascii: "}") else { return nil }
+                index += 1
+                return .object(members)
+            }
+        }
+
+        mutating func array(depth: Int) -> JSON? {
+            index += 1
+            var items: [JSON] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
+            while true {
+                guard let item = value(depth: depth + 1) else { return nil }
+                items.append(item)
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                guard bytes[index] == UInt8(ascii: "]") else { return nil }
+                index += 1
+                return .array(items)
+            }
+        }
+
+        mutating func integer() -> JSON? {
+            let start = index
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let digits = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digits, index - digits <= 19,
+                  !(bytes[digits] == UInt8(ascii: "0") && index - digits > 1)  // no leading zeros
+            else { return nil }
+            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
+                return nil  // fractions and exponents are not part of the format
+            }
+            return Int64(String(decoding: bytes[start..<index], as: UTF8.self)).map(JSON.integer)
+        }
+
+        mutating func string() -> String? {
+            index += 1
+            var scalars = String.UnicodeScalarView()
+            var raw: [UInt8] = []
+            func flush() -> Bool {
+                guard !raw.isEmpty else { return true }
+                guard let text = String(validating: raw, as: UTF8.self) else { return false }
+                scalars.append(contentsOf: text.unicodeScalars)
+                raw.removeAll()
+                return true
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return flush() ? String(scalars) : nil
+                case UInt8(ascii: "\\"):
+                    guard flush(), index < bytes.count else { return nil }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "b"): scalars.append("\u{8}")
+                    case UInt8(ascii: "f"): scalars.append("\u{C}")
+                    case UInt8(ascii: "u"):
+                        guard let scalar = unicodeEscape() else { return nil }
+                        scalars.append(scalar)
+                    default: return nil
+                    }
+                case 0..<0x20:
+                    return nil  // control characters must be escaped
+                default:
+                    raw.append(byte)
+                }
+            }
+            return nil
+        }
+
+        /// \uXXXX, with surrogate pairs.
+        mutating func unicodeEscape() -> Unicode.Scalar? {
+            guard let high = hex4() else { return nil }
+            if (0xD800...0xDBFF).contains(high) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { return nil }
+                index += 2
+                guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            }
+            return Unicode.Scalar(high)
+        }
+
+        mutating func hex4() -> UInt32? {
+            guard index + 4 <= bytes.count,
+                  let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+            else { return nil }
+            index += 4
+            return value
+        }
+    }
+}

@@ -25,7 +25,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo test test-swift test-c test-abi test-examples test-python test-cli test-desktop \
+.PHONY: all lib command demo test test-swift test-c test-crash test-abi test-examples test-python test-cli test-desktop \
 	test-python-install install install-lib clean
 
 all: lib
@@ -58,7 +58,7 @@ command:
 	@mkdir -p $(OUT)/bin
 	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/tocsin" $(OUT)/bin/tocsin
 
-test: test-swift test-c test-abi test-examples test-python test-cli test-desktop test-python-install
+test: test-swift test-c test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -70,6 +70,12 @@ test-c: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/*.c -L$(OUT)/lib -ltocsin -lm -lpthread -o $(OUT)/test_abi
 	@! ldd $(OUT)/test_abi | grep -i swift || { echo "test_abi must not need a Swift library"; exit 1; }
 	$(NO_SWIFT_ENV) $(OUT)/test_abi
+
+# Saving under SIGKILL: after every kill the file loads (old or new content).
+test-crash: lib
+	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/crash/crash_save.c -L$(OUT)/lib -ltocsin -o $(OUT)/crash_save
+	@rm -rf $(OUT)/crash && mkdir -p $(OUT)/crash
+	$(NO_SWIFT_ENV) $(OUT)/crash_save 300 $(abspath $(OUT))/crash
 
 test-abi: lib
 	scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h

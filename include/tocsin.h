@@ -401,6 +401,51 @@ TOCSIN_EXTERN int tocsin_timer_remaining(tocsin_engine *engine,
 TOCSIN_EXTERN int tocsin_timer_duration(tocsin_engine *engine,
                                         tocsin_timer timer, double *out);
 
+/* ---------------------------------------------------------- persistence -- */
+
+/**
+ * Stores the handles of the engine's timers, in creation order, in buf (up
+ * to cap of them) and returns how many timers the engine holds (>= 0), so a
+ * result larger than cap means buf was too small. buf may be NULL when cap
+ * is 0. Cost: O(n log n).
+ */
+TOCSIN_EXTERN int tocsin_engine_timers(tocsin_engine *engine, tocsin_timer *buf,
+                                       size_t cap);
+
+/**
+ * Writes every timer of the engine to the file at path: kind, label,
+ * duration, tick interval, state, running time, laps, and the realtime
+ * clock at the save (the format is documented in docs/timer-file.md). The
+ * write is atomic (a temporary file in the same folder, fsync, rename, fsync
+ * of the folder): a crash or power loss leaves the old file or the new one,
+ * never a mix. The file is created with mode 0600. Returns TOCSIN_EIO if it
+ * cannot be written, TOCSIN_EINVAL for NULL arguments, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_engine_save(tocsin_engine *engine, const char *path);
+
+/**
+ * Adds the timers saved at path to the engine (its own timers stay), under
+ * new handles, and stores how many in *restored_out (NULL allowed); find
+ * them with tocsin_engine_timers() (they come last, in the file's order).
+ *
+ * Time that passed on the realtime clock since the save counts for timers
+ * that were running, in every engine mode; if that clock went backwards
+ * (NTP, a manual change) the time away counts as zero: nothing finishes
+ * early and no time goes negative. A suspended timer keeps its remaining
+ * time exactly; a stopwatch keeps counting; ticks missed while away are not
+ * replayed. A countdown that ran out while away is restored FINISHED, and
+ * its FINISH (then STATE(FINISHED)) is held until a callback is set on it,
+ * then delivered with lateness = how long ago it ran out. Restoring makes
+ * no STATE events of its own.
+ *
+ * Returns TOCSIN_EIO for a missing or unreadable file, TOCSIN_ECORRUPT for
+ * a truncated, corrupt or future-version file or impossible values,
+ * TOCSIN_ENOMEM, TOCSIN_EINVAL, TOCSIN_ECLOSED. On any failure the engine is
+ * exactly as it was: nothing half-loaded.
+ */
+TOCSIN_EXTERN int tocsin_engine_load(tocsin_engine *engine, const char *path,
+                                     size_t *restored_out);
+
 #ifdef __cplusplus
 }
 #endif

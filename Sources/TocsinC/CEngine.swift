@@ -111,3 +111,35 @@ public func tocsin_engine_remove_observer(_ pointer: OpaquePointer?, _ observer:
         try engine.removeObserver(ObserverID(rawValue: observer))
     }
 }
+
+@_cdecl("tocsin_engine_timers")
+public func tocsin_engine_timers(
+    _ pointer: OpaquePointer?, _ buffer: UnsafeMutablePointer<tocsin_timer>?, _ capacity: Int
+) -> Int32 {
+    if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
+    return count(pointer) { engine throws(TocsinError) in
+        let timers = try engine.timers()
+        if let buffer {
+            for (index, timer) in timers.prefix(capacity).enumerated() { buffer[index] = timer.rawValue }
+        }
+        return timers.count
+    }
+}
+
+@_cdecl("tocsin_engine_save")
+public func tocsin_engine_save(_ pointer: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    guard let path else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in try engine.save(to: String(cString: path)) }
+}
+
+@_cdecl("tocsin_engine_load")
+public func tocsin_engine_load(
+    _ pointer: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ restoredOut: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    guard let path else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { engine throws(TocsinError) in
+        let restored = try engine.load(from: String(cString: path))
+        restoredOut?.pointee = restored.count
+    }
+}

@@ -32,4 +32,7 @@ private func checkSignatures() {
     sameSignature(CTocsin.tocsin_timer_elapsed, TocsinC.tocsin_timer_elapsed)
     sameSignature(CTocsin.tocsin_timer_remaining, TocsinC.tocsin_timer_remaining)
     sameSignature(CTocsin.tocsin_timer_duration, TocsinC.tocsin_timer_duration)
+    sameSignature(CTocsin.tocsin_engine_timers, TocsinC.tocsin_engine_timers)
+    sameSignature(CTocsin.tocsin_engine_save, TocsinC.tocsin_engine_save)
+    sameSignature(CTocsin.tocsin_engine_load, TocsinC.tocsin_engine_load)
 }

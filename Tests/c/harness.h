@@ -61,5 +61,6 @@ void sleep_ms(int ms);
 extern const test_case manual_tests[];
 extern const test_case threaded_tests[];
 extern const test_case polled_tests[];
+extern const test_case persistence_tests[];
 
 #endif

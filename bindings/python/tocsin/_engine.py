@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import weakref
-from ctypes import byref, c_double, c_uint64, c_void_p
+from ctypes import byref, c_double, c_size_t, c_uint64, c_void_p
 from typing import Any, Callable, Optional
 
 from . import _library
@@ -127,6 +128,42 @@ class Engine:
         except BaseException:
             timer.free()  # a failed call leaves nothing behind
             raise
+        return timer
+
+    # -- saving and restoring -----------------------------------------------------
+
+    def timers(self) -> list[Timer]:
+        """Every timer of the engine, in creation order."""
+        count = self._call("tocsin_engine_timers", None, 0)
+        handles = (c_uint64 * max(count, 1))()
+        count = min(count, self._call("tocsin_engine_timers", handles, count))
+        return [self._timers.get(handle) or self._restored(handle) for handle in handles[:count]]
+
+    def save(self, path: "str | os.PathLike[str]") -> None:
+        """Writes every timer to ``path`` atomically (mode 0600); see
+        docs/timer-file.md. Raises TocsinIOError if it cannot be written."""
+        self._call("tocsin_engine_save", os.fsencode(path))
+
+    def load(self, path: "str | os.PathLike[str]") -> list[Timer]:
+        """Adds the timers saved at ``path`` and returns them. Time that passed
+        since the save counts for running timers; a countdown that ran out
+        meanwhile comes back finished and its FINISH event (lateness: how long
+        ago) goes to the first handler added to it. Raises TocsinIOError for a
+        missing file, CorruptError for a bad one; the engine is then unchanged."""
+        before = {timer.handle for timer in self.timers()}
+        restored = c_size_t()
+        self._call("tocsin_engine_load", os.fsencode(path), byref(restored))
+        return [timer for timer in self.timers() if timer.handle not in before]
+
+    def _restored(self, handle: int) -> Timer:
+        """A Timer for a handle the engine made (by loading a file)."""
+        timer = Timer(self, handle)
+        self._timers[handle] = timer
+        if State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED):
+            self._call("tocsin_timer_set_callback", handle, self._callback, None)
+            self._hold(timer)
+        else:
+            timer._deferred = True
         return timer
 
     def on_event(self, handler: Handler) -> Handler:

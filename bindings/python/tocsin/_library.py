@@ -91,6 +91,9 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_timer_elapsed", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_timer_remaining", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_timer_duration", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
+    ("tocsin_engine_timers", [_ENGINE, POINTER(c_uint64), c_size_t], c_int, _check),
+    ("tocsin_engine_save", [_ENGINE, c_char_p], c_int, _check),
+    ("tocsin_engine_load", [_ENGINE, c_char_p, POINTER(c_size_t)], c_int, _check),
 ]
 
 

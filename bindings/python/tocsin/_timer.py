@@ -71,12 +71,15 @@ class Timer:
     otherwise it is freed when its last reference goes (or by ``free()``).
     """
 
-    __slots__ = ("_engine", "_handle", "_freed", "_handlers", "__weakref__")
+    __slots__ = ("_engine", "_handle", "_freed", "_handlers", "_deferred", "__weakref__")
 
     def __init__(self, engine: "Engine", handle: int) -> None:
         self._engine = engine
         self._handle = handle
         self._freed = False
+        # Restored from a file and not running: its C callback is set with the
+        # first handler, so a FINISH held since the program was away reaches it.
+        self._deferred = False
         # kind (or None: every kind) -> handlers; replaced, never mutated, so
         # the delivery thread can read it while another thread adds to it.
         self._handlers: dict[Optional[EventKind], tuple[Handler, ...]] = {}
@@ -128,6 +131,9 @@ class Timer:
         return self._run("tocsin_timer_resume")
 
     def _run(self, name: str) -> "Timer":
+        if self._deferred:  # its events are wanted from now on
+            self._deferred = False
+            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback, None)
         """Starts or resumes, with the engine keeping the timer alive from
         before the call (its run may end before the call returns)."""
         self._engine._hold(self)
@@ -242,6 +248,9 @@ class Timer:
         handlers = dict(self._handlers)
         handlers[kind] = handlers.get(kind, ()) + (handler,)
         self._handlers = handlers
+        if self._deferred:
+            self._deferred = False
+            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback, None)
         return handler
 
     # -- desktop alerts ------------------------------------------------------

@@ -1,0 +1,69 @@
+import gc
+import os
+import stat
+
+import pytest
+
+import tocsin
+from tocsin import EventKind, State
+
+
+def test_save_and_load_round_trip(tmp_path, manual):
+    path = tmp_path / "timers.json"
+    tea = manual.countdown(60, label="Tea", tick=1).start()
+    watch = manual.stopwatch(label="Run").start()
+    paused = manual.countdown(30).start()
+    manual.advance(5)
+    watch.lap()
+    paused.suspend()
+    manual.save(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    with tocsin.Engine(manual_clock=True) as other:
+        restored = other.load(path)
+        assert [timer.label for timer in restored] == ["Tea", "Run", ""]
+        assert [timer.state for timer in restored] == [State.RUNNING, State.RUNNING, State.SUSPENDED]
+        assert restored[2].remaining == 25
+        assert restored[1].laps == [5.0]
+        assert 5 <= restored[0].elapsed < 7
+        assert other.timers() == restored
+
+
+def test_a_countdown_that_ran_out_away_finishes_for_its_first_handler(tmp_path, manual):
+    path = tmp_path / "timers.json"
+    manual.countdown(0.001, label="Eggs").start()
+    manual.save(path)
+    with tocsin.Engine(manual_clock=True) as other:
+        (eggs,) = other.load(path)
+        assert eggs.state is State.FINISHED
+        assert other.advance(0) == 0  # held: nobody listens yet
+        seen = []
+        eggs.on_finish(seen.append)
+        other.advance(0)
+        assert [event.kind for event in seen] == [EventKind.FINISH]
+        assert seen[0].lateness >= 0
+
+
+def test_restored_running_timers_stay_alive_without_references(tmp_path, manual):
+    path = tmp_path / "timers.json"
+    manual.countdown(10, label="Soup").start()
+    manual.save(path)
+    finishes = []
+    with tocsin.Engine(manual_clock=True) as other:
+        other.on_event(lambda event: finishes.append(event.timer.label) if event.kind is EventKind.FINISH else None)
+        other.load(path)
+        gc.collect()
+        other.advance(11)
+    assert finishes == ["Soup"]
+
+
+def test_bad_files_raise_and_change_nothing(tmp_path, manual):
+    kept = manual.countdown(1)
+    with pytest.raises(tocsin.TocsinIOError):
+        manual.load(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tocsin-timers", "version": 1, "saved_realtime_ns": 0, "timers": [{}]}')
+    with pytest.raises(tocsin.CorruptError):
+        manual.load(bad)
+    assert manual.timers() == [kept]
+    with pytest.raises(tocsin.TocsinIOError):
+        manual.save(tmp_path / "no-such-dir" / "x.json")

@@ -14,6 +14,8 @@ public struct CountdownOptions: Sendable {
     public var parallel = false
     /// Seconds between JSON tick events.
     public var jsonTick: Duration = .seconds(1)
+    /// Keep this timer file current (rewritten on every state change).
+    public var statePath: String?
 
     public init() {}
 }
@@ -30,6 +32,8 @@ public final class CountdownRunner: @unchecked Sendable {
         var duration: Int64
         var index: Int
         var outcome: TimerState?  // .finished or .canceled once over
+        /// Restored from a state file as having run out while no tocsin ran.
+        var ranOutAway = false
     }
 
     let plan: TimerPlan
@@ -48,6 +52,50 @@ public final class CountdownRunner: @unchecked Sendable {
         output = Output(terminal: terminal, json: options.json)
         loop = try EventLoop(interactive: terminal.isInteractive, readInput: terminal.isInteractive)
         notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
+    }
+
+    /// Carries on the countdowns saved in `options.statePath` by an earlier
+    /// `tocsin --state` that was killed or whose machine restarted: running
+    /// and suspended ones continue; ones that ran out meanwhile are announced
+    /// (how long ago), alerted and `--exec`ed. The exit status.
+    public func resume() -> Int32 {
+        guard let path = options.statePath else { return ExitStatus.usage }
+        let restored: [TimerID]
+        do {
+            restored = try loop.engine.load(from: path)
+        } catch {
+            FileHandleLine.standardError("tocsin: cannot resume from \(path): \(error)")
+            return ExitStatus.failure
+        }
+        terminal.enterRawMode()
+        defer {
+            output.finish()
+            terminal.restore()
+        }
+        for timer in restored {
+            guard let state = try? loop.engine.state(of: timer), state != .idle, state != .canceled,
+                  let duration = (try? loop.engine.duration(of: timer)) ?? nil
+            else { continue }
+            let label = (try? loop.engine.label(of: timer)) ?? TimerPlan.defaultLabel
+            active.append(Active(timer: timer, label: label, duration: duration.nanoseconds, index: active.count,
+                                 outcome: state == .finished ? .finished : nil, ranOutAway: state == .finished))
+            try? loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }  // releases a held FINISH
+            attachAlert(timer, label: label, duration: duration.nanoseconds)
+            if output.mode == .live { try? loop.engine.setTickInterval(.milliseconds(100), for: timer) }
+        }
+        guard !active.isEmpty else {
+            output.permanent("Nothing to resume in \(path)")
+            return ExitStatus.finished
+        }
+        _ = loop.next(timeoutMilliseconds: 0)  // FINISH of timers that ran out while away
+        runUntilOver()
+        if cancelled {
+            finalLine()
+            return ExitStatus.cancelled
+        }
+        waitForAlerts()
+        finalLine()
+        return ExitStatus.finished
     }
 
     /// Runs the plan; the exit status.
@@ -93,14 +141,27 @@ public final class CountdownRunner: @unchecked Sendable {
         case .quiet: break
         }
         try loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }
-        if let notifier {
-            let alert = Alert(
-                summary: entry.label, body: "\(Display.clock(nanoseconds: duration, roundUp: true)) countdown finished",
-                sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert)
-            try? notifier.attach(timer, in: loop.engine, alert: alert)
-        }
+        attachAlert(timer, label: entry.label, duration: duration)
         active.append(Active(timer: timer, label: entry.label, duration: duration, index: index))
         try loop.engine.start(timer)
+    }
+
+    private func attachAlert(_ timer: TimerID, label: String, duration: Int64) {
+        guard let notifier else { return }
+        let alert = Alert(
+            summary: label, body: "\(Display.clock(nanoseconds: duration, roundUp: true)) countdown finished",
+            sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert)
+        try? notifier.attach(timer, in: loop.engine, alert: alert)
+    }
+
+    /// Rewrites the state file, if one was asked for.
+    private func saveState() {
+        guard let path = options.statePath else { return }
+        do {
+            try loop.engine.save(to: path)
+        } catch {
+            FileHandleLine.standardError("tocsin: cannot write \(path): \(error)")
+        }
     }
 
     /// Delivers events and handles keys until every active timer is over.
@@ -126,6 +187,7 @@ public final class CountdownRunner: @unchecked Sendable {
             emit("tick", timer, event, extra: [("tick", .integer(Int64(event.tick)))])
         case .stateChange:
             emit("state", timer, event)
+            saveState()
             // Judge by the state now, not the event's: `r` cancels and starts
             // at once, and the alert's Restart button starts a finished timer.
             switch try? loop.engine.state(of: timer.timer) {
@@ -137,7 +199,9 @@ public final class CountdownRunner: @unchecked Sendable {
             emit("finish", timer, event, extra: [("lateness", seconds(event.lateness.nanoseconds))])
             active[position].outcome = .finished
             total += timer.duration
-            if output.mode == .live {
+            if timer.ranOutAway {  // its FINISH was held in the file since then
+                output.permanent("\(timer.label): finished \(Display.total(nanoseconds: event.lateness.nanoseconds)) ago")
+            } else if output.mode == .live {
                 output.permanent("✔ \(timer.label)  \(Display.total(nanoseconds: timer.duration))  finished")
             }
             if let command = options.exec {

@@ -12,8 +12,11 @@ public final class StopwatchRunner: @unchecked Sendable {
     private var watch = TimerID(rawValue: 0)
     private var laps = 0
 
-    public init(label: String, json: Bool) throws(TocsinError) {
+    let statePath: String?
+
+    public init(label: String, json: Bool, statePath: String? = nil) throws(TocsinError) {
         self.label = label
+        self.statePath = statePath
         output = Output(terminal: terminal, json: json)
         loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
     }
@@ -32,6 +35,7 @@ public final class StopwatchRunner: @unchecked Sendable {
             try loop.engine.setHandler(for: watch) { [unowned self] event in
                 guard event.kind == .stateChange else { return }
                 emit("state", state: event.state, elapsed: event.elapsed.nanoseconds)
+                saveState()
             }
             try loop.engine.start(watch)
         } catch {
@@ -63,9 +67,19 @@ public final class StopwatchRunner: @unchecked Sendable {
         return status ?? ExitStatus.finished
     }
 
+    private func saveState() {
+        guard let statePath else { return }
+        do {
+            try loop.engine.save(to: statePath)
+        } catch {
+            FileHandleLine.standardError("tocsin: cannot write \(statePath): \(error)")
+        }
+    }
+
     private func lap() {
         guard let length = try? loop.engine.lap(watch) else { return }
         laps += 1
+        saveState()
         let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
         output.permanent("Lap \(laps)  \(Display.stopwatch(nanoseconds: length.nanoseconds))  (\(Display.stopwatch(nanoseconds: elapsed)))")
         output.event([

@@ -20,6 +20,13 @@ public struct TimerPlan: Equatable, Sendable {
 
     public static let defaultLabel = "Timer"
 
+    /// No timers (for `tocsin resume`, whose timers come from a file).
+    public static let empty = TimerPlan(entries: [])
+
+    private init(entries: [Entry]) {
+        self.entries = entries
+    }
+
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public var description: String
     }

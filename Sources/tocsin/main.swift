@@ -18,6 +18,9 @@ struct TocsinCommand: ParsableCommand {
               tocsin 10m --exec 'notify-send done'  run a command at zero
               tocsin 5s --json | jq .        one JSON object per event, for scripts
               tocsin stopwatch               count up; l or Enter records a lap
+              tocsin 25m Tea --state ~/.tea  keep the timer in a file, rewritten on every change;
+              tocsin list --state ~/.tea       see it from another shell;
+              tocsin resume --state ~/.tea     carry on after tocsin was killed or the machine restarted
               tocsin doctor                  what the desktop offers for alerts and sound
 
             KEYS (on a terminal)
@@ -30,7 +33,7 @@ struct TocsinCommand: ParsableCommand {
               0 finished   130 cancelled by the user   2 bad usage   1 anything else
             """,
         version: "tocsin \(TimerEngine.version)",
-        subcommands: [Countdown.self, Stopwatch.self, Doctor.self],
+        subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self],
         defaultSubcommand: Countdown.self)
 }
 
@@ -67,6 +70,10 @@ struct Countdown: ParsableCommand {
     @Flag(help: "Run the timers side by side instead of one after another.")
     var parallel = false
 
+    @Option(help: ArgumentHelp("Keep the timers in this file, rewritten on every change (see tocsin list, tocsin resume).",
+                               valueName: "file"))
+    var state: String?
+
     func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError("--repeat takes 0 (forever) or more") }
         _ = try plan()
@@ -98,6 +105,7 @@ struct Countdown: ParsableCommand {
         options.exec = exec
         options.repeatCount = `repeat`
         options.parallel = parallel
+        options.statePath = state
         let status = try CountdownRunner(plan: try plan(), options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -113,8 +121,58 @@ struct Stopwatch: ParsableCommand {
     @Flag(help: "One JSON object per event (state, lap) on standard output.")
     var json = false
 
+    @Option(help: ArgumentHelp("Keep the stopwatch in this file, rewritten on every change.", valueName: "file"))
+    var state: String?
+
     func run() throws {
-        let status = try StopwatchRunner(label: label.isEmpty ? "Stopwatch" : label.joined(separator: " "), json: json).run()
+        let label = label.isEmpty ? "Stopwatch" : label.joined(separator: " ")
+        let status = try StopwatchRunner(label: label, json: json, statePath: state).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the timers a `tocsin --state FILE` keeps: label, state, time left.")
+
+    @Option(help: ArgumentHelp("The timer file.", valueName: "file"))
+    var state: String
+
+    func run() throws {
+        switch StateList.lines(path: state) {
+        case .success(let lines):
+            print(lines.isEmpty ? "No timers in \(state)" : lines.joined(separator: "\n"))
+        case .failure(let error):
+            FileHandleLine.standardError("tocsin: cannot read \(state): \(error)")
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+}
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Carry on the countdowns of a `tocsin --state FILE` that was killed or whose machine restarted.")
+
+    @Option(help: ArgumentHelp("The timer file (kept current while it runs).", valueName: "file"))
+    var state: String
+
+    @Flag(help: "One JSON object per event on standard output.")
+    var json = false
+
+    @Flag(help: "No desktop alert and no sound.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Run this shell command at each zero.", valueName: "command"))
+    var exec: String?
+
+    func run() throws {
+        var options = CountdownOptions()
+        options.json = json
+        options.alert = !quiet
+        options.sound = !quiet
+        options.exec = exec
+        options.statePath = state
+        let status = try CountdownRunner(plan: .empty, options: options).resume()
         if status != 0 { throw ExitCode(status) }
     }
 }

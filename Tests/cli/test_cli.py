@@ -192,3 +192,58 @@ def test_help_has_examples_and_exit_codes():
     for text in ("tocsin 25m \"Tea is ready\"", "until 14:30", "25m:Work 5m:Break", "--json", "130 cancelled"):
         assert text in result.stdout
     assert run("--version").stdout.startswith("tocsin 0.")
+
+
+def test_state_file_survives_a_kill_list_shows_it_and_resume_carries_on(tmp_path):
+    state = tmp_path / "tea.json"
+    process = subprocess.Popen([TOCSIN, "3s", "Tea", "--state", str(state), "--quiet"])
+    time.sleep(1.2)
+    process.kill()  # SIGKILL: no chance to clean up
+    process.wait()
+    listed = run("list", "--state", str(state))
+    assert listed.returncode == 0
+    label, status, left, word = listed.stdout.split()
+    assert (label, status, word) == ("Tea", "running", "left")
+    assert left in ("00:01", "00:02")  # less time left than at the start
+    began = time.monotonic()
+    resumed = run("resume", "--state", str(state), "--quiet", "--json")
+    assert resumed.returncode == 0
+    finish = [json.loads(line) for line in resumed.stdout.splitlines() if '"finish"' in line]
+    assert finish and finish[0]["label"] == "Tea" and finish[0]["elapsed"] == 3.0
+    assert time.monotonic() - began < 2.5  # it carried on: it did not start over
+    assert '"state": "finished"' in state.read_text()  # kept current while it ran
+
+
+def test_resume_announces_a_countdown_that_ran_out_while_away(tmp_path):
+    state = tmp_path / "eggs.json"
+    process = subprocess.Popen([TOCSIN, "0.5s", "Eggs", "--state", str(state), "--quiet"])
+    time.sleep(0.2)
+    process.kill()
+    process.wait()
+    time.sleep(1.0)
+    assert re.search(r"Eggs\s+finished\s+ran out 00:0\d\.\d ago", run("list", "--state", str(state)).stdout)
+    resumed = run("resume", "--state", str(state), "--quiet")
+    assert resumed.returncode == 0
+    assert re.search(r"^Eggs: finished 00:0\d\.\d ago$", resumed.stdout, re.M)
+
+
+def test_the_state_file_follows_every_change(tmp_path):
+    state = tmp_path / "bread.json"
+    child = spawn(f"1m Bread --quiet --state {state}")
+    drain(child, 0.5)
+    assert '"state": "running"' in state.read_text()
+    child.send(" ")
+    drain(child, 0.3)
+    assert '"state": "suspended"' in state.read_text()
+    child.send("q")
+    assert terminal_restored(child)
+    assert '"state": "canceled"' in state.read_text()
+
+
+def test_list_and_resume_of_a_bad_file_fail_cleanly(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+    for command in (["list", "--state", str(bad)], ["resume", "--state", str(bad), "--quiet"],
+                    ["list", "--state", str(tmp_path / "missing.json")]):
+        result = run(*command)
+        assert result.returncode == 1 and result.stderr.startswith("tocsin: cannot")

@@ -1,0 +1,388 @@
+import Glibc
+import Synchronization
+import Testing
+import Tocsin
+
+/// A reference model of the engine's rules, written for obviousness: linear
+/// scans instead of a heap, plain arithmetic on nanoseconds, on a manual
+/// clock. Random operation sequences run on the model and the engine side by
+/// side; after every step states, elapsed, remaining and the exact events must
+/// agree. A failure prints its seed and the shortest failing sequence found.
+@Suite struct ModelTests {
+    enum Op: Equatable, CustomStringConvertible {
+        case countdown(milliseconds: Int64), stopwatch
+        case start(Int), suspend(Int), resume(Int), cancel(Int), free(Int), lap(Int)
+        case tick(Int, milliseconds: Int64)
+        case freeOnNextEvent(Int)
+        case advance(milliseconds: Int64)
+
+        var description: String {
+            switch self {
+            case .countdown(let ms): "countdown(\(ms)ms)"
+            case .stopwatch: "stopwatch"
+            case .start(let i): "start(#\(i))"
+            case .suspend(let i): "suspend(#\(i))"
+            case .resume(let i): "resume(#\(i))"
+            case .cancel(let i): "cancel(#\(i))"
+            case .free(let i): "free(#\(i))"
+            case .lap(let i): "lap(#\(i))"
+            case .tick(let i, let ms): "tick(#\(i), \(ms)ms)"
+            case .freeOnNextEvent(let i): "freeOnNextEvent(#\(i))"
+            case .advance(let ms): "advance(\(ms)ms)"
+            }
+        }
+    }
+
+    /// What a step produced: an error name or "ok", then each event.
+    struct Outcome: Equatable {
+        var result: String
+        var events: [String]
+    }
+
+    static func randomOps(seed: UInt64, count: Int) -> [Op] {
+        var random = SplitMix(seed: seed)
+        var ops: [Op] = []
+        var created = 0
+        func pick() -> Int { created == 0 ? 0 : Int(random.next() % UInt64(created + 1)) }  // sometimes one past: unknown
+        for _ in 0..<count {
+            let roll = random.next() % 100
+            switch roll {
+            case 0..<8: ops.append(.countdown(milliseconds: Int64(random.next() % 5000) + 1)); created += 1
+            case 8..<11: ops.append(.stopwatch); created += 1
+            case 11..<27: ops.append(.start(pick()))
+            case 27..<35: ops.append(.suspend(pick()))
+            case 35..<43: ops.append(.resume(pick()))
+            case 43..<49: ops.append(.cancel(pick()))
+            case 49..<52: ops.append(.free(pick()))
+            case 52..<56: ops.append(.lap(pick()))
+            case 56..<63: ops.append(.tick(pick(), milliseconds: random.next() % 3 == 0 ? 0 : Int64(random.next() % 1500) + 50))
+            case 63..<66: ops.append(.freeOnNextEvent(pick()))
+            default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
+            }
+        }
+        return ops
+    }
+
+    /// Runs `ops` on both; nil if they agree throughout, else what differed.
+    static func mismatch(in ops: [Op]) -> String? {
+        guard let engine = try? TimerEngine(delivery: .manualClock) else { return "no engine" }
+        defer { engine.close() }
+        let real = RealSide(engine)
+        var model = Model()
+        for (step, op) in ops.enumerated() {
+            let expected = model.apply(op)
+            let actual = real.apply(op)
+            if expected != actual {
+                return "step \(step) \(op): model \(expected), engine \(actual)"
+            }
+            for (index, timer) in model.timers.enumerated() where timer != nil {
+                let modelView = model.view(index)
+                let realView = real.view(index)
+                if modelView != realView {
+                    return "after step \(step) \(op), timer #\(index): model \(modelView), engine \(realView)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Drops operations while the failure stays, to a short reproduction.
+    static func shrink(_ ops: [Op]) -> [Op] {
+        var ops = ops
+        var chunk = max(1, ops.count / 2)
+        while chunk >= 1 {
+            var index = 0
+            var removed = false
+            while index < ops.count {
+                let candidate = Array(ops[..<index] + ops[min(ops.count, index + chunk)...])
+                if mismatch(in: candidate) != nil {
+                    ops = candidate
+                    removed = true
+                } else {
+                    index += chunk
+                }
+            }
+            if !removed { chunk /= 2 }
+        }
+        return ops
+    }
+
+    static var long: Bool { getenv("TOCSIN_LONG") != nil }
+
+    @Test func engineMatchesTheModel() {
+        let sequences = Self.long ? 5_000 : 100
+        let length = 1_000
+        var operations = 0
+        for sequence in 0..<sequences {
+            let seed = 0x70C5_1A00 + UInt64(sequence)
+            let ops = Self.randomOps(seed: seed, count: length)
+            operations += ops.count
+            if let problem = Self.mismatch(in: ops) {
+                let shortest = Self.shrink(ops)
+                Issue.record("""
+                    seed \(seed): \(problem)
+                    shortest failing sequence (\(shortest.count) ops): \(shortest.map(\.description).joined(separator: ", "))
+                    first difference there: \(Self.mismatch(in: shortest) ?? "?")
+                    """)
+                return
+            }
+        }
+        print("model test: \(operations) operations in \(sequences) seeded sequences matched the model")
+        #expect(operations >= 100_000)
+    }
+
+
+}
+
+/// The engine side, addressing timers by creation number.
+/// `@unchecked Sendable`: used from the test's thread only (the manual
+/// clock delivers inside `advance`, on the caller's thread).
+final class RealSide: @unchecked Sendable {
+    let engine: TimerEngine
+    var handles: [TimerID?] = []
+    let log = Mutex<[String]>([])
+    let freeOnEvent = Mutex<Set<UInt64>>([])
+
+    init(_ engine: TimerEngine) { self.engine = engine }
+
+    func handle(_ index: Int) -> TimerID {
+        index < handles.count ? (handles[index] ?? TimerID(rawValue: 1)) : TimerID(rawValue: 1)
+    }
+
+    func apply(_ op: ModelTests.Op) -> ModelTests.Outcome {
+        log.withLock { $0 = [] }
+        var result = "ok"
+        do throws(TocsinError) {
+            switch op {
+            case .countdown(let ms): try adopt(engine.countdown(.milliseconds(ms)))
+            case .stopwatch: try adopt(engine.stopwatch())
+            case .start(let i): try engine.start(handle(i))
+            case .suspend(let i): try engine.suspend(handle(i))
+            case .resume(let i): try engine.resume(handle(i))
+            case .cancel(let i): try engine.cancel(handle(i))
+            case .free(let i): try engine.free(handle(i))
+            case .lap(let i): result = "lap \(try engine.lap(handle(i)).nanoseconds)"
+            case .tick(let i, let ms): try engine.setTickInterval(.milliseconds(ms), for: handle(i))
+            case .freeOnNextEvent(let i):
+                _ = try engine.state(of: handle(i))
+                freeOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
+            case .advance(let ms): try engine.advance(by: .milliseconds(ms))
+            }
+        } catch {
+            result = error.name
+        }
+        return .init(result: result, events: log.withLock { $0 })
+    }
+
+    private func adopt(_ timer: TimerID) throws(TocsinError) {
+        let index = handles.count
+        handles.append(timer)
+        try engine.setHandler(for: timer) { [unowned self, engine] event in
+            log.withLock { $0.append(ModelEvent.describe(index: index, event)) }
+            if freeOnEvent.withLock({ $0.remove(event.timer.rawValue) }) != nil {
+                try? engine.free(event.timer)  // from inside its own handler
+            }
+        }
+    }
+
+    func view(_ index: Int) -> String {
+        let timer = handle(index)
+        guard let state = try? engine.state(of: timer) else { return "freed" }
+        let elapsed = (try? engine.elapsed(of: timer))?.nanoseconds ?? -1
+        let remaining = ((try? engine.remaining(of: timer)) ?? nil)?.nanoseconds
+        return "\(state) elapsed \(elapsed) remaining \(remaining.map(String.init) ?? "-")"
+    }
+}
+
+enum ModelEvent {
+    static func describe(index: Int, _ event: TimerEvent) -> String {
+        "#\(index) \(event.kind) \(event.state) e=\(event.elapsed.nanoseconds) r=\(event.remaining.map { String($0.nanoseconds) } ?? "-") t=\(event.tick)"
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+/// The model. Every rule here is a sentence of the header, in code.
+struct Model {
+    struct Timer: Equatable {
+        var duration: Int64?  // nil: stopwatch
+        var state = TimerState.idle
+        var banked: Int64 = 0  // running time before the current segment
+        var segmentStart: Int64 = 0
+        var interval: Int64 = 0
+        var nextTick: Int64 = 1
+        var armedSequence: Int64?  // set while it has a due event
+        var lapMark: Int64 = 0
+        var freeOnEvent = false
+
+        func running(at now: Int64) -> Int64 {
+            let value = state == .running ? banked + (now - segmentStart) : banked
+            return duration.map { min(value, $0) } ?? value
+        }
+
+        /// (running time it falls due, is a tick) or nil.
+        var nextDue: (Int64, Bool)? {
+            if interval > 0 {
+                let at = nextTick * interval
+                if duration == nil || at < duration! { return (at, true) }
+            }
+            return duration.map { ($0, false) }
+        }
+
+        func deadline() -> Int64? {
+            guard state == .running, armedSequence != nil, let (at, _) = nextDue else { return nil }
+            return segmentStart + (at - banked)
+        }
+    }
+
+    struct Pending {
+        var timer: Int
+        var time: Int64
+        var kind: String  // "stateChange" or "finish"
+        var state: TimerState
+        var elapsed: Int64
+    }
+
+    var now: Int64 = 0
+    var timers: [Timer?] = []
+    var pending: [Pending] = []
+    var sequence: Int64 = 1
+
+    func exists(_ index: Int) -> Bool { index < timers.count && timers[index] != nil }
+
+    /// What the engine's queries must say about timer #index.
+    func view(_ index: Int) -> String {
+        guard let timer = timers[index] else { return "freed" }
+        let elapsed = timer.running(at: now)
+        return "\(timer.state) elapsed \(elapsed) remaining \(timer.duration.map { String($0 - elapsed) } ?? "-")"
+    }
+
+    mutating func apply(_ op: ModelTests.Op) -> ModelTests.Outcome {
+        var events: [String] = []
+        func fail(_ error: TocsinError) -> ModelTests.Outcome { .init(result: error.name, events: []) }
+        switch op {
+        case .countdown(let ms):
+            timers.append(Timer(duration: ms * 1_000_000))
+        case .stopwatch:
+            timers.append(Timer(duration: nil))
+        case .start(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            guard [.idle, .finished, .canceled].contains(timers[i]!.state) else { return fail(.wrongState) }
+            timers[i]!.state = .running
+            timers[i]!.banked = 0
+            timers[i]!.segmentStart = now
+            timers[i]!.nextTick = 1
+            timers[i]!.lapMark = 0
+            arm(i)
+            queueState(i)
+        case .suspend(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            guard timers[i]!.state == .running else { return fail(.wrongState) }
+            timers[i]!.banked = timers[i]!.running(at: now)
+            timers[i]!.state = .suspended
+            timers[i]!.armedSequence = nil
+            queueState(i)
+        case .resume(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            guard timers[i]!.state == .suspended else { return fail(.wrongState) }
+            timers[i]!.segmentStart = now
+            timers[i]!.state = .running
+            arm(i)
+            queueState(i)
+        case .cancel(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            guard [.running, .suspended].contains(timers[i]!.state) else { return fail(.wrongState) }
+            timers[i]!.banked = timers[i]!.running(at: now)
+            timers[i]!.state = .canceled
+            timers[i]!.armedSequence = nil
+            queueState(i)
+        case .free(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            timers[i] = nil
+            pending.removeAll { $0.timer == i }
+        case .lap(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            guard [.running, .suspended].contains(timers[i]!.state) else { return fail(.wrongState) }
+            let running = timers[i]!.running(at: now)
+            defer { timers[i]!.lapMark = running }
+            return .init(result: "lap \(running - timers[i]!.lapMark)", events: [])
+        case .tick(let i, let ms):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            timers[i]!.interval = ms * 1_000_000
+            timers[i]!.nextTick = ms > 0 ? timers[i]!.running(at: now) / (ms * 1_000_000) + 1 : 1
+            if timers[i]!.state == .running { arm(i) }
+        case .freeOnNextEvent(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            timers[i]!.freeOnEvent = true
+        case .advance(let ms):
+            let target = now + ms * 1_000_000
+            while let next = nextEvent(until: target) {
+                events.append(next)
+            }
+            now = target
+        }
+        return .init(result: "ok", events: events)
+    }
+
+    private mutating func arm(_ i: Int) {
+        timers[i]!.armedSequence = timers[i]!.nextDue == nil ? nil : sequence
+        if timers[i]!.nextDue != nil { sequence += 1 }
+    }
+
+    private mutating func queueState(_ i: Int, front: Bool = false, at time: Int64? = nil) {
+        let timer = timers[i]!
+        let item = Pending(timer: i, time: time ?? now, kind: "stateChange", state: timer.state,
+                           elapsed: timer.running(at: time ?? now))
+        if front { pending.insert(item, at: 0) } else { pending.append(item) }
+    }
+
+    /// The next event due by `target`, delivered (as text), or nil.
+    private mutating func nextEvent(until target: Int64) -> String? {
+        var due: (index: Int, deadline: Int64, sequence: Int64)?
+        for (index, timer) in timers.enumerated() {
+            guard let timer, let deadline = timer.deadline(), deadline <= target else { continue }
+            if due == nil || (deadline, timer.armedSequence!) < (due!.deadline, due!.sequence) {
+                due = (index, deadline, timer.armedSequence!)
+            }
+        }
+        if let head = pending.first, due == nil || head.time <= due!.deadline {
+            pending.removeFirst()
+            let timer = timers[head.timer]!
+            let remaining = timer.duration.map { $0 - head.elapsed }
+            return deliver(head.timer, "\(head.kind == "finish" ? "finish" : "state") \(head.state) e=\(head.elapsed) r=\(remaining.map(String.init) ?? "-") t=0")
+        }
+        guard let due else { return nil }
+        now = max(now, due.deadline)
+        var timer = timers[due.index]!
+        let (at, isTick) = timer.nextDue!
+        let text: String
+        if isTick {
+            text = "tick running e=\(at) r=\(timer.duration.map { String($0 - at) } ?? "-") t=\(timer.nextTick)"
+            timer.nextTick += 1
+            if timer.nextDue == nil { timer.armedSequence = nil }
+            timers[due.index] = timer
+        } else {
+            timer.banked = timer.duration!
+            timer.state = .finished
+            timer.armedSequence = nil
+            timers[due.index] = timer
+            queueState(due.index, front: true, at: due.deadline)
+            text = "finish finished e=\(timer.duration!) r=0 t=0"
+        }
+        return deliver(due.index, text)
+    }
+
+    /// The handler runs: it records the event, and may free its own timer.
+    private mutating func deliver(_ index: Int, _ text: String) -> String {
+        if timers[index]!.freeOnEvent {
+            timers[index] = nil
+            pending.removeAll { $0.timer == index }
+        }
+        return "#\(index) \(text)"
+    }
+}

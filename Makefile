@@ -25,7 +25,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo test test-swift test-c test-crash test-abi test-examples test-python test-cli test-desktop \
+.PHONY: all lib command demo test test-swift test-c test-stress test-sanitizers test-crash test-abi test-examples test-python test-cli test-desktop \
 	test-python-install install install-lib clean
 
 all: lib
@@ -58,7 +58,7 @@ command:
 	@mkdir -p $(OUT)/bin
 	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/tocsin" $(OUT)/bin/tocsin
 
-test: test-swift test-c test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
+test: test-swift test-c test-stress test-sanitizers test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -76,6 +76,35 @@ test-crash: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/crash/crash_save.c -L$(OUT)/lib -ltocsin -o $(OUT)/crash_save
 	@rm -rf $(OUT)/crash && mkdir -p $(OUT)/crash
 	$(NO_SWIFT_ENV) $(OUT)/crash_save 300 $(abspath $(OUT))/crash
+
+# The engine under ThreadSanitizer and AddressSanitizer/LeakSanitizer: the
+# library built instrumented (own scratch folders), the C tests and the
+# concurrency stress test built with the toolchain's clang. SANITIZER_SCALE
+# multiplies the stress test's work (make stress sets it).
+SANITIZER_SCALE ?= 1
+SWIFT_CLANG := $(dir $(shell readlink -f $$(command -v swift)))clang
+TSAN_LIBS := -L$(dir $(SWIFT_CLANG))../lib/swift/linux -ldispatch -lBlocksRuntime -Wl,-rpath,$(dir $(SWIFT_CLANG))../lib/swift/linux
+
+test-sanitizers:
+	@for kind in thread address; do \
+	  echo "== $$kind sanitizer: building libtocsin"; \
+	  swift build --product tocsin-core --sanitize=$$kind --scratch-path .build-$$kind 2>&1 | grep -E "error:" ; \
+	  mkdir -p out/$$kind/lib && cp .build-$$kind/debug/libtocsin-core.so out/$$kind/lib/libtocsin.so.0 || exit 1; \
+	done
+	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/*.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lm -lpthread -o out/thread/test_abi
+	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/stress/stress.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lpthread -o out/thread/stress
+	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/*.c out/address/lib/libtocsin.so.0 -lm -lpthread -o out/address/test_abi
+	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/stress/stress.c out/address/lib/libtocsin.so.0 -lpthread -o out/address/stress
+	env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/test_abi | tail -1
+	env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/stress 8 $$((300 * $(SANITIZER_SCALE))) 100000
+	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_abi | tail -1
+	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/stress 8 $$((300 * $(SANITIZER_SCALE))) 0
+
+# The fast concurrency and memory check on the ordinary build: 8 threads,
+# then a million create/start/cancel/free cycles with RSS before and after.
+test-stress: lib
+	$(CC) $(CFLAGS_TEST) -O1 -Iinclude Tests/c/stress/stress.c -L$(OUT)/lib -ltocsin -lpthread -o $(OUT)/stress
+	$(NO_SWIFT_ENV) $(OUT)/stress 8 $$((2000 * $(SANITIZER_SCALE))) 1000000
 
 test-abi: lib
 	scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h

@@ -24,18 +24,20 @@ struct TimerSlot {
     /// sits in what would otherwise be padding.
     var created: UInt32 = 0
 
+    /// Computed, not stored statics: no lazily initialized globals on the hot
+    /// path (and none for ThreadSanitizer to report).
     struct Flags: OptionSet {
         let rawValue: UInt8
-        static let stopwatch = Flags(rawValue: 1 << 0)
-        static let free = Flags(rawValue: 1 << 1)
+        static var stopwatch: Flags { Flags(rawValue: 1 << 0) }
+        static var free: Flags { Flags(rawValue: 1 << 1) }
         /// `context` is a retained `HandlerBox` for a Swift closure.
-        static let swiftHandler = Flags(rawValue: 1 << 2)
-        static let hasLabel = Flags(rawValue: 1 << 3)
-        static let hasLaps = Flags(rawValue: 1 << 4)
-        static let ticking = Flags(rawValue: 1 << 5)
+        static var swiftHandler: Flags { Flags(rawValue: 1 << 2) }
+        static var hasLabel: Flags { Flags(rawValue: 1 << 3) }
+        static var hasLaps: Flags { Flags(rawValue: 1 << 4) }
+        static var ticking: Flags { Flags(rawValue: 1 << 5) }
         /// Restored as having run out while the program was away: its FINISH
         /// waits (in `heldFinishes`) until a handler is set.
-        static let heldFinish = Flags(rawValue: 1 << 6)
+        static var heldFinish: Flags { Flags(rawValue: 1 << 6) }
     }
 
     var isStopwatch: Bool { flags.contains(.stopwatch) }

@@ -25,7 +25,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo test test-swift test-c test-stress test-sanitizers test-crash test-abi test-examples test-python test-cli test-desktop \
+.PHONY: all lib command demo test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop \
 	test-python-install install install-lib clean
 
 all: lib
@@ -58,7 +58,7 @@ command:
 	@mkdir -p $(OUT)/bin
 	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/tocsin" $(OUT)/bin/tocsin
 
-test: test-swift test-c test-stress test-sanitizers test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
+test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -99,6 +99,27 @@ test-sanitizers:
 	env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/stress 8 $$((300 * $(SANITIZER_SCALE))) 100000
 	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_abi | tail -1
 	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/stress 8 $$((300 * $(SANITIZER_SCALE))) 0
+
+# libFuzzer on the C ABI (Tests/fuzz/fuzz_abi.c): the library built with
+# AddressSanitizer and libFuzzer's coverage; starts from Tests/fuzz/corpus and
+# grows a working corpus in out/fuzz/corpus. Findings land in out/fuzz/.
+FUZZ_SECONDS ?= 60
+test-fuzz:
+	swift build --product tocsin-core --sanitize=address -Xswiftc -sanitize=fuzzer --scratch-path .build-fuzz 2>&1 | grep -E "error:" ; true
+	@mkdir -p out/fuzz/lib out/fuzz/corpus
+	cp .build-fuzz/debug/libtocsin-core.so out/fuzz/lib/libtocsin.so.0
+	$(SWIFT_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=bfd -Iinclude Tests/fuzz/fuzz_abi.c out/fuzz/lib/libtocsin.so.0 -lm -o out/fuzz/fuzz_abi
+	env LD_LIBRARY_PATH=$(abspath out/fuzz/lib) ASAN_OPTIONS=detect_leaks=1 out/fuzz/fuzz_abi \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=$(abspath out/fuzz)/ \
+	  out/fuzz/corpus Tests/fuzz/corpus 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY|broken promise)" ; \
+	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] && echo "fuzz: 1 passed, 0 failed" || { echo "fuzz: 0 passed, 1 failed"; exit 1; }
+
+# The long versions (minutes to hours): millions of model operations, 10x the
+# stress and sanitizer work, an hour of fuzzing.
+stress:
+	TOCSIN_LONG=1 swift test --filter ModelTests
+	$(MAKE) --no-print-directory test-stress test-sanitizers SANITIZER_SCALE=10
+	$(MAKE) --no-print-directory test-fuzz FUZZ_SECONDS=3600
 
 # The fast concurrency and memory check on the ordinary build: 8 threads,
 # then a million create/start/cancel/free cycles with RSS before and after.

@@ -233,7 +233,8 @@ TOCSIN_EXTERN int tocsin_engine_dispatch(tocsin_engine *engine);
  * the new time, including events caused by the callbacks it calls. While an
  * event is delivered the clock reads that event's due time; when the call
  * returns it reads the target. Returns how many callbacks it called (>= 0),
- * or TOCSIN_EINVAL for NaN, negative, infinite or too large seconds,
+ * or TOCSIN_EINVAL for NaN, negative, infinite or too large seconds (or a
+ * step that would take the manual clock past 2^62 ns, about 146 years),
  * TOCSIN_ESTATE in other modes or from inside a callback, TOCSIN_ECLOSED.
  */
 TOCSIN_EXTERN int tocsin_engine_advance(tocsin_engine *engine, double seconds);

@@ -5,6 +5,9 @@ package enum Nanos {
     /// `TOCSIN_MAX_SECONDS`: 100 years, the longest duration, tick or step.
     package static let maxSeconds: Double = 3_155_760_000
     package static let max: Int64 = 3_155_760_000 * perSecond
+    /// The manual clock stops short of this (about 146 years): with every
+    /// duration at most `max`, no deadline can then overflow.
+    package static let clockCeiling: Int64 = Int64.max / 2
 
     /// Seconds as given to the C API, or nil for NaN, infinite, negative or
     /// larger than `maxSeconds`. A positive value below 1 ns becomes 1 ns, so

@@ -64,6 +64,17 @@ import Tocsin
         #expect(try polled.pollFileDescriptor() >= 0)
     }
 
+    @Test func theManualClockStopsShortOfOverflow() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let year = Duration.seconds(31_557_600)
+        try engine.advance(by: year * 100)
+        #expect(expectError(.invalidArgument) { () throws(TocsinError) in try engine.advance(by: year * 100) })
+        try engine.advance(by: year * 45)  // 145 years
+        #expect(expectError(.invalidArgument) { () throws(TocsinError) in try engine.advance(by: year * 2) })
+        #expect(try engine.now() == year * 145)  // a refused step moves nothing
+    }
+
     @Test func aClosedEngineRefusesEverything() throws {
         let engine = try TimerEngine(delivery: .manualClock)
         let timer = try engine.countdown(.seconds(1))

@@ -95,3 +95,22 @@ import Tocsin
         #expect(rig.recorder.summary == ["state running", "tick 1", "tick 2", "state canceled"])
     }
 }
+
+@Suite struct UnheardTickTests {
+    @Test func ticksNobodyListensToAreSkippedAtOnceAndNumberingCarriesOn() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let watch = try engine.stopwatch()
+        try engine.setTickInterval(.nanoseconds(1), for: watch)
+        try engine.start(watch)
+        let clock = ContinuousClock()
+        let began = clock.now
+        #expect(try engine.advance(by: .seconds(3_155_760_000)) == 0)  // 100 years of 1 ns ticks, unheard
+        #expect(clock.now - began < .seconds(5))
+        let recorder = Recorder()
+        try engine.setTickInterval(.seconds(1), for: watch)
+        try engine.setHandler(for: watch, recorder.handler)
+        try engine.advance(by: .seconds(2))
+        #expect(recorder.all.map(\.tick) == [3_155_760_001, 3_155_760_002])
+    }
+}

@@ -473,7 +473,26 @@ static void a_million_armed_timers(void) {
     tocsin_engine_free(engine);
 }
 
+/* Rows of the bad-input table not covered above. */
+static void ticks_and_labels_at_the_edges(void) {
+    tocsin_engine *engine = manual_engine();
+    static event_log log;
+    atomic_store(&log.count, 0);
+    tocsin_timer timer = logged_countdown(engine, 2, &log);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_tick(engine, timer, 5)); /* longer than the countdown: no ticks */
+    tocsin_timer_start(engine, timer);
+    tocsin_engine_advance(engine, 3);
+    CHECK(!strcmp(event_summary(&log), "S1 F S3"));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_label(engine, timer, "")); /* empty: no label */
+    CHECK_EQ(0, tocsin_timer_label(engine, timer, NULL, 0));
+    char buf[4] = "xyz";
+    CHECK_EQ(0, tocsin_timer_label(engine, timer, buf, (size_t)-1)); /* a size_t above INT64_MAX */
+    CHECK(buf[0] == 0);
+    tocsin_engine_free(engine);
+}
+
 const test_case manual_tests[] = {
+    {"ticks_and_labels_at_the_edges", ticks_and_labels_at_the_edges},
     {"a_million_armed_timers", a_million_armed_timers},
     {"version_and_errors", version_and_errors},
     {"engine_arguments", engine_arguments},

@@ -1,0 +1,128 @@
+"""The bad-input table through the Python binding: every row gets a
+documented exception or a defined behaviour, never a crash, and nothing
+else changes."""
+
+import math
+
+import pytest
+
+import tocsin
+from tocsin import State
+
+BAD_SECONDS = [math.nan, math.inf, -math.inf, -1, 0, -0.0, 1e300, "5", None, True]
+
+
+@pytest.mark.parametrize("seconds", BAD_SECONDS)
+def test_bad_countdown_seconds(manual, seconds):
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.countdown(seconds)
+    assert manual.timers() == []
+
+
+@pytest.mark.parametrize("interval", [math.nan, math.inf, -1, 1e300])
+def test_bad_tick_intervals_change_nothing(manual, interval):
+    timer = manual.countdown(5, tick=1).start()
+    with pytest.raises(tocsin.InvalidArgumentError):
+        timer.set_tick(interval)
+    events = []
+    timer.on_tick(events.append)
+    manual.advance(2)
+    assert [event.tick for event in events] == [1, 2]  # still ticking every second
+
+
+def test_tick_zero_and_tick_longer_than_the_countdown_mean_no_ticks(manual):
+    for interval in (0, None, 10):
+        events = []
+        timer = manual.countdown(3, tick=1)
+        timer.set_tick(interval)
+        timer.on_tick(events.append)
+        timer.start()
+        manual.advance(5)
+        assert events == [] and timer.state is State.FINISHED
+
+
+@pytest.mark.parametrize("label, expected", [(None, ""), ("", ""), ("x" * 4096, "x" * 4096), ("é" * 2048, "é" * 2048)])
+def test_labels_at_the_edges(manual, label, expected):
+    timer = manual.countdown(1, label="before")
+    timer.label = label
+    assert timer.label == expected
+
+
+@pytest.mark.parametrize("label", ["x" * (1 << 20), "x" * 4097, "bad \udcff", "nul\0inside", 42, b"bytes"])
+def test_bad_labels_change_nothing(manual, label):
+    timer = manual.countdown(1, label="kept")
+    with pytest.raises(tocsin.InvalidArgumentError):
+        timer.label = label
+    assert timer.label == "kept"
+
+
+# Every operation from every state: allowed ones move on, others raise
+# WrongStateError and change nothing.
+ALLOWED = {
+    ("start", State.IDLE), ("start", State.FINISHED), ("start", State.CANCELED),
+    ("suspend", State.RUNNING), ("resume", State.SUSPENDED),
+    ("cancel", State.RUNNING), ("cancel", State.SUSPENDED),
+    ("lap", State.RUNNING), ("lap", State.SUSPENDED),
+}
+
+
+def timer_in(engine, state):
+    timer = engine.countdown(10)
+    if state is not State.IDLE:
+        timer.start()
+    if state is State.SUSPENDED:
+        timer.suspend()
+    if state is State.CANCELED:
+        timer.cancel()
+    if state is State.FINISHED:
+        engine.advance(10)
+    assert timer.state is state
+    return timer
+
+
+@pytest.mark.parametrize("operation", ["start", "suspend", "resume", "cancel", "lap"])
+@pytest.mark.parametrize("state", list(State))
+def test_state_table(manual, operation, state):
+    timer = timer_in(manual, state)
+    elapsed = timer.elapsed
+    if (operation, state) in ALLOWED:
+        getattr(timer, operation)()
+    else:
+        with pytest.raises(tocsin.WrongStateError) as caught:
+            getattr(timer, operation)()
+        assert caught.value.code == -3
+        assert timer.state is state and timer.elapsed == elapsed
+
+
+def test_freed_and_closed(manual):
+    timer = manual.countdown(1)
+    timer.free()
+    timer.free()  # a second free is a no-op
+    for call in (timer.start, timer.cancel, timer.lap, lambda: timer.label, lambda: timer.state):
+        with pytest.raises(tocsin.NoSuchTimerError):
+            call()
+    live = manual.countdown(1)
+    manual.close()
+    manual.close()  # closing twice is a no-op
+    for call in (live.start, lambda: manual.countdown(1), lambda: manual.advance(1), manual.timers):
+        with pytest.raises(tocsin.EngineClosedError):
+            call()
+
+
+@pytest.mark.parametrize("step", [math.nan, math.inf, -1, 1e300])
+def test_bad_advance_steps(manual, step):
+    timer = manual.countdown(1).start()
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.advance(step)
+    assert timer.state is State.RUNNING and manual.now == 0
+
+
+def test_mode_specific_calls_in_the_wrong_mode(manual, polled):
+    with pytest.raises(tocsin.WrongStateError):
+        manual.dispatch()
+    with pytest.raises(tocsin.WrongStateError):
+        manual.fileno()
+    with pytest.raises(tocsin.WrongStateError):
+        polled.advance(1)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        tocsin.Engine(manual_clock=True, polled=True)

@@ -2,7 +2,7 @@
 /// arrays, strings, integers, booleans and null (no fractions: the file keeps
 /// time in integer nanoseconds). Bounded in depth and size so that garbage
 /// is rejected, never trusted.
-enum JSON: Equatable {
+package enum JSON: Equatable {
     case object([(String, JSON)])
     case array([JSON])
     case string(String)
@@ -10,7 +10,7 @@ enum JSON: Equatable {
     case bool(Bool)
     case null
 
-    static func == (lhs: JSON, rhs: JSON) -> Bool {
+    package static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case (.array(let a), .array(let b)): a == b
@@ -30,7 +30,7 @@ enum JSON: Equatable {
     // MARK: - Writing
 
     /// Compact text, one member per line at the top two levels for people.
-    func encoded(indent: String = "") -> String {
+    package func encoded(indent: String = "") -> String {
         switch self {
         case .object(let members):
             guard !members.isEmpty else { return "{}" }

@@ -175,13 +175,20 @@ extension TimerEngine {
         schedule.resume(after: heard)  // the first tick after what is due by `limit`
         guard schedule.next > ticks[index]!.next else { return false }  // no progress: deliver normally
         ticks[index] = schedule
+        retimeTop(index)
+        return true
+    }
+
+    /// Moves the heap's top (timer `index`) to the timer's next due event,
+    /// or takes it off when nothing more falls due. Lock held.
+    private func retimeTop(_ index: Int32) {
+        let slot = slots[index]
         if let next = nextDue(index) {
             heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
         } else {
             heap.removeTop()
             slot.pointee.armKey = 0
         }
-        return true
     }
 
     /// Moves the timer at the top of the heap past its due event and returns
@@ -201,12 +208,7 @@ extension TimerEngine {
                 remaining: slot.pointee.remaining(after: due.runningTime), tick: schedule.next, due: top.deadline)
             schedule.next += 1
             ticks[index] = schedule
-            if let next = nextDue(index) {
-                heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
-            } else {
-                heap.removeTop()
-                slot.pointee.armKey = 0
-            }
+            retimeTop(index)
             return event
         }
         heap.removeTop()

@@ -89,13 +89,14 @@ public final class CountdownRunner: @unchecked Sendable {
         }
         _ = loop.next(timeoutMilliseconds: 0)  // FINISH of timers that ran out while away
         runUntilOver()
-        if cancelled {
-            finalLine()
-            return ExitStatus.cancelled
-        }
-        waitForAlerts()
+        return conclude()
+    }
+
+    /// The last words and the exit status of a run.
+    private func conclude() -> Int32 {
+        if !cancelled { waitForAlerts() }
         finalLine()
-        return ExitStatus.finished
+        return cancelled ? ExitStatus.cancelled : ExitStatus.finished
     }
 
     /// Runs the plan; the exit status.
@@ -121,13 +122,7 @@ public final class CountdownRunner: @unchecked Sendable {
                 if cancelled { break rounds }
             }
         }
-        if cancelled {
-            finalLine()
-            return ExitStatus.cancelled
-        }
-        waitForAlerts()
-        finalLine()
-        return ExitStatus.finished
+        return conclude()
     }
 
     private func start(_ index: Int) throws(TocsinError) {

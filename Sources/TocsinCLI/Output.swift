@@ -1,4 +1,5 @@
 import Glibc
+import Tocsin
 
 /// Where the command's words go: a live area redrawn in place on a terminal,
 /// JSON lines for scripts, or only the final lines.
@@ -65,21 +66,7 @@ enum JSONValue {
     var encoded: String {
         switch self {
         case .string(let text):
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
+            return JSON.string(text).encoded()
         case .number(let value):
             return value.isFinite ? "\((value * 1e6).rounded() / 1e6)" : "null"
         case .integer(let value):

@@ -1,4 +1,4 @@
-public import Tocsin
+import Tocsin
 
 /// What the notifier needs of an engine: its timers' events and labels, and
 /// starting timers for the Restart and +1 min buttons. Implemented over a

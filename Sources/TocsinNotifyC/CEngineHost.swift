@@ -62,7 +62,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
     func label(of timer: UInt64) -> String {
         var buffer = [CChar](repeating: 0, count: 4097)
         guard functions.label(engine, timer, &buffer, buffer.count) >= 0 else { return "" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func start(_ timer: UInt64) -> Bool {

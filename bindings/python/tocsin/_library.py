@@ -170,19 +170,27 @@ def load(explicit: Optional[str] = None) -> ctypes.CDLL:
 
     Raises LibraryNotFoundError listing every place tried.
     """
-    tried: list[str] = []
     with _load_lock:
-        for description, path in _candidates(explicit):
+        for _, path in _candidates(explicit):
             if path in _loaded:
                 return _loaded[path]
-            if os.sep in path and not os.path.exists(path):
-                tried.append(f"{description}: {path} (no such file)")
-                continue
-            try:
-                library = ctypes.CDLL(path)
-            except OSError as error:
-                tried.append(f"{description}: {path} ({error})")
-                continue
-            _loaded[path] = _bind(library, path)
-            return _loaded[path]
+        library, path = open_first(_candidates(explicit))
+        _loaded[path] = _bind(library, path)
+        return _loaded[path]
+
+
+def open_first(places: list[tuple[str, str]]) -> tuple[ctypes.CDLL, str]:
+    """The first of (description, path) that loads, and its path; else
+    LibraryNotFoundError naming every place tried and why it failed."""
+    tried: list[str] = []
+    for description, path in places:
+        if not path:
+            continue
+        if os.sep in path and not os.path.exists(path):
+            tried.append(f"{description}: {path} (no such file)")
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as error:
+            tried.append(f"{description}: {path} ({error})")
     raise LibraryNotFoundError(tried)

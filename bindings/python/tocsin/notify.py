@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._errors import InvalidArgumentError, TocsinError, error_for
-from ._library import LibraryNotFoundError, _check
+from ._library import _check, open_first
 from ._timer import Seconds, to_seconds
 
 if TYPE_CHECKING:
@@ -118,25 +118,13 @@ def load(explicit: Optional[str] = None) -> ctypes.CDLL:
     else:
         places = [(f"${ENV_VARIABLE}", os.environ.get(ENV_VARIABLE, "")), ("bundled with the package", str(bundled))]
         places.append(("system", ctypes.util.find_library("tocsin-notify") or "libtocsin-notify.so.0"))
-    tried = []
-    for description, path in places:
-        if not path:
-            continue
-        if os.sep in path and not os.path.exists(path):
-            tried.append(f"{description}: {path} (no such file)")
-            continue
-        try:
-            library = ctypes.CDLL(path)
-        except OSError as error:
-            tried.append(f"{description}: {path} ({error})")
-            continue
-        for name, argtypes, restype, errcheck in _PROTOTYPES:
-            function = getattr(library, name)
-            function.argtypes, function.restype = argtypes, restype
-            if errcheck is not None:
-                function.errcheck = errcheck
-        return library
-    raise LibraryNotFoundError(tried)
+    library, _ = open_first(places)
+    for name, argtypes, restype, errcheck in _PROTOTYPES:
+        function = getattr(library, name)
+        function.argtypes, function.restype = argtypes, restype
+        if errcheck is not None:
+            function.errcheck = errcheck
+    return library
 
 
 class Notifier:

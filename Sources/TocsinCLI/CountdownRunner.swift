@@ -43,7 +43,9 @@ public final class CountdownRunner: @unchecked Sendable {
     let loop: EventLoop
     let notifier: Notifier?
     private var active: [Active] = []
+    /// Running time of the finished groups (side by side: the longest).
     private var total: Int64 = 0
+    private var groupTotal: Int64 = 0
     private var cancelled = false
 
     public init(plan: TimerPlan, options: CountdownOptions) throws(TocsinError) {
@@ -89,6 +91,7 @@ public final class CountdownRunner: @unchecked Sendable {
         }
         _ = loop.next(timeoutMilliseconds: 0)  // FINISH of timers that ran out while away
         runUntilOver()
+        total += groupTotal
         return conclude()
     }
 
@@ -119,6 +122,8 @@ public final class CountdownRunner: @unchecked Sendable {
                     return ExitStatus.failure
                 }
                 runUntilOver()
+                total += groupTotal
+                groupTotal = 0
                 if cancelled { break rounds }
             }
         }
@@ -193,7 +198,7 @@ public final class CountdownRunner: @unchecked Sendable {
         case .finish:
             emit("finish", timer, event, extra: [("lateness", seconds(event.lateness.nanoseconds))])
             active[position].outcome = .finished
-            total += timer.duration
+            groupTotal = options.parallel ? max(groupTotal, timer.duration) : groupTotal + timer.duration
             if timer.ranOutAway {  // its FINISH was held in the file since then
                 output.permanent("\(timer.label): finished \(Display.total(nanoseconds: event.lateness.nanoseconds)) ago")
             } else if output.mode == .live {

@@ -154,6 +154,7 @@ def test_sequence_repeat_and_parallel():
     assert order[:2] == [("state", "Eggs"), ("state", "Toast")]  # both running before either finishes
     assert [label for event, label in order if event == "finish"] == ["Toast", "Eggs"]
     assert run("0.3s:A", "0.2s:B", "--quiet").stdout == "A, B: finished after 00:00.5\n"
+    assert run("--parallel", "0.3s:A", "0.2s:B", "--quiet").stdout == "A, B: finished after 00:00.3\n"
 
 
 def test_until_a_clock_time_counts_to_its_next_occurrence():

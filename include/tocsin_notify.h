@@ -182,7 +182,8 @@ TOCSIN_EXTERN int tocsin_notify_flush(tocsin_notifier *notifier,
  * each (session bus, notification server and its capabilities, sound
  * server, the file of each alarm sound), as a NUL-terminated string of at
  * most cap - 1 bytes. Returns its full length (as snprintf). Takes up to
- * about 3 s when services do not answer.
+ * about 4 s when services do not answer (1 s for each of two D-Bus calls,
+ * 2 s for the sound server).
  */
 TOCSIN_EXTERN int tocsin_notify_diagnose(tocsin_notifier *notifier, char *buf,
                                          size_t cap);

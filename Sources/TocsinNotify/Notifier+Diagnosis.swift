@@ -38,7 +38,8 @@ public struct DiagnosisProblem: Error, Sendable {
 
 extension Notifier {
     /// Checks the session bus, the notification server and the sound server,
-    /// each for at most about a second, and which file each alarm sound is.
+    /// and which file each alarm sound is. Bounded: at most 1 s for each of
+    /// two D-Bus calls and 2 s for the sound server.
     public func diagnose() -> Diagnosis {
         let bus = DesktopProbe.sessionBus().mapError { DiagnosisProblem(reason: $0.reason) }
         let server = DesktopProbe.notificationServer().mapError { DiagnosisProblem(reason: $0.reason) }

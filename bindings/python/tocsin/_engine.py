@@ -150,10 +150,10 @@ class Engine:
         meanwhile comes back finished and its FINISH event (lateness: how long
         ago) goes to the first handler added to it. Raises TocsinIOError for a
         missing file, CorruptError for a bad one; the engine is then unchanged."""
-        before = {timer.handle for timer in self.timers()}
         restored = c_size_t()
         self._call("tocsin_engine_load", os.fsencode(path), byref(restored))
-        return [timer for timer in self.timers() if timer.handle not in before]
+        # Loaded timers come last in creation order.
+        return self.timers()[-restored.value:] if restored.value else []
 
     def _restored(self, handle: int) -> Timer:
         """A Timer for a handle the engine made (by loading a file)."""

@@ -56,6 +56,9 @@ struct DeadlineHeap {
         }
     }
 
+    /// Removes every entry, keeping the buffer. O(1).
+    mutating func removeAll() { count = 0 }
+
     /// Moves the earliest entry to a later deadline (a ticking timer's next
     /// tick), cheaper than remove and push. O(log n).
     mutating func retimeTop(to deadline: Int64) {

@@ -1,41 +1,34 @@
-import Glibc
+import CTocsinSystem
 
-/// A pthread mutex with one condition variable, for the engine's state and
-/// for waiting until a running callback returns.
+/// A mutex with one condition variable, for the engine's state and for
+/// waiting until a running callback returns: `tocsin_lock`, which spins for a
+/// few microseconds before it sleeps (see `tocsin_lock.h` for why).
 ///
-/// `@unchecked Sendable`: the mutex and condition are built for use from
-/// many threads; their storage is allocated once and never moves.
+/// `@unchecked Sendable`: the lock is built for use from many threads; its
+/// storage is allocated once and never moves.
 package final class EngineLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let storage = UnsafeMutablePointer<tocsin_lock>.allocate(capacity: 1)
 
     package init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        tocsin_lock_init(storage)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        storage.deallocate()
     }
 
-    @inline(__always) package func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) package func unlock() { pthread_mutex_unlock(mutex) }
+    @inline(__always) package func lock() { tocsin_lock_acquire(storage) }
+    @inline(__always) package func unlock() { tocsin_lock_release(storage) }
 
-    /// Waits for `broadcast`; the lock must be held, and is held again on return.
-    package func wait() { pthread_cond_wait(condition, mutex) }
+    /// Waits for `broadcast`; the lock must be held, and is held again on
+    /// return. May return without a broadcast: callers re-check in a loop.
+    package func wait() { _ = tocsin_lock_wait(storage, -1) }
 
     /// As `wait`, but gives up after `nanoseconds`; false if it did.
     package func wait(nanoseconds: Int64) -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let total = Int64(deadline.tv_nsec) + nanoseconds
-        deadline.tv_sec += Int(total / 1_000_000_000)
-        deadline.tv_nsec = Int(total % 1_000_000_000)
-        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+        tocsin_lock_wait(storage, max(0, nanoseconds)) == 0
     }
 
-    package func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every waiter. Lock held.
+    package func broadcast() { tocsin_lock_broadcast(storage) }
 }

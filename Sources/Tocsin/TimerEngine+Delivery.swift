@@ -98,7 +98,12 @@ extension TimerEngine {
     /// called with the lock dropped. Lock held on entry and on return.
     func deliverLocked(until limit: Int64) -> Int {
         var delivered = 0
-        while !closed, let event = takeNextEvent(until: limit) {
+        while !closed {
+            if batchIsNext(until: limit) {
+                delivered += deliverBatch(until: limit)
+                continue
+            }
+            guard let event = takeNextEvent(until: limit) else { break }
             guard let index = slots.index(of: event.handle) else { continue }
             let slot = slots[index].pointee
             guard slot.hasHandler || !observers.isEmpty else { continue }
@@ -125,7 +130,7 @@ extension TimerEngine {
 
     /// Calls one handler, lock not held. Takes `box` so that the closure is
     /// released here, before the lock is taken again.
-    private func invoke(
+    func invoke(
         _ event: EngineEvent, lateness: Int64, callback: tocsin_callback?, context: UnsafeMutableRawPointer?,
         box: consuming HandlerBox?
     ) {
@@ -144,21 +149,44 @@ extension TimerEngine {
     /// event's due time. Lock held.
     func takeNextEvent(until limit: Int64) -> EngineEvent? {
         while true {
-            dropStaleTops()
-            let top = heap.top
-            if let head = pending.first, head.time <= limit, top.map({ head.time <= $0.deadline }) ?? true {
-                _ = pending.removeFirst()
-                guard let index = slots.index(of: head.handle) else { continue }  // freed since
-                return EngineEvent(
-                    kind: head.isFinish ? .finish : .stateChange, state: head.state, handle: head.handle,
-                    elapsed: head.elapsed, remaining: slots[index].pointee.remaining(after: head.elapsed), tick: 0,
-                    due: head.time)
+            if pendingIsNext(until: limit) {
+                if let event = takePendingEvent() { return event }
+                continue
             }
-            guard let top, top.deadline <= limit else { return nil }
+            // Stale entries are dropped only here, when due: not in every
+            // round (a STATE event does not need the heap tidied).
+            guard let top = heap.top, top.deadline <= limit else { return nil }
+            if slots[top.slotIndex].pointee.armKey != top.key {
+                heap.removeTop()
+                staleEntries -= 1
+                continue
+            }
             if skipUnheardTicks(top, until: limit) { continue }
             if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }
             if let event = fire(top) { return event }
         }
+    }
+
+    /// Takes the queue's head; nil if its timer was freed since. Lock held.
+    func takePendingEvent() -> EngineEvent? {
+        guard let head = pending.removeFirst(), let index = slots.index(of: head.handle) else { return nil }
+        return EngineEvent(
+            kind: head.isFinish ? .finish : .stateChange, state: head.state, handle: head.handle,
+            elapsed: head.elapsed, remaining: slots[index].pointee.remaining(after: head.elapsed), tick: 0,
+            due: head.time)
+    }
+
+    /// True if the queue's head is the next event due by `limit`: queued
+    /// events go before heap events due at the same time. Drops stale heap
+    /// entries that are due sooner. Lock held.
+    func pendingIsNext(until limit: Int64) -> Bool {
+        guard let head = pending.first, head.time <= limit else { return false }
+        while let top = heap.top, top.deadline < head.time {
+            guard slots[top.slotIndex].pointee.armKey != top.key else { return false }
+            heap.removeTop()
+            staleEntries -= 1
+        }
+        return true
     }
 
     /// A ticking timer nobody listens to (no handler, no observers) jumps

@@ -14,6 +14,7 @@ extension TimerEngine {
             return
         }
         closed = true
+        _ = bumpBatchEpoch(for: nil)  // a batch out for delivery stops at once
         if onDeliveringThread {
             lock.unlock()  // the delivery round tears down when the handler returns
             return

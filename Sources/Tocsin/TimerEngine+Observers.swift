@@ -61,6 +61,7 @@ extension TimerEngine {
             throw .noSuchTimer
         }
         let removed = observers.remove(at: index)
+        waitForBatch(bumpBatchEpoch(for: nil), runningHandler: nil)
         if !onDeliveringThread {
             while deliveringHandle != 0 {
                 waiters += 1

@@ -52,8 +52,10 @@ extension TimerEngine {
         disarm(index)
         let box = takeSwiftHandler(index)
         clearSideTables(index)
+        let epoch = bumpBatchEpoch(for: timer.rawValue)
         slots.release(index)
         waitWhileDelivering(timer.rawValue)
+        waitForBatch(epoch, runningHandler: timer.rawValue)
         lock.unlock()
         box?.release()  // outside the lock: the closure's captures may call back in
     }
@@ -85,6 +87,7 @@ extension TimerEngine {
             slot.pointee.context = context
             if isSwift { slot.pointee.flags.insert(.swiftHandler) }
             if slot.pointee.hasHandler { releaseHeldFinish(index) }
+            _ = bumpBatchEpoch(for: timer.rawValue)
             return previous
         }
         previous?.release()

@@ -5,10 +5,11 @@ extension TimerEngine {
     /// - Throws: `.wrongState` if running or suspended.
     /// - Complexity: O(log n) in the number of armed timers.
     public func start(_ timer: TimerID) throws(TocsinError) {
+        let realNow = clockBeforeLock()
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state.canStart else { throw .wrongState }
             let saved = slot.pointee
-            let now = clockNow()
+            let now = realNow ?? manualNow
             slot.pointee.anchor = now
             slot.pointee.state = .running
             if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
@@ -33,7 +34,7 @@ extension TimerEngine {
     public func suspend(_ timer: TimerID) throws(TocsinError) {
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state == .running else { throw .wrongState }
-            let now = clockNow()
+            let now = clockNow()  // under the lock: never before an event already delivered
             slot.pointee.hold(at: now)
             slot.pointee.state = .suspended
             disarm(index)
@@ -46,9 +47,10 @@ extension TimerEngine {
     /// - Throws: `.wrongState` unless suspended.
     /// - Complexity: O(log n).
     public func resume(_ timer: TimerID) throws(TocsinError) {
+        let realNow = clockBeforeLock()
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state == .suspended else { throw .wrongState }
-            let now = clockNow()
+            let now = realNow ?? manualNow
             let saved = slot.pointee
             slot.pointee.run(at: now)
             slot.pointee.state = .running
@@ -73,12 +75,13 @@ extension TimerEngine {
         try withTimer(timer) { index, slot throws(TocsinError) in
             let state = slot.pointee.state
             guard state == .running || state == .suspended else { throw .wrongState }
-            let now = clockNow()
+            let now = clockNow()  // under the lock: never before an event already delivered
             slot.pointee.hold(at: now)
             slot.pointee.state = .canceled
             disarm(index)
             enqueueState(of: index, at: now)
             waitWhileDelivering(timer.rawValue)
+            waitWhileBatchRuns(timer.rawValue)
         }
     }
 
@@ -136,7 +139,14 @@ extension TimerEngine {
         guard key != 0 else { return }
         slot.pointee.armKey = 0
         staleEntries += 1
-        if heap.top?.key == key {
+        if staleEntries == heap.count {
+            heap.removeAll()  // nothing live left: no wakeup for a cancelled timer
+            staleEntries = 0
+            if deliveringThread == nil { rearmKernelTimer() }
+        } else if heap.top?.key == key && delivery != .engineThread {
+            // A poll fd must not turn readable for a cancelled timer. The
+            // engine's own thread may wake early instead: it drops the stale
+            // tops then, which keeps cancel O(1) and free of system calls.
             dropStaleTops()
             if deliveringThread == nil { rearmKernelTimer() }
         } else if staleEntries > 1024 && staleEntries > heap.count / 2 {
@@ -161,7 +171,9 @@ extension TimerEngine {
     /// Arms the kernel timer for the earliest live deadline. Lock held.
     func rearmKernelTimer() {
         guard let kernel else { return }
-        dropStaleTops()
+        // The engine's own thread may wake for a cancelled timer and drop it
+        // then; a poll fd must not turn readable for one.
+        if delivery != .engineThread { dropStaleTops() }
         let target = heap.top?.deadline ?? .max
         if target != armedDeadline {
             kernel.arm(at: target)

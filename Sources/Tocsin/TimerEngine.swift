@@ -66,6 +66,15 @@ public final class TimerEngine: @unchecked Sendable {
     @exclusivity(unchecked) var deliveringThread: pthread_t?
     /// The timer whose handler is running now; 0 if none.
     @exclusivity(unchecked) var deliveringHandle: UInt64 = 0
+    /// Batched delivery (see TimerEngine+Batch.swift): the entries, touched
+    /// only by the delivering thread; whether a batch is out; the epoch the
+    /// delivering thread has seen.
+    @exclusivity(unchecked) var batch: [BatchEntry] = []
+    @exclusivity(unchecked) var batchOut = false
+    @exclusivity(unchecked) var batchAcked: UInt64 = 0
+    /// Not guarded: written once per batched event, so kept off the cache
+    /// lines of the fields every call reads.
+    let batchSignals = BatchSignals()
     /// Threads blocked in `lock.wait()`.
     @exclusivity(unchecked) var waiters = 0
     /// The deadline the kernel timer is armed for; `.max` when disarmed.
@@ -101,6 +110,15 @@ public final class TimerEngine: @unchecked Sendable {
     @inline(__always)
     func clockNow() -> Int64 {
         delivery == .manualClock ? manualNow : BootClock.now()
+    }
+
+    /// The real clock, read before taking the lock so that the lock is held
+    /// for less time; nil on a manual clock, whose time the lock guards. For
+    /// start and resume only: suspend and cancel read the clock under the
+    /// lock, so a timer's time never reads less than an event delivered.
+    @inline(__always)
+    func clockBeforeLock() -> Int64? {
+        delivery == .manualClock ? nil : BootClock.now()
     }
 
     /// The C API's view of this engine: the pointer `tocsin_engine_new` returned.

@@ -38,6 +38,8 @@ struct TimerSlot {
         /// Restored as having run out while the program was away: its FINISH
         /// waits (in `heldFinishes`) until a handler is set.
         static var heldFinish: Flags { Flags(rawValue: 1 << 6) }
+        /// Has an event in a batch out for delivery (TimerEngine+Batch.swift).
+        static var batched: Flags { Flags(rawValue: 1 << 7) }
     }
 
     var isStopwatch: Bool { flags.contains(.stopwatch) }

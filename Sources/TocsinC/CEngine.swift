@@ -12,7 +12,10 @@ func engine(_ pointer: OpaquePointer?) -> TimerEngine? {
     return Unmanaged<TimerEngine>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
 
-/// Runs `body` on the engine and maps its outcome to a status code.
+/// Runs `body` on the engine and maps its outcome to a status code. Holds a
+/// strong reference for the call, so that a call racing with
+/// `tocsin_engine_free` on another thread gets `TOCSIN_ECLOSED` rather than
+/// freed memory, and dispatch or advance survive a handler freeing the engine.
 @inline(__always)
 func status(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Void) -> Int32 {
     guard let engine = engine(pointer) else { return Int32(TOCSIN_EINVAL) }
@@ -24,7 +27,7 @@ func status(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError)
     }
 }
 
-/// A count (or fd) as a non-negative status, or the error.
+/// A count (or fd) as a non-negative status, or the error (as `status`).
 @inline(__always)
 func count(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Int) -> Int32 {
     guard let engine = engine(pointer) else { return Int32(TOCSIN_EINVAL) }

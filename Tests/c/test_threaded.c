@@ -111,6 +111,65 @@ static void cancel_waits_and_no_tick_follows(void) {
     tocsin_engine_free(engine);
 }
 
+/* Queued STATE events are delivered several per lock (a batch) while the
+ * host carries on. A batch must still follow the host: a timer freed while
+ * another timer's handler runs gets no event afterwards (and free does not
+ * wait for the other handler), and a new callback receives the queued events
+ * from then on. */
+typedef struct {
+    atomic_int entered, release, calls;
+} gate;
+
+static void gate_callback(tocsin_engine *engine, const tocsin_event *event, void *data) {
+    (void)engine;
+    gate *g = data;
+    atomic_fetch_add(&g->calls, 1);
+    if (event->kind != TOCSIN_EVENT_STATE || event->state != TOCSIN_RUNNING) return;
+    atomic_store(&g->entered, 1);
+    for (int waited = 0; !atomic_load(&g->release) && waited < 5000; waited++) sleep_ms(1);
+}
+
+static void count_callback(tocsin_engine *engine, const tocsin_event *event, void *data) {
+    (void)engine, (void)event;
+    atomic_fetch_add((atomic_int *)data, 1);
+}
+
+static void queued_events_follow_free_and_new_callbacks(void) {
+    tocsin_engine *engine = threaded_engine();
+    static gate first, second;
+    static atomic_int freed_calls, old_calls, new_calls;
+    memset(&first, 0, sizeof first), memset(&second, 0, sizeof second);
+    atomic_store(&freed_calls, 0), atomic_store(&old_calls, 0), atomic_store(&new_calls, 0);
+    tocsin_timer blocker = 0, holder = 0, freed = 0, switched = 0;
+    tocsin_countdown_new(engine, 60, &blocker);
+    tocsin_timer_set_callback(engine, blocker, gate_callback, &first);
+    tocsin_timer_start(engine, blocker);
+    CHECK(wait_for(&first.entered, 1, 10000)); /* the engine thread is held in a handler */
+
+    tocsin_countdown_new(engine, 60, &holder);
+    tocsin_countdown_new(engine, 60, &freed);
+    tocsin_countdown_new(engine, 60, &switched);
+    tocsin_timer_set_callback(engine, holder, gate_callback, &second);
+    tocsin_timer_set_callback(engine, freed, count_callback, &freed_calls);
+    tocsin_timer_set_callback(engine, switched, count_callback, &old_calls);
+    tocsin_timer_start(engine, holder);
+    tocsin_timer_start(engine, freed);
+    tocsin_timer_start(engine, switched);
+    atomic_store(&first.release, 1); /* the three STATE(RUNNING) events go out together */
+    CHECK(wait_for(&second.entered, 1, 10000));
+
+    double before = boot_seconds();
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_free(engine, freed));
+    CHECK(boot_seconds() - before < 1.0); /* did not wait for the other timer's handler */
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_callback(engine, switched, count_callback, &new_calls));
+    atomic_store(&second.release, 1);
+    sleep_ms(100);
+    CHECK_EQ(0, atomic_load(&freed_calls));
+    CHECK_EQ(0, atomic_load(&old_calls));
+    CHECK_EQ(1, atomic_load(&new_calls));
+    tocsin_engine_free(engine);
+}
+
 /* Callbacks on the engine thread that cancel, free and create timers. */
 typedef struct {
     tocsin_timer others[8];
@@ -317,6 +376,7 @@ const test_case threaded_tests[] = {
     {"countdown_ticks_and_finishes_never_early", countdown_ticks_and_finishes_never_early},
     {"free_waits_for_the_running_callback", free_waits_for_the_running_callback},
     {"cancel_waits_and_no_tick_follows", cancel_waits_and_no_tick_follows},
+    {"queued_events_follow_free_and_new_callbacks", queued_events_follow_free_and_new_callbacks},
     {"callbacks_cancel_free_and_create", callbacks_cancel_free_and_create},
     {"engine_freed_from_its_own_thread", engine_freed_from_its_own_thread},
     {"engine_freed_while_callbacks_run", engine_freed_while_callbacks_run},

@@ -11,6 +11,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "tocsin_lock.h"
+
 /* prctl is variadic, so Swift cannot call it directly. */
 static inline int tocsin_set_timer_slack(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0UL, 0UL, 0UL);

@@ -249,6 +249,13 @@ class Engine:
         timer = self._active.get(raw.timer) or self._timers.get(raw.timer)
         if timer is None:
             return
+        by_kind = timer._handlers
+        handlers = by_kind.get(raw.kind, ()) + by_kind.get(None, ()) + self._handlers
+        ends_run = raw.kind == EventKind.STATE and raw.state in (State.FINISHED, State.CANCELED)
+        if not handlers:  # the common STATE event nobody asked for: no Event built
+            if ends_run:
+                self._release_if_idle(raw.timer)
+            return
         event = Event(
             EventKind(raw.kind),
             State(raw.state),
@@ -258,14 +265,13 @@ class Engine:
             raw.tick,
             raw.lateness,
         )
-        by_kind = timer._handlers
         errors: list[BaseException] = []
-        for handler in by_kind.get(event.kind, ()) + by_kind.get(None, ()) + self._handlers:
+        for handler in handlers:
             try:
                 handler(event)
             except Exception as error:
                 errors.append(error)
-        if event.kind is EventKind.STATE and event.state in (State.FINISHED, State.CANCELED):
+        if ends_run:
             self._release_if_idle(raw.timer)
         for failure in errors:
             if self.on_error is None:

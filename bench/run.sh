@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds a release libtocsin and the benchmark, runs every engine on the same
-# seeded workloads, and prints one markdown table per workload with medians
-# of REPS runs (min–max where the spread is wide). Not a test: nothing here
+# Builds a release libtocsin and the benchmarks, runs every engine on the same
+# seeded workloads, and prints one markdown table per measure with medians of
+# REPS runs (min–max where the spread is wide). Not a test: nothing here
 # passes or fails on speed.
 #   bench/run.sh [REPS] [N...]        (default: 3 runs of 1000 100000 1000000)
+# The Python engines run at N <= 100,000 (a million Python timers take minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-3}
@@ -16,31 +17,66 @@ command -v pkg-config > /dev/null && pkg-config --exists libuv || {
   $sudo_ apt-get install -y -qq --no-install-recommends libuv1-dev > /dev/null; }
 make --no-print-directory lib CONFIG=release > /dev/null
 mkdir -p out/bench
-cc -O2 -Wall -Iinclude bench/oneshot.c $(pkg-config --cflags --libs glib-2.0 libuv) -lm \
-  -Lout/release/lib -ltocsin -o out/bench/oneshot
+flags=(-O2 -Wall -Iinclude $(pkg-config --cflags --libs glib-2.0 libuv) -lm -lpthread -Lout/release/lib -ltocsin)
+cc bench/oneshot.c "${flags[@]}" -o out/bench/oneshot
+cc bench/workloads.c "${flags[@]}" -o out/bench/workloads
+(cd bench/dispatch && swift build -c release > /dev/null)
+dispatch="$(cd bench/dispatch && swift build -c release --show-bin-path)/dispatch-bench"
+export LD_LIBRARY_PATH=$PWD/out/release/lib TOCSIN_LIBRARY=$PWD/out/release/lib/libtocsin.so.0
+python=(env PYTHONPATH=bindings/python python3 bench/python_bench.py)
+
 log=out/bench/results.txt
 : > "$log"
-for n in "${sizes[@]}"; do
-  for engine in floor tocsin uv glib; do
-    for rep in $(seq "$reps"); do
-      LD_LIBRARY_PATH=out/release/lib out/bench/oneshot "$engine" "$n" "$rep" >> "$log"
-    done
+run() { "$@" >> "$log" || echo "bench: failed: $*" >&2; }
+for rep in $(seq "$reps"); do
+  for n in "${sizes[@]}"; do
+    for engine in floor tocsin uv glib; do run out/bench/oneshot "$engine" "$n" "$rep"; done
+    run "$dispatch" oneshot "$n" "$rep"
+    if [ "$n" -le 100000 ]; then
+      run "${python[@]}" asyncio "$n" "$rep"
+      run "${python[@]}" tocsin-py "$n" "$rep"
+    fi
+  done
+  for workload in ticks idle contention; do
+    for engine in floor tocsin uv glib; do run out/bench/workloads "$workload" "$engine"; done
+    run "$dispatch" "$workload"
   done
 done
+
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)"
-echo "Runs: $reps per cell, medians (min–max when max > 1.5 x min). Engines: floor = binary heap + one timerfd, no locks;"
-echo "tocsin = libtocsin.so through its C ABI, DEFAULT mode; uv = libuv $(pkg-config --modversion libuv); glib = GLib $(pkg-config --modversion glib-2.0)."
+echo "Runs: $reps per cell, medians (min–max when max > 1.5 x min)."
+echo "Engines: floor = binary heap + one timerfd, no locks; tocsin = libtocsin.so through its C ABI, DEFAULT mode;"
+echo "uv = libuv $(pkg-config --modversion libuv); glib = GLib $(pkg-config --modversion glib-2.0);"
+echo "dispatch = DispatchSourceTimer, one per timer (Swift $(swift --version 2>&1 | grep -o 'version [0-9.]*' | head -1 | cut -d' ' -f2));"
+echo "asyncio = loop.call_later and tocsin-py = the Python binding's tocsin.aio.Engine (Python $(python3 -c 'import platform; print(platform.python_version())'))."
 python3 - "$log" <<'PY'
-import statistics, sys
-rows = [dict(kv.split("=") for kv in line.split()) for line in open(sys.argv[1])]
+import math, statistics, sys
+rows = [dict(kv.split("=", 1) for kv in line.split()) for line in open(sys.argv[1]) if "=" in line]
 def cell(values):
-    values = sorted(values)
+    values = sorted(v for v in values if not math.isnan(v))
+    if not values:
+        return "n/a"
     median = statistics.median(values)
-    text = f"{median:,.0f}" if median >= 10 else f"{median:.1f}"
+    text = f"{median:,.0f}" if abs(median) >= 10 else f"{median:.2f}"
     if values[0] > 0 and values[-1] > 1.5 * values[0]:
-        text += f" ({values[0]:,.0f}–{values[-1]:,.0f})"
+        low, high = (f"{v:,.0f}" if abs(v) >= 10 else f"{v:.2f}" for v in (values[0], values[-1]))
+        text += f" ({low}–{high})"
     return text
-tables = [
+def table(title, key, workload, engines, by_n):
+    picked = [r for r in rows if r.get("workload", "oneshot") == workload]
+    print(f"\n### {title}\n")
+    if by_n:
+        print("| N | " + " | ".join(engines) + " |")
+        print("|---" * (len(engines) + 1) + "|")
+        for n in sorted({int(r["n"]) for r in picked}):
+            cells = [cell([float(r[key]) for r in picked if r["engine"] == e and int(r["n"]) == n]) for e in engines]
+            print(f"| {n:,} | " + " | ".join(cells) + " |")
+    else:
+        print("| " + " | ".join(engines) + " |")
+        print("|---" * len(engines) + "|")
+        print("| " + " | ".join(cell([float(r[key]) for r in picked if r["engine"] == e]) for e in engines) + " |")
+oneshot = ["floor", "tocsin", "uv", "glib", "dispatch", "asyncio", "tocsin-py"]
+for title, key in [
     ("One-shot: schedule (ns per create+arm)", "schedule_ns"),
     ("One-shot: lateness p50 (µs)", "late_p50_us"),
     ("One-shot: lateness p99 (µs)", "late_p99_us"),
@@ -49,14 +85,16 @@ tables = [
     ("One-shot: RSS per armed timer (bytes, harness included)", "bytes"),
     ("One-shot: CPU seconds (whole run)", "cpu_s"),
     ("Cancel: ns per cancel", "cancel_ns"),
-]
-sizes = sorted({int(r["n"]) for r in rows})
-engines = ["floor", "tocsin", "uv", "glib"]
-for title, key in tables:
-    print(f"\n### {title}\n")
-    print("| N | " + " | ".join(engines) + " |")
-    print("|---" * (len(engines) + 1) + "|")
-    for n in sizes:
-        cells = [cell([float(r[key]) for r in rows if r["engine"] == e and int(r["n"]) == n]) for e in engines]
-        print(f"| {n:,} | " + " | ".join(cells) + " |")
+]:
+    table(title, key, "oneshot", oneshot, True)
+others = ["floor", "tocsin", "uv", "glib", "dispatch"]
+for title, key, workload in [
+    ("Ticks (10 ms, 1000 ticks): drift at the last tick (ms)", "drift_ms", "ticks"),
+    ("Ticks: lateness p99 (µs)", "late_p99_us", "ticks"),
+    ("Ticks: interval jitter p99 (µs)", "jitter_p99_us", "ticks"),
+    ("Idle (one timer 5 s away): context switches per second", "switches_per_s", "idle"),
+    ("Idle: that timer's lateness (µs)", "late_us", "idle"),
+    ("Contention (4 threads arm and cancel on one engine): million pairs per second", "mops", "contention"),
+]:
+    table(title, key, workload, others, False)
 PY

@@ -13,7 +13,9 @@
  *   it started even across a laptop suspend (it finishes at resume if the
  *   deadline passed during the sleep). The whole engine arms one kernel timer
  *   (a timerfd with an absolute nanosecond deadline) for its earliest deadline:
- *   no thread or kernel object per timer, and no wakeups while nothing is due.
+ *   no thread or kernel object per timer, and no wakeups while nothing is due
+ *   (in DEFAULT mode, at most one at the deadline of a timer cancelled while
+ *   it was the earliest: cancelling makes no system call).
  *   All times in this API are seconds as double; the engine keeps nanoseconds.
  *
  * THREADS

@@ -52,7 +52,6 @@ extension TimerEngine {
     /// handlers with the lock dropped, and returns how many it called. Lock
     /// held on entry and on return.
     func deliverBatch(until limit: Int64) -> Int {
-        batch.removeAll(keepingCapacity: true)
         while batch.count < Self.batchLimit, pendingIsNext(until: limit) {
             guard let event = takePendingEvent(), let index = slots.index(of: event.handle) else { continue }
             let slot = slots[index]
@@ -161,8 +160,8 @@ extension TimerEngine {
         }
     }
 
-    /// For cancel: its STATE events stay deliverable, so only a running
-    /// handler of the timer in another thread's batch matters. Lock held.
+    /// Waits while another thread's batch runs `handle`'s handler (part of
+    /// `waitWhileDelivering`, for cancel and free). Lock held.
     func waitWhileBatchRuns(_ handle: UInt64) {
         guard batchOut, !onDeliveringThread,
               batchSignals.claim.load(ordering: .sequentiallyConsistent) == handle else { return }

@@ -153,14 +153,10 @@ extension TimerEngine {
                 if let event = takePendingEvent() { return event }
                 continue
             }
-            // Stale entries are dropped only here, when due: not in every
-            // round (a STATE event does not need the heap tidied).
+            // Stale entries are dropped only once due: a round that delivers
+            // only STATE events leaves the heap alone.
+            dropStaleTops(dueBy: limit)
             guard let top = heap.top, top.deadline <= limit else { return nil }
-            if slots[top.slotIndex].pointee.armKey != top.key {
-                heap.removeTop()
-                staleEntries -= 1
-                continue
-            }
             if skipUnheardTicks(top, until: limit) { continue }
             if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }
             if let event = fire(top) { return event }
@@ -181,12 +177,8 @@ extension TimerEngine {
     /// entries that are due sooner. Lock held.
     func pendingIsNext(until limit: Int64) -> Bool {
         guard let head = pending.first, head.time <= limit else { return false }
-        while let top = heap.top, top.deadline < head.time {
-            guard slots[top.slotIndex].pointee.armKey != top.key else { return false }
-            heap.removeTop()
-            staleEntries -= 1
-        }
-        return true
+        dropStaleTops(dueBy: head.time - 1)
+        return heap.top.map { $0.deadline >= head.time } ?? true
     }
 
     /// A ticking timer nobody listens to (no handler, no observers) jumps

@@ -81,7 +81,6 @@ extension TimerEngine {
             disarm(index)
             enqueueState(of: index, at: now)
             waitWhileDelivering(timer.rawValue)
-            waitWhileBatchRuns(timer.rawValue)
         }
     }
 
@@ -161,8 +160,10 @@ extension TimerEngine {
         return slot.pointee.nextDue(ticks: slot.pointee.flags.contains(.ticking) ? ticks[index] : nil)
     }
 
-    func dropStaleTops() {
-        while let top = heap.top, slots[top.slotIndex].pointee.armKey != top.key {
+    /// Drops stale entries from the top of the heap, those due by `limit`
+    /// (all of them by default). Lock held.
+    func dropStaleTops(dueBy limit: Int64 = .max) {
+        while let top = heap.top, top.deadline <= limit, slots[top.slotIndex].pointee.armKey != top.key {
             heap.removeTop()
             staleEntries -= 1
         }

@@ -149,7 +149,8 @@ public final class TimerEngine: @unchecked Sendable {
         return try body(index, slots[index])
     }
 
-    /// Blocks while another thread runs `handle`'s handler. Lock held.
+    /// Blocks while another thread runs `handle`'s handler, alone or in a
+    /// batch. Lock held.
     func waitWhileDelivering(_ handle: UInt64) {
         guard !onDeliveringThread else { return }
         while deliveringHandle == handle {
@@ -157,6 +158,7 @@ public final class TimerEngine: @unchecked Sendable {
             lock.wait()
             waiters -= 1
         }
+        waitWhileBatchRuns(handle)
     }
 }
 

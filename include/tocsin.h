@@ -68,9 +68,9 @@ typedef uint64_t tocsin_timer;
 /* --------------------------------------------------------------- version -- */
 
 #define TOCSIN_VERSION_MAJOR 0
-#define TOCSIN_VERSION_MINOR 1
+#define TOCSIN_VERSION_MINOR 2
 #define TOCSIN_VERSION_PATCH 0
-#define TOCSIN_VERSION_STRING "0.1.0"
+#define TOCSIN_VERSION_STRING "0.2.0"
 /** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
 #define TOCSIN_VERSION_HEX                                                     \
     ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \
@@ -128,6 +128,18 @@ enum {
     TOCSIN_EVENT_TICK = 1,   /* tick k: k x interval of running time passed */
     TOCSIN_EVENT_STATE = 2,  /* the timer changed state (event->state) */
     TOCSIN_EVENT_FINISH = 3  /* a countdown ran out; STATE(FINISHED) follows */
+};
+
+/**
+ * Event kinds as bits: which events a timer's callback gets
+ * (tocsin_timer_set_events(), tocsin_countdown_start()).
+ */
+enum {
+    TOCSIN_EVENTS_TICK = 1 << TOCSIN_EVENT_TICK,     /* 2 */
+    TOCSIN_EVENTS_STATE = 1 << TOCSIN_EVENT_STATE,   /* 4 */
+    TOCSIN_EVENTS_FINISH = 1 << TOCSIN_EVENT_FINISH, /* 8 */
+    TOCSIN_EVENTS_ALL = TOCSIN_EVENTS_TICK | TOCSIN_EVENTS_STATE |
+                        TOCSIN_EVENTS_FINISH
 };
 
 /**
@@ -312,6 +324,25 @@ TOCSIN_EXTERN int tocsin_timer_set_callback(tocsin_engine *engine,
                                             void *user_data);
 
 /**
+ * Chooses which kinds of event reach the timer's callback: an OR of
+ * TOCSIN_EVENTS_* bits (0: none; the default is TOCSIN_EVENTS_ALL). Other
+ * kinds are not delivered to the callback; observers still see every event.
+ * A STATE event that neither the callback nor an observer wants is never
+ * queued, so a host that needs only FINISH (as with uv_timer_start or
+ * g_timeout_add) pays for no other delivery. Events already queued are
+ * filtered when delivered, by the bits current then. The bits stay with the
+ * timer across runs and callback changes; they are not saved by
+ * tocsin_engine_save(). Returns TOCSIN_EINVAL for bits outside
+ * TOCSIN_EVENTS_ALL. Cost: O(1).
+ */
+TOCSIN_EXTERN int tocsin_timer_set_events(tocsin_engine *engine,
+                                          tocsin_timer timer, unsigned events);
+
+/** The timer's TOCSIN_EVENTS_* bits (>= 0), or a negative error code. */
+TOCSIN_EXTERN int tocsin_timer_events(tocsin_engine *engine,
+                                      tocsin_timer timer);
+
+/**
  * Sets the tick interval (0: no ticks). Tick k is due when k x interval of
  * running time has passed; a tick that would fall at or after a countdown's
  * end is folded into FINISH. Every tick is delivered, each with its own
@@ -366,6 +397,22 @@ TOCSIN_EXTERN int tocsin_timer_resume(tocsin_engine *engine,
                                       tocsin_timer timer);
 TOCSIN_EXTERN int tocsin_timer_cancel(tocsin_engine *engine,
                                       tocsin_timer timer);
+
+/**
+ * The one-shot in one call: creates a countdown of `seconds`, gives it the
+ * callback cb (with user_data; NULL: none) for the events in `events`, starts
+ * it, and stores its handle in *out (NULL allowed: the callback still gets
+ * it in event->timer). The same as tocsin_countdown_new(),
+ * tocsin_timer_set_events(), tocsin_timer_set_callback() and
+ * tocsin_timer_start() in turn, but under one lock, and nothing is left
+ * behind if it fails. In DEFAULT mode the callback may run on the engine
+ * thread before this call returns. The timer stays until freed; its
+ * callback may free it on FINISH. Returns TOCSIN_EINVAL for a bad `seconds` or `events`,
+ * TOCSIN_ENOMEM, TOCSIN_ECLOSED. Cost: O(log n) in the number of armed timers.
+ */
+TOCSIN_EXTERN int tocsin_countdown_start(tocsin_engine *engine, double seconds,
+                                         unsigned events, tocsin_callback cb,
+                                         void *user_data, tocsin_timer *out);
 
 /**
  * Records a lap on a RUNNING or SUSPENDED timer (either kind) and stores the

@@ -55,11 +55,12 @@ extension TimerEngine {
         while batch.count < Self.batchLimit, pendingIsNext(until: limit) {
             guard let event = takePendingEvent(), let index = slots.index(of: event.handle) else { continue }
             let slot = slots[index]
-            guard slot.pointee.hasHandler || !observers.isEmpty else { continue }
+            let toHandler = slot.pointee.wants(event.kind)
+            guard toHandler || !observers.isEmpty else { continue }
             slot.pointee.flags.insert(.batched)
             batch.append(BatchEntry(
-                event: event, callback: slot.pointee.callback, context: slot.pointee.context,
-                box: swiftHandler(of: slot.pointee)))
+                event: event, callback: toHandler ? slot.pointee.callback : nil, context: slot.pointee.context,
+                box: toHandler ? swiftHandler(of: slot.pointee) : nil))
         }
         guard !batch.isEmpty else { return 0 }
         var watching = observers
@@ -125,10 +126,11 @@ extension TimerEngine {
                 continue
             }
             let slot = slots[index].pointee
-            batch[position].callback = slot.callback
+            let toHandler = slot.wants(batch[position].event.kind)
+            batch[position].callback = toHandler ? slot.callback : nil
             batch[position].context = slot.context
-            batch[position].box = swiftHandler(of: slot)
-            batch[position].dropped = !slot.hasHandler && watching.isEmpty
+            batch[position].box = toHandler ? swiftHandler(of: slot) : nil
+            batch[position].dropped = !toHandler && watching.isEmpty
         }
         return retired
     }

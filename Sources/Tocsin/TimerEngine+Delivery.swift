@@ -106,10 +106,10 @@ extension TimerEngine {
             guard let event = takeNextEvent(until: limit) else { break }
             guard let index = slots.index(of: event.handle) else { continue }
             let slot = slots[index].pointee
-            guard slot.hasHandler || !observers.isEmpty else { continue }
-            let box = slot.flags.contains(.swiftHandler)
-                ? Unmanaged<HandlerBox>.fromOpaque(slot.context.unsafelyUnwrapped).takeUnretainedValue()
-                : nil
+            let toHandler = slot.wants(event.kind)
+            guard toHandler || !observers.isEmpty else { continue }
+            let callback = toHandler ? slot.callback : nil
+            let box = toHandler ? swiftHandler(of: slot) : nil
             let watching = observers  // a copy: observers may change while the lock is dropped
             deliveringHandle = event.handle
             lock.unlock()
@@ -119,7 +119,7 @@ extension TimerEngine {
             for observer in watching {
                 invoke(event, lateness: lateness, callback: observer.callback, context: observer.context, box: observer.box)
             }
-            invoke(event, lateness: lateness, callback: slot.callback, context: slot.context, box: consume box)
+            invoke(event, lateness: lateness, callback: callback, context: slot.context, box: consume box)
             lock.lock()
             deliveringHandle = 0
             if waiters > 0 { lock.broadcast() }
@@ -181,14 +181,14 @@ extension TimerEngine {
         return heap.top.map { $0.deadline >= head.time } ?? true
     }
 
-    /// A ticking timer nobody listens to (no handler, no observers) jumps
+    /// A ticking timer nobody listens to (no handler for ticks, no observers) jumps
     /// past every tick due by `limit` at once: no one can tell, and a 1 ns
     /// tick over a long advance would otherwise cost a pass per tick. True if
     /// it jumped. Lock held.
     private func skipUnheardTicks(_ top: HeapEntry, until limit: Int64) -> Bool {
         let index = top.slotIndex
         let slot = slots[index]
-        guard !slot.pointee.hasHandler, observers.isEmpty, slot.pointee.flags.contains(.ticking),
+        guard !slot.pointee.wants(.tick), observers.isEmpty, slot.pointee.flags.contains(.ticking),
               let due = nextDue(index), due.isTick, var schedule = ticks[index]
         else { return false }
         let heard = slot.pointee.state == .running ? slot.pointee.runningTime(at: max(limit, top.deadline)) : due.runningTime

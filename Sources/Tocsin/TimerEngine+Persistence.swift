@@ -123,16 +123,15 @@ extension TimerEngine {
         let now = clockNow()
         let slot = slots[index]
         slot.pointee.duration = saved.stopwatch ? 0 : saved.duration
-        slot.pointee.flags = saved.stopwatch ? [.stopwatch] : []
         slot.pointee.created = nextCreated
         nextCreated &+= 1
         if !saved.label.isEmpty {
             labels[index] = saved.label
-            slot.pointee.flags.insert(.hasLabel)
+            slot.pointee.flags.insert(.extras)
         }
         if !saved.laps.isEmpty {
             laps[index] = LapRecord(mark: saved.laps.reduce(0, +), lengths: saved.laps)
-            slot.pointee.flags.insert(.hasLaps)
+            slot.pointee.flags.insert(.extras)
         }
         var running = saved.elapsed
         var state = saved.state
@@ -141,7 +140,7 @@ extension TimerEngine {
             if !saved.stopwatch && running >= saved.duration {  // ran out while away
                 state = .finished
                 heldFinishes[index] = now - (running - saved.duration)
-                slot.pointee.flags.insert(.heldFinish)
+                slot.pointee.flags.insert(.extras)
                 running = saved.duration
             }
         }
@@ -159,12 +158,12 @@ extension TimerEngine {
         }
     }
 
-    /// Delivers a restored timer's held FINISH now that it has a handler.
+    /// Queues a restored timer's held FINISH once its handler wants it.
     /// Lock held.
     func releaseHeldFinish(_ index: Int32) {
         let slot = slots[index]
-        guard slot.pointee.flags.contains(.heldFinish), let due = heldFinishes.removeValue(forKey: index) else { return }
-        slot.pointee.flags.remove(.heldFinish)
+        guard slot.pointee.flags.contains(.extras), slot.pointee.wants(.finish),
+              let due = heldFinishes.removeValue(forKey: index) else { return }
         let handle = slots.handle(of: index)
         let duration = slot.pointee.duration
         pending.append(PendingEvent(handle: handle, time: due, elapsed: duration, state: .finished, isFinish: true))

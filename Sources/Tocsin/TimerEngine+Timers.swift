@@ -13,26 +13,31 @@ extension TimerEngine {
 
     package func countdown(nanoseconds: Int64) throws(TocsinError) -> TimerID {
         guard nanoseconds > 0, nanoseconds <= Nanos.max else { throw .invalidArgument }
-        return try makeTimer(duration: nanoseconds, flags: [])
+        return try makeTimer(duration: nanoseconds)
     }
 
     /// Creates an idle stopwatch: it counts up and never finishes.
     ///
     /// - Complexity: O(1) amortized.
     public func stopwatch() throws(TocsinError) -> TimerID {
-        try makeTimer(duration: 0, flags: .stopwatch)
+        try makeTimer(duration: 0)
     }
 
-    private func makeTimer(duration: Int64, flags: TimerSlot.Flags) throws(TocsinError) -> TimerID {
+    private func makeTimer(duration: Int64) throws(TocsinError) -> TimerID {
         lock.lock()
         defer { lock.unlock() }
+        let index = try newSlot(duration: duration)  // first: it may grow the table
+        return TimerID(rawValue: slots.handle(of: index))
+    }
+
+    /// A fresh idle slot for a timer of `duration` (0: a stopwatch). Lock held.
+    func newSlot(duration: Int64) throws(TocsinError) -> Int32 {
         guard !closed else { throw .closed }
         guard let index = slots.allocate() else { throw .outOfMemory }
         slots[index].pointee.duration = duration
-        slots[index].pointee.flags = flags
         slots[index].pointee.created = nextCreated
         nextCreated &+= 1
-        return TimerID(rawValue: slots.handle(of: index))
+        return index
     }
 
     /// Frees a timer in any state; its handle is unknown from now on and its
@@ -77,6 +82,29 @@ extension TimerEngine {
         try installHandler(timer, callback: callback, context: callback == nil ? nil : context, isSwift: false)
     }
 
+    /// Chooses the kinds of event the timer's handler gets (`.all` unless
+    /// set). The others are not delivered to it, though observers still see
+    /// every event; a STATE event that no handler or observer wants is never
+    /// queued, so a host that needs only `.finish` pays for nothing else.
+    /// Queued events are filtered when delivered, by the set current then.
+    /// The set stays with the timer across runs and handler changes; it is
+    /// not saved.
+    ///
+    /// - Throws: `.invalidArgument` for raw bits outside `.all`.
+    public func setEvents(_ kinds: TimerEvent.Kinds, for timer: TimerID) throws(TocsinError) {
+        guard TimerEvent.Kinds.all.isSuperset(of: kinds) else { throw .invalidArgument }
+        try withTimer(timer) { index, slot in
+            slot.pointee.muted = TimerEvent.Kinds.all.subtracting(kinds)
+            releaseHeldFinish(index)
+            _ = bumpBatchEpoch(for: timer.rawValue)
+        }
+    }
+
+    /// The kinds of event the timer's handler gets.
+    public func events(for timer: TimerID) throws(TocsinError) -> TimerEvent.Kinds {
+        try withTimer(timer) { _, slot in TimerEvent.Kinds.all.subtracting(slot.pointee.muted) }
+    }
+
     private func installHandler(
         _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
     ) throws(TocsinError) {
@@ -85,20 +113,22 @@ extension TimerEngine {
             slot.pointee.callback = callback
             slot.pointee.context = context
             if isSwift { slot.pointee.flags.insert(.swiftHandler) }
-            if slot.pointee.hasHandler { releaseHeldFinish(index) }
+            releaseHeldFinish(index)
             _ = bumpBatchEpoch(for: timer.rawValue)
             return previous
         }
         previous?.release()
     }
 
-    /// Drops the timer's labels, laps and ticks. Lock held.
+    /// Drops the timer's labels, laps, ticks and held finish. Lock held.
     func clearSideTables(_ index: Int32) {
         let flags = slots[index].pointee.flags
-        if flags.contains(.hasLabel) { labels[index] = nil }
-        if flags.contains(.hasLaps) { laps[index] = nil }
+        if flags.contains(.extras) {
+            labels[index] = nil
+            laps[index] = nil
+            heldFinishes[index] = nil
+        }
         if flags.contains(.ticking) { ticks[index] = nil }
-        if flags.contains(.heldFinish) { heldFinishes[index] = nil }
     }
 
     /// Clears a Swift handler from its slot and hands over its retain, for the
@@ -155,10 +185,9 @@ extension TimerEngine {
         try withTimer(timer) { index, slot in
             if label.isEmpty {
                 labels[index] = nil
-                slot.pointee.flags.remove(.hasLabel)
             } else {
                 labels[index] = label
-                slot.pointee.flags.insert(.hasLabel)
+                slot.pointee.flags.insert(.extras)
             }
         }
     }

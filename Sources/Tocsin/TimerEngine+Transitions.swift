@@ -1,3 +1,5 @@
+package import CTocsin
+
 extension TimerEngine {
     /// Starts an idle, finished or cancelled timer from its full duration:
     /// running time 0, laps cleared, ticks from 1.
@@ -19,12 +21,38 @@ extension TimerEngine {
                 slot.pointee = saved
                 throw error
             }
-            if slot.pointee.flags.contains(.hasLaps) {
-                laps[index] = nil
-                slot.pointee.flags.remove(.hasLaps)
-            }
+            if slot.pointee.flags.contains(.extras) { laps[index] = nil }
             enqueueState(of: index, at: now)
         }
+    }
+
+    /// Creates a countdown with a C callback for `events` and starts it, all
+    /// under one lock: `tocsin_countdown_start`.
+    package func startCountdown(
+        nanoseconds: Int64, events: TimerEvent.Kinds, callback: tocsin_callback?, context: UnsafeMutableRawPointer?
+    ) throws(TocsinError) -> TimerID {
+        guard nanoseconds > 0, nanoseconds <= Nanos.max, TimerEvent.Kinds.all.isSuperset(of: events) else {
+            throw .invalidArgument
+        }
+        let realNow = clockBeforeLock()
+        lock.lock()
+        defer { lock.unlock() }
+        let index = try newSlot(duration: nanoseconds)
+        let slot = slots[index]
+        let now = realNow ?? manualNow
+        slot.pointee.callback = callback
+        slot.pointee.context = callback == nil ? nil : context
+        slot.pointee.muted = TimerEvent.Kinds.all.subtracting(events)
+        slot.pointee.anchor = now
+        slot.pointee.state = .running
+        do throws(TocsinError) {
+            try arm(index)
+        } catch {
+            slots.release(index)
+            throw error
+        }
+        enqueueState(of: index, at: now)
+        return TimerID(rawValue: slots.handle(of: index))
     }
 
     /// Holds a running timer's time exactly where it is.
@@ -102,7 +130,7 @@ extension TimerEngine {
             record.mark = runningTime
             record.lengths.append(lap)
             laps[index] = record
-            slot.pointee.flags.insert(.hasLaps)
+            slot.pointee.flags.insert(.extras)
             return lap
         }
     }
@@ -182,11 +210,12 @@ extension TimerEngine {
         }
     }
 
-    /// Queues a STATE event for the timer's current state, if it has a
-    /// handler. `front`: ahead of the queue (the STATE after a FINISH). Lock held.
+    /// Queues a STATE event for the timer's current state, if its handler
+    /// wants it or an observer watches. `front`: ahead of the queue (the
+    /// STATE after a FINISH). Lock held.
     func enqueueState(of index: Int32, at time: Int64, front: Bool = false) {
         let slot = slots[index].pointee
-        guard slot.hasHandler || !observers.isEmpty else { return }
+        guard slot.wants(.stateChange) || !observers.isEmpty else { return }
         let event = PendingEvent(
             handle: slots.handle(of: index), time: time, elapsed: slot.runningTime(at: time), state: slot.state)
         if front {

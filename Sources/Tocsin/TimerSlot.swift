@@ -25,25 +25,40 @@ struct TimerSlot {
     var created: UInt32 = 0
 
     /// Computed, not stored statics: no lazily initialized globals on the hot
-    /// path (and none for ThreadSanitizer to report).
+    /// path (and none for ThreadSanitizer to report). A stopwatch is a slot
+    /// with duration 0, so it needs no bit.
     struct Flags: OptionSet {
         let rawValue: UInt8
-        static var stopwatch: Flags { Flags(rawValue: 1 << 0) }
-        static var free: Flags { Flags(rawValue: 1 << 1) }
+        static var free: Flags { Flags(rawValue: 1 << 0) }
         /// `context` is a retained `HandlerBox` for a Swift closure.
-        static var swiftHandler: Flags { Flags(rawValue: 1 << 2) }
-        static var hasLabel: Flags { Flags(rawValue: 1 << 3) }
-        static var hasLaps: Flags { Flags(rawValue: 1 << 4) }
-        static var ticking: Flags { Flags(rawValue: 1 << 5) }
-        /// Restored as having run out while the program was away: its FINISH
-        /// waits (in `heldFinishes`) until a handler is set.
-        static var heldFinish: Flags { Flags(rawValue: 1 << 6) }
+        static var swiftHandler: Flags { Flags(rawValue: 1 << 1) }
+        /// May have entries in the rare side tables: `labels`, `laps`, or
+        /// `heldFinishes` (restored as having run out while the program was
+        /// away: its FINISH waits there until a handler wants it).
+        static var extras: Flags { Flags(rawValue: 1 << 2) }
+        static var ticking: Flags { Flags(rawValue: 1 << 3) }
         /// Has an event in a batch out for delivery (TimerEngine+Batch.swift).
-        static var batched: Flags { Flags(rawValue: 1 << 7) }
+        static var batched: Flags { Flags(rawValue: 1 << 4) }
+        /// Bits 5-7: the event kinds the handler does not want (see `muted`).
+        static var mutedKinds: Flags { Flags(rawValue: 0b1110_0000) }
     }
 
-    var isStopwatch: Bool { flags.contains(.stopwatch) }
+    var isStopwatch: Bool { duration == 0 }
     var hasHandler: Bool { callback != nil || flags.contains(.swiftHandler) }
+
+    /// The event kinds kept from the handler (`setEvents`); none by default.
+    var muted: TimerEvent.Kinds {
+        get { TimerEvent.Kinds(rawValue: UInt32(flags.rawValue & Flags.mutedKinds.rawValue) >> 4) }
+        set {
+            let bits = UInt8(truncatingIfNeeded: (newValue.rawValue & TimerEvent.Kinds.all.rawValue) << 4)
+            flags = Flags(rawValue: (flags.rawValue & ~Flags.mutedKinds.rawValue) | bits)
+        }
+    }
+
+    /// True if the handler is there and wants events of this kind.
+    func wants(_ kind: TimerEvent.Kind) -> Bool {
+        hasHandler && !muted.contains(TimerEvent.Kinds(kind))
+    }
 
     /// Running time at clock time `now`, pinned to the duration of a countdown.
     func runningTime(at now: Int64) -> Int64 {

@@ -168,3 +168,31 @@ public func tocsin_timer_duration(
         out.pointee = try engine.durationNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
     }
 }
+
+@_cdecl("tocsin_timer_set_events")
+public func tocsin_timer_set_events(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ events: UInt32) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        try engine.setEvents(TimerEvent.Kinds(rawValue: events), for: TimerID(rawValue: timer))
+    }
+}
+
+@_cdecl("tocsin_timer_events")
+public func tocsin_timer_events(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    count(pointer) { engine throws(TocsinError) in
+        Int(try engine.events(for: TimerID(rawValue: timer)).rawValue)
+    }
+}
+
+@_cdecl("tocsin_countdown_start")
+public func tocsin_countdown_start(
+    _ pointer: OpaquePointer?, _ seconds: Double, _ events: UInt32, _ callback: tocsin_callback?,
+    _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<tocsin_timer>?
+) -> Int32 {
+    status(pointer) { engine throws(TocsinError) in
+        guard let nanoseconds = Nanos.from(seconds: seconds) else { throw .invalidArgument }
+        let timer = try engine.startCountdown(
+            nanoseconds: nanoseconds, events: TimerEvent.Kinds(rawValue: events), callback: callback,
+            context: userData)
+        out?.pointee = timer.rawValue
+    }
+}

@@ -77,6 +77,21 @@ import Testing
         #expect(recorder.all.count == 2)  // delivered once
     }
 
+    @Test func aHeldFinishWaitsForAHandlerThatWantsFinishes() throws {
+        _ = try savedEngine()
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let tea = try engine.load(from: path, realtime: Self.savedAt + 90 * Self.second)[1]
+        let recorder = Recorder()
+        try engine.setEvents(.stateChange, for: tea)
+        try engine.setHandler(for: tea, recorder.handler)
+        #expect(try engine.advance(by: .zero) == 0)  // still held: the handler wants no finish
+        try engine.setEvents(.all, for: tea)
+        try engine.advance(by: .zero)
+        #expect(recorder.summary == ["finish", "state finished"])
+        #expect(recorder.all[0].lateness == .seconds(33))
+    }
+
     @Test func aWallClockThatWentBackwardsCountsAsNoTimeAway() throws {
         _ = try savedEngine()
         let engine = try TimerEngine(delivery: .manualClock)

@@ -62,5 +62,6 @@ extern const test_case manual_tests[];
 extern const test_case threaded_tests[];
 extern const test_case polled_tests[];
 extern const test_case persistence_tests[];
+extern const test_case events_tests[];
 
 #endif

@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (s.at < s.size && !s.engine_freed) {
         tocsin_engine *e = s.engine;
         int rc = 0;
-        switch (next(&s) % 24) {
+        switch (next(&s) % 27) {
         case 0: rc = tocsin_countdown_new(e, seconds(&s), &s.timers[next(&s) % SLOTS]); break;
         case 1: rc = tocsin_stopwatch_new(e, &s.timers[next(&s) % SLOTS]); break;
         case 2: rc = tocsin_timer_start(e, timer(&s)); break;
@@ -164,6 +164,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 20: load_bytes(&s); break;
         case 21: rc = tocsin_timer_duration(e, timer(&s), &value); break;
         case 22: rc = tocsin_engine_dispatch(e); check(rc == TOCSIN_ESTATE, "no dispatch on a manual clock"); break;
+        case 23: rc = tocsin_timer_set_events(e, timer(&s), next(&s) % 32); break;
+        case 24: {
+            int slot = next(&s) % (SLOTS + 1); /* SLOTS: no out pointer */
+            rc = tocsin_countdown_start(e, seconds(&s), next(&s) % 32, next(&s) % 4 ? callback : NULL, &s,
+                                        slot < SLOTS ? &s.timers[slot] : NULL);
+            break;
+        }
+        case 25:
+            rc = tocsin_timer_events(e, timer(&s));
+            check(rc < 0 || (rc & ~TOCSIN_EVENTS_ALL) == 0, "events are TOCSIN_EVENTS_* bits");
+            break;
         default: rc = tocsin_engine_now(e, &value); check(rc == TOCSIN_OK && value >= 0, "now"); break;
         }
         check(rc >= 0 || is_status(rc), "every failure is a documented status");

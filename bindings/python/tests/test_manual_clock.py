@@ -204,3 +204,61 @@ def test_callbacks_may_cancel_free_and_create(manual):
     second.start()
     manual.advance(5)
     assert log == ["second STATE", "second STATE", "child at 3.0"]
+
+
+def test_after_is_a_started_countdown_that_reports_only_its_finish(manual):
+    fired = []
+    timer = manual.after(2, fired.append, label="egg")
+    assert (timer.state, timer.label, timer.remaining) == (State.RUNNING, "egg", 2.0)
+    assert manual.advance(0) == 0  # its STATE(RUNNING) was never queued
+    assert manual.advance(2) == 1
+    assert summary(fired) == ["finish finished"]
+    assert fired[0].timer is timer and fired[0].lateness == 0
+    states = []
+    timer.on_state(states.append)  # asking for more, from then on
+    timer.start()
+    manual.advance(2)
+    assert summary(states) == ["state running", "state finished"]
+    assert summary(fired) == ["finish finished"] * 2
+
+
+def test_after_keeps_its_timer_alive_until_it_finishes_or_is_cancelled(manual):
+    fired = []
+    ref = weakref.ref(manual.after(1, fired.append))
+    gc.collect()
+    assert ref() is not None  # running: kept
+    manual.advance(1)
+    assert len(fired) == 1
+    del fired[:]
+    gc.collect()
+    assert ref() is None  # finished and unreferenced: freed
+    assert manual.timers() == []
+    cancelled = weakref.ref(manual.after(1, fired.append).cancel())
+    gc.collect()
+    assert cancelled() is None and manual.timers() == []
+    manual.advance(5)
+    assert fired == []
+
+
+def test_after_rejects_bad_input_and_leaves_nothing(manual):
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.after(0, print)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.after(float("nan"), print)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.after(1, "not callable")
+    assert manual.timers() == []
+    manual.close()
+    with pytest.raises(tocsin.EngineClosedError):
+        manual.after(1, print)
+
+
+def test_an_engine_wide_handler_sees_every_event_of_after_timers(manual):
+    seen = []
+    early = manual.after(1, lambda e: None)
+    manual.on_event(seen.append)
+    late = manual.after(2, lambda e: None)
+    manual.advance(3)
+    assert [(e.timer is early, e.kind.name) for e in seen] == [
+        (False, "STATE"), (True, "FINISH"), (True, "STATE"), (False, "FINISH"), (False, "STATE")]
+    assert late.state is State.FINISHED

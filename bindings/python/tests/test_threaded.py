@@ -139,3 +139,20 @@ def test_polled_engine_delivers_on_the_dispatching_thread(polled):
     assert [kind for kind, _ in seen] == [EventKind.STATE, EventKind.FINISH, EventKind.STATE]
     assert {thread for _, thread in seen} == {threading.get_ident()}
     assert timer.state is State.FINISHED
+
+
+def test_after_timers_each_fire_once_on_the_engine_thread(threaded):
+    done, fired = threading.Event(), []
+    n = 2000
+
+    def record(event):
+        fired.append(event.timer)
+        if len(fired) == n:
+            done.set()
+
+    timers = [threaded.after(0.0005 * (i % 20), record) if i % 20 else threaded.after(1e-9, record) for i in range(n)]
+    assert done.wait(20)
+    assert sorted(id(t) for t in fired) == sorted(id(t) for t in timers)  # each one once, none lost
+    del timers, fired[:]
+    gc.collect()
+    assert threaded.timers() == []

@@ -26,7 +26,7 @@ from ._errors import (
 from ._library import LibraryNotFoundError, load
 from ._timer import Event, EventKind, State, Timer
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CorruptError",
@@ -49,5 +49,5 @@ __all__ = [
 
 
 def library_version(library: "str | None" = None) -> str:
-    """The loaded libtocsin.so's version, e.g. "0.1.0"."""
+    """The loaded libtocsin.so's version, e.g. "0.2.0"."""
     return str(load(library).tocsin_version().decode())

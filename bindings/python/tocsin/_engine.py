@@ -6,14 +6,28 @@ import atexit
 import os
 import threading
 import weakref
-from ctypes import byref, c_double, c_size_t, c_uint64, c_void_p
+from ctypes import addressof, byref, c_double, c_size_t, c_uint64, c_void_p, cast
 from typing import Any, Callable, Optional
 
 from . import _library
-from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, TocsinError
-from ._timer import Event, EventKind, Handler, Seconds, State, Timer, encode_label, to_seconds
+from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, TocsinError, error_for
+from ._timer import (
+    EVENTS_ALL,
+    EVENTS_FINISH,
+    EVENTS_STATE,
+    Event,
+    EventKind,
+    Handler,
+    Seconds,
+    State,
+    Timer,
+    encode_label,
+    to_seconds,
+)
 
 DEFAULT, POLLED, MANUAL_CLOCK = 0, 1, 2
+
+_FINISH = EventKind.FINISH  # an enum member lookup costs ~100 ns per timer
 
 #: Engines with running or suspended timers: kept alive like running threads.
 _busy: set["Engine"] = set()
@@ -58,7 +72,9 @@ class Engine:
         self._ptr: Optional[int] = None
         self._closed = False
         self.on_error = on_error
-        self._timers: "weakref.WeakValueDictionary[int, Timer]" = weakref.WeakValueDictionary()
+        # handle -> Timer, weakly (a plain dict of refs: a WeakValueDictionary
+        # costs a microsecond per timer); entries go in Timer.free/__del__.
+        self._timers: dict[int, "weakref.ReferenceType[Timer]"] = {}
         self._active: dict[int, Timer] = {}
         self._handlers: tuple[Handler, ...] = ()
         #: Notifiers with alerts on this engine's timers: told before it closes.
@@ -66,9 +82,13 @@ class Engine:
         self._lock = threading.Lock()
         # One thunk for every timer of this engine, alive as long as the engine.
         self._callback = _library.CALLBACK(self._deliver)
+        self._callback_address = cast(self._callback, c_void_p).value
         pointer = c_void_p()
         self._lib.tocsin_engine_new(self._mode, byref(pointer))
         self._ptr = pointer.value
+        self._countdown_start = self._lib.tocsin_countdown_start
+        self._started = c_uint64()  # after()'s out-parameter, used under _lock
+        self._started_address = addressof(self._started)
         _open.add(self)
 
     # -- modes -----------------------------------------------------------------
@@ -116,11 +136,44 @@ class Engine:
         self._call("tocsin_stopwatch_new", byref(handle))
         return self._adopt(handle.value, label, tick)
 
+    def after(self, seconds: Seconds, handler: Handler, *, label: Optional[str] = None) -> Timer:
+        """The one-shot in one call, like ``loop.call_later``: starts a
+        countdown of ``seconds`` whose FINISH calls ``handler(event)``, and
+        returns the running Timer. The engine keeps it alive until it finishes
+        or is cancelled; free it, or drop it, when done. Only its FINISH is
+        delivered (nothing else is even queued) unless handlers for other
+        kinds are added, from then on."""
+        if not callable(handler):
+            raise InvalidArgumentError(-1, "handler must be callable")
+        if type(seconds) is not float:  # the common case skips the checks
+            seconds = to_seconds(seconds)
+        timer = Timer(self, 0)
+        timer._handlers = {_FINISH: (handler,)}
+        timer._events = EVENTS_ALL if self._handlers else EVENTS_FINISH
+        # Registered under the lock: a FINISH delivered on the engine thread
+        # before this returns waits for it in _deliver.
+        with self._lock:
+            if self._ptr is None or self._closed:
+                timer._freed = True
+                raise EngineClosedError(ECLOSED, "tocsin_countdown_start: the engine is closed")
+            status = self._countdown_start(
+                self._ptr, seconds, timer._events, self._callback_address, None, self._started_address)
+            if status < 0:
+                timer._freed = True
+                raise error_for(status, "tocsin_countdown_start")
+            handle = timer._handle = self._started.value
+            self._timers[handle] = weakref.ref(timer)
+            self._active[handle] = timer
+            _busy.add(self)
+        if label:
+            timer.label = label
+        return timer
+
     def _adopt(self, handle: int, label: Optional[str], tick: Optional[Seconds]) -> Timer:
         timer = Timer(self, handle)
-        self._timers[handle] = timer
+        self._timers[handle] = weakref.ref(timer)
         try:
-            self._call("tocsin_timer_set_callback", handle, self._callback, None)
+            self._call("tocsin_timer_set_callback", handle, self._callback_address, None)
             if label:
                 self._call("tocsin_timer_set_label", handle, encode_label(label))
             if tick:
@@ -137,7 +190,7 @@ class Engine:
         count = self._call("tocsin_engine_timers", None, 0)
         handles = (c_uint64 * max(count, 1))()
         count = min(count, self._call("tocsin_engine_timers", handles, count))
-        return [self._timers.get(handle) or self._restored(handle) for handle in handles[:count]]
+        return [self._timer(handle) or self._restored(handle) for handle in handles[:count]]
 
     def save(self, path: "str | os.PathLike[str]") -> None:
         """Writes every timer to ``path`` atomically (mode 0600); see
@@ -158,9 +211,9 @@ class Engine:
     def _restored(self, handle: int) -> Timer:
         """A Timer for a handle the engine made (by loading a file)."""
         timer = Timer(self, handle)
-        self._timers[handle] = timer
+        self._timers[handle] = weakref.ref(timer)
         if State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED):
-            self._call("tocsin_timer_set_callback", handle, self._callback, None)
+            self._call("tocsin_timer_set_callback", handle, self._callback_address, None)
             self._hold(timer)
         else:
             timer._deferred = True
@@ -168,7 +221,12 @@ class Engine:
 
     def on_event(self, handler: Handler) -> Handler:
         """Calls ``handler(event)`` for every event of every timer of this engine."""
-        self._handlers = self._handlers + (handler,)
+        with self._lock:
+            self._handlers = self._handlers + (handler,)
+            timers = [ref() for ref in list(self._timers.values())]
+        for timer in timers:
+            if timer is not None:
+                timer._want(EVENTS_ALL)
         return handler
 
     # -- closing ---------------------------------------------------------------
@@ -227,9 +285,18 @@ class Engine:
             if not self._active:
                 _busy.discard(self)
 
+    def _timer(self, handle: int) -> Optional[Timer]:
+        """The live Timer of a handle, if any."""
+        timer = self._active.get(handle)
+        if timer is None:
+            ref = self._timers.get(handle)
+            timer = ref() if ref is not None else None
+        return timer
+
     def _forget(self, handle: int, quietly: bool = False) -> None:
         """Frees a timer's C side (from Timer.free or its finalizer)."""
         with self._lock:
+            self._timers.pop(handle, None)
             self._active.pop(handle, None)
             if not self._active:
                 _busy.discard(self)
@@ -246,12 +313,21 @@ class Engine:
         on_error, or leave this function so that ctypes hands them to
         sys.unraisablehook; delivery carries on either way."""
         raw = c_event.contents
-        timer = self._active.get(raw.timer) or self._timers.get(raw.timer)
+        timer = self._timer(raw.timer)
         if timer is None:
-            return
+            with self._lock:  # after() may be registering it
+                timer = self._timer(raw.timer)
+            if timer is None:
+                return
         by_kind = timer._handlers
         handlers = by_kind.get(raw.kind, ()) + by_kind.get(None, ()) + self._handlers
-        ends_run = raw.kind == EventKind.STATE and raw.state in (State.FINISHED, State.CANCELED)
+        # The run's last event this timer gets ends its keep-alive: STATE
+        # FINISHED or CANCELED, or FINISH when STATE events are not asked for
+        # (cancel() then releases it itself).
+        if raw.kind == EventKind.STATE:
+            ends_run = raw.state in (State.FINISHED, State.CANCELED)
+        else:
+            ends_run = raw.kind == EventKind.FINISH and not timer._events & EVENTS_STATE
         if not handlers:  # the common STATE event nobody asked for: no Event built
             if ends_run:
                 self._release_if_idle(raw.timer)

@@ -26,7 +26,7 @@ from ._errors import TocsinError, error_for, set_strerror
 #: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The oldest library minor version that has every function below.
-ABI_MINOR = 1
+ABI_MINOR = 2
 
 ENV_VARIABLE = "TOCSIN_LIBRARY"
 _BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"
@@ -77,7 +77,14 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_countdown_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),
     ("tocsin_stopwatch_new", [_ENGINE, POINTER(c_uint64)], c_int, _check),
     ("tocsin_timer_free", [_ENGINE, _TIMER], c_int, _check),
-    ("tocsin_timer_set_callback", [_ENGINE, _TIMER, CALLBACK, c_void_p], c_int, _check),
+    # Callbacks go as plain addresses (Engine keeps the CALLBACK object alive):
+    # converting a CFUNCTYPE argument costs about a microsecond per call.
+    ("tocsin_timer_set_callback", [_ENGINE, _TIMER, c_void_p, c_void_p], c_int, _check),
+    ("tocsin_timer_set_events", [_ENGINE, _TIMER, c_uint], c_int, _check),
+    ("tocsin_timer_events", [_ENGINE, _TIMER], c_int, _check),
+    # The per-timer hot path checks its status inline (see Engine): an errcheck
+    # costs a Python call per C call.
+    ("tocsin_countdown_start", [_ENGINE, c_double, c_uint, c_void_p, c_void_p, c_void_p], c_int, None),
     ("tocsin_timer_set_tick", [_ENGINE, _TIMER, c_double], c_int, _check),
     ("tocsin_timer_set_label", [_ENGINE, _TIMER, c_char_p], c_int, _check),
     ("tocsin_timer_label", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),

@@ -36,6 +36,11 @@ class EventKind(enum.IntEnum):
     FINISH = 3
 
 
+#: TOCSIN_EVENTS_* bits: the event kinds a timer's C callback is given.
+EVENTS_TICK, EVENTS_STATE, EVENTS_FINISH = 1 << EventKind.TICK, 1 << EventKind.STATE, 1 << EventKind.FINISH
+EVENTS_ALL = EVENTS_TICK | EVENTS_STATE | EVENTS_FINISH
+
+
 @dataclass(frozen=True)
 class Event:
     """One event of a timer, as its handlers receive it.
@@ -71,7 +76,7 @@ class Timer:
     otherwise it is freed when its last reference goes (or by ``free()``).
     """
 
-    __slots__ = ("_engine", "_handle", "_freed", "_handlers", "_deferred", "__weakref__")
+    __slots__ = ("_engine", "_handle", "_freed", "_handlers", "_deferred", "_events", "__weakref__")
 
     def __init__(self, engine: "Engine", handle: int) -> None:
         self._engine = engine
@@ -83,6 +88,9 @@ class Timer:
         # kind (or None: every kind) -> handlers; replaced, never mutated, so
         # the delivery thread can read it while another thread adds to it.
         self._handlers: dict[Optional[EventKind], tuple[Handler, ...]] = {}
+        # The TOCSIN_EVENTS_* bits its C callback is given: FINISH, plus what
+        # its handlers want (only ever grows; see _want).
+        self._events = EVENTS_ALL
 
     # -- identity --------------------------------------------------------
 
@@ -133,7 +141,7 @@ class Timer:
     def _run(self, name: str) -> "Timer":
         if self._deferred:  # its events are wanted from now on
             self._deferred = False
-            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback, None)
+            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback_address, None)
         """Starts or resumes, with the engine keeping the timer alive from
         before the call (its run may end before the call returns)."""
         self._engine._hold(self)
@@ -148,6 +156,8 @@ class Timer:
         """Cancels a running or suspended timer: no tick or finish of the run
         follows. Returns self."""
         self._call("tocsin_timer_cancel")
+        if not self._events & EVENTS_STATE:  # no STATE(CANCELED) will come to release it
+            self._engine._release_if_idle(self._handle)
         return self
 
     def lap(self) -> float:
@@ -248,10 +258,17 @@ class Timer:
         handlers = dict(self._handlers)
         handlers[kind] = handlers.get(kind, ()) + (handler,)
         self._handlers = handlers
+        self._want(EVENTS_ALL if kind is None else 1 << kind)
         if self._deferred:
             self._deferred = False
-            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback, None)
+            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback_address, None)
         return handler
+
+    def _want(self, events: int) -> None:
+        """Asks the engine for these kinds of event too."""
+        if events & ~self._events and not self._freed:
+            self._events |= events
+            self._call("tocsin_timer_set_events", self._events)
 
     # -- desktop alerts ------------------------------------------------------
 

@@ -2,7 +2,12 @@
  * mode), libuv, GLib and a minimal C floor (binary min-heap + one timerfd,
  * single-threaded, no locks), so one run compares them.
  *
- *   oneshot ENGINE N SEED        ENGINE: tocsin | uv | glib | floor
+ *   oneshot ENGINE N SEED        ENGINE: tocsin | tocsin-1 | uv | glib | floor
+ *
+ * tocsin arms with the three calls of the general API (countdown_new,
+ * set_callback, start; every event kind delivered); tocsin-1 with the
+ * one-shot call, tocsin_countdown_start, asking for FINISH only, which is
+ * what libuv and GLib deliver.
  *
  * Workload 1 (one-shot): arm N timers with deadlines spread uniformly over
  * [0.5 s, 2.5 s] (seeded), let them all fire. Workload 2 (cancel): arm N
@@ -135,12 +140,18 @@ int main(int argc, char **argv) {
     int64_t schedule_ns = 0, cancel_ns = 0;
     long armed_kb = 0;
 
-    if (!strcmp(engine, "tocsin")) {
+    if (!strcmp(engine, "tocsin") || !strcmp(engine, "tocsin-1")) {
+        int one_call = !strcmp(engine, "tocsin-1");
         tocsin_engine *e;
         tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &e);
         tocsin_timer *t = malloc(sizeof(tocsin_timer) * n);
         int64_t start = now_ns();
         for (int i = 0; i < n; i++) {
+            if (one_call) {
+                deadline[i] = now_ns() + (int64_t)(offset[i] * 1e9);
+                tocsin_countdown_start(e, offset[i], TOCSIN_EVENTS_FINISH, tocsin_cb, (void *)(intptr_t)i, &t[i]);
+                continue;
+            }
             tocsin_countdown_new(e, offset[i], &t[i]);
             tocsin_timer_set_callback(e, t[i], tocsin_cb, (void *)(intptr_t)i);
             deadline[i] = now_ns() + (int64_t)(offset[i] * 1e9);

@@ -2,7 +2,11 @@
 Python binding in its asyncio mode (tocsin.aio.Engine), on the same seeded
 deadlines. Prints the key=value line of bench/oneshot.c.
 
-    python3 bench/python_bench.py asyncio|tocsin-py N SEED
+    python3 bench/python_bench.py asyncio|tocsin-py|tocsin-py-timer N SEED
+
+tocsin-py arms with engine.after(seconds, handler), the binding's call_later
+(one C call, FINISH only); tocsin-py-timer with the general
+countdown() + on_finish() + start() (every event kind delivered).
 """
 
 import asyncio
@@ -70,11 +74,16 @@ async def run(engine_name: str, n: int, seed: int) -> None:
     else:
         engine = tocsin.aio.Engine()
         start = time.perf_counter_ns()
-        for i in range(n):
-            timer = engine.countdown(spread[i])
-            timer.on_finish(lambda event, i=i: record(i))
-            deadline[i] = time.monotonic_ns() + int(spread[i] * 1e9)
-            timer.start()
+        if engine_name == "tocsin-py":
+            for i in range(n):
+                deadline[i] = time.monotonic_ns() + int(spread[i] * 1e9)
+                engine.after(spread[i], lambda event, i=i: record(i))
+        else:
+            for i in range(n):
+                timer = engine.countdown(spread[i])
+                timer.on_finish(lambda event, i=i: record(i))
+                deadline[i] = time.monotonic_ns() + int(spread[i] * 1e9)
+                timer.start()
         schedule_ns = (time.perf_counter_ns() - start) // n
         armed_kb = rss_kb()
         await done
@@ -95,6 +104,6 @@ async def run(engine_name: str, n: int, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("asyncio", "tocsin-py"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("asyncio", "tocsin-py", "tocsin-py-timer"):
         sys.exit(__doc__)
     asyncio.run(run(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))

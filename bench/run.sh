@@ -30,11 +30,12 @@ log=out/bench/results.txt
 run() { "$@" >> "$log" || echo "bench: failed: $*" >&2; }
 for rep in $(seq "$reps"); do
   for n in "${sizes[@]}"; do
-    for engine in floor tocsin uv glib; do run out/bench/oneshot "$engine" "$n" "$rep"; done
+    for engine in floor tocsin tocsin-1 uv glib; do run out/bench/oneshot "$engine" "$n" "$rep"; done
     run "$dispatch" oneshot "$n" "$rep"
     if [ "$n" -le 100000 ]; then
       run "${python[@]}" asyncio "$n" "$rep"
       run "${python[@]}" tocsin-py "$n" "$rep"
+      run "${python[@]}" tocsin-py-timer "$n" "$rep"
     fi
   done
   for workload in ticks idle contention; do
@@ -45,10 +46,12 @@ done
 
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)"
 echo "Runs: $reps per cell, medians (min–max when max > 1.5 x min)."
-echo "Engines: floor = binary heap + one timerfd, no locks; tocsin = libtocsin.so through its C ABI, DEFAULT mode;"
+echo "Engines: floor = binary heap + one timerfd, no locks; tocsin = libtocsin.so through its C ABI, DEFAULT mode,"
+echo "countdown_new + set_callback + start; tocsin-1 = the same with one tocsin_countdown_start call, FINISH only;"
 echo "uv = libuv $(pkg-config --modversion libuv); glib = GLib $(pkg-config --modversion glib-2.0);"
 echo "dispatch = DispatchSourceTimer, one per timer (Swift $(swift --version 2>&1 | grep -o 'version [0-9.]*' | head -1 | cut -d' ' -f2));"
-echo "asyncio = loop.call_later and tocsin-py = the Python binding's tocsin.aio.Engine (Python $(python3 -c 'import platform; print(platform.python_version())'))."
+echo "asyncio = loop.call_later; tocsin-py = the Python binding's tocsin.aio.Engine with engine.after(s, handler);"
+echo "tocsin-py-timer = the same engine with countdown() + on_finish() + start() (Python $(python3 -c 'import platform; print(platform.python_version())'))."
 python3 - "$log" <<'PY'
 import math, statistics, sys
 rows = [dict(kv.split("=", 1) for kv in line.split()) for line in open(sys.argv[1]) if "=" in line]
@@ -75,7 +78,7 @@ def table(title, key, workload, engines, by_n):
         print("| " + " | ".join(engines) + " |")
         print("|---" * len(engines) + "|")
         print("| " + " | ".join(cell([float(r[key]) for r in picked if r["engine"] == e]) for e in engines) + " |")
-oneshot = ["floor", "tocsin", "uv", "glib", "dispatch", "asyncio", "tocsin-py"]
+oneshot = ["floor", "tocsin", "tocsin-1", "uv", "glib", "dispatch", "asyncio", "tocsin-py", "tocsin-py-timer"]
 for title, key in [
     ("One-shot: schedule (ns per create+arm)", "schedule_ns"),
     ("One-shot: lateness p50 (µs)", "late_p50_us"),

@@ -140,9 +140,10 @@ class Engine:
         """The one-shot in one call, like ``loop.call_later``: starts a
         countdown of ``seconds`` whose FINISH calls ``handler(event)``, and
         returns the running Timer. The engine keeps it alive until it finishes
-        or is cancelled; free it, or drop it, when done. Only its FINISH is
-        delivered (nothing else is even queued) unless handlers for other
-        kinds are added, from then on."""
+        or is cancelled; free it, or drop it, when done. Only its FINISH
+        reaches Python until handlers for other kinds are added (its other
+        events are not even queued unless an observer, such as a desktop
+        notifier, watches the engine)."""
         if not callable(handler):
             raise InvalidArgumentError(-1, "handler must be callable")
         if type(seconds) is not float:  # the common case skips the checks

@@ -11,19 +11,26 @@ extension TimerEngine {
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state.canStart else { throw .wrongState }
             let saved = slot.pointee
-            let now = realNow ?? manualNow
-            slot.pointee.anchor = now
-            slot.pointee.state = .running
-            if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
             do throws(TocsinError) {
-                try arm(index)
+                try beginRun(index, at: realNow ?? manualNow)
             } catch {
                 slot.pointee = saved
                 throw error
             }
-            if slot.pointee.flags.contains(.extras) { laps[index] = nil }
-            enqueueState(of: index, at: now)
         }
+    }
+
+    /// Runs timer `index` from running time 0 at `now`: ticks from 1, armed,
+    /// laps cleared, STATE queued. If arming fails it throws before the laps
+    /// and the queue are touched, for the caller to roll the slot back. Lock held.
+    private func beginRun(_ index: Int32, at now: Int64) throws(TocsinError) {
+        let slot = slots[index]
+        slot.pointee.anchor = now
+        slot.pointee.state = .running
+        if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
+        try arm(index)
+        if slot.pointee.flags.contains(.extras) { laps[index] = nil }
+        enqueueState(of: index, at: now)
     }
 
     /// Creates a countdown with a C callback for `events` and starts it, all
@@ -39,19 +46,15 @@ extension TimerEngine {
         defer { lock.unlock() }
         let index = try newSlot(duration: nanoseconds)
         let slot = slots[index]
-        let now = realNow ?? manualNow
         slot.pointee.callback = callback
         slot.pointee.context = callback == nil ? nil : context
         slot.pointee.muted = TimerEvent.Kinds.all.subtracting(events)
-        slot.pointee.anchor = now
-        slot.pointee.state = .running
         do throws(TocsinError) {
-            try arm(index)
+            try beginRun(index, at: realNow ?? manualNow)
         } catch {
             slots.release(index)
             throw error
         }
-        enqueueState(of: index, at: now)
         return TimerID(rawValue: slots.handle(of: index))
     }
 

@@ -247,6 +247,10 @@ def test_after_rejects_bad_input_and_leaves_nothing(manual):
         manual.after(float("nan"), print)
     with pytest.raises(tocsin.InvalidArgumentError):
         manual.after(1, "not callable")
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.after(1, print, label="x" * 5000)  # longer than TOCSIN_LABEL_MAX
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.after(1, print, label="a\0b")
     assert manual.timers() == []
     manual.close()
     with pytest.raises(tocsin.EngineClosedError):

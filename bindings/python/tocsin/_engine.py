@@ -148,6 +148,7 @@ class Engine:
             raise InvalidArgumentError(-1, "handler must be callable")
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
+        encoded = encode_label(label) if label else None  # bad labels fail before anything starts
         timer = Timer(self, 0)
         timer._handlers = {_FINISH: (handler,)}
         timer._events = EVENTS_ALL if self._handlers else EVENTS_FINISH
@@ -166,8 +167,12 @@ class Engine:
             self._timers[handle] = weakref.ref(timer)
             self._active[handle] = timer
             _busy.add(self)
-        if label:
-            timer.label = label
+        if encoded:
+            try:
+                self._call("tocsin_timer_set_label", handle, encoded)
+            except BaseException:
+                timer.free()  # a failed call leaves nothing behind
+                raise
         return timer
 
     def _adopt(self, handle: int, label: Optional[str], tick: Optional[Seconds]) -> Timer:

@@ -81,7 +81,6 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     # converting a CFUNCTYPE argument costs about a microsecond per call.
     ("tocsin_timer_set_callback", [_ENGINE, _TIMER, c_void_p, c_void_p], c_int, _check),
     ("tocsin_timer_set_events", [_ENGINE, _TIMER, c_uint], c_int, _check),
-    ("tocsin_timer_events", [_ENGINE, _TIMER], c_int, _check),
     # The per-timer hot path checks its status inline (see Engine): an errcheck
     # costs a Python call per C call.
     ("tocsin_countdown_start", [_ENGINE, c_double, c_uint, c_void_p, c_void_p, c_void_p], c_int, None),

@@ -30,8 +30,11 @@
  *   TOCSIN_E* code; tocsin_strerror() gives its text. A failed call changes
  *   nothing, and if a call fails its callback is never called for it. Bad
  *   input (NULL pointers, stale handles, NaN, ...) gets an error code, never a
- *   crash. The one thing that cannot be checked is an engine pointer after
- *   tocsin_engine_free() has returned: it is dangling, as with free(3).
+ *   crash. The one thing that cannot be checked is the engine pointer
+ *   itself: as with free(3), it must not be used once tocsin_engine_free()
+ *   may have started on another thread. To stop an engine that other threads
+ *   may still call, use tocsin_engine_close() (every later call gets
+ *   TOCSIN_ECLOSED) and free it once they are done.
  *
  * ABI
  *   Same major version = same ABI. A shipped signature never changes; a new
@@ -209,9 +212,11 @@ TOCSIN_EXTERN int tocsin_engine_new(unsigned flags, tocsin_engine **out);
  * When it returns, no callback of this engine is running or will run: from
  * another thread it waits for a running callback to return. Called from
  * inside one of the engine's own callbacks it returns at once; no further
- * callback is called, and the engine is torn down when that callback returns.
- * Calls that reach the engine while it is torn down get TOCSIN_ECLOSED. Once
- * it has returned, the pointer must not be used again (undefined, as free(3)).
+ * callback is called, and the engine is torn down when that callback returns;
+ * calls that callback makes after the free get TOCSIN_ECLOSED. No other
+ * thread may use the pointer once the free has started (undefined, as
+ * free(3)): stop such threads first, or close the engine with
+ * tocsin_engine_close() and free it when they are done.
  */
 TOCSIN_EXTERN void tocsin_engine_free(tocsin_engine *engine);
 

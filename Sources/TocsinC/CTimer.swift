@@ -24,7 +24,7 @@ public func tocsin_stopwatch_new(_ pointer: OpaquePointer?, _ out: UnsafeMutable
 
 @_cdecl("tocsin_timer_free")
 public func tocsin_timer_free(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in try engine.free(TimerID(rawValue: timer)) }
+    statusHolding(pointer) { engine throws(TocsinError) in try engine.free(TimerID(rawValue: timer)) }
 }
 
 @_cdecl("tocsin_timer_set_callback")
@@ -102,7 +102,7 @@ public func tocsin_timer_resume(_ pointer: OpaquePointer?, _ timer: tocsin_timer
 
 @_cdecl("tocsin_timer_cancel")
 public func tocsin_timer_cancel(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in try engine.cancel(TimerID(rawValue: timer)) }
+    statusHolding(pointer) { engine throws(TocsinError) in try engine.cancel(TimerID(rawValue: timer)) }
 }
 
 @_cdecl("tocsin_timer_lap")

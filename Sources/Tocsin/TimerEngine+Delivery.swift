@@ -74,8 +74,8 @@ extension TimerEngine {
     }
 
     /// Ends a delivery round: wakes waiters, and re-arms the kernel timer and
-    /// the queued-events signal so the poll fd is readable exactly while
-    /// events wait. Tears the engine down if it was closed meanwhile. Lock held.
+    /// (polled) the queued-events signal so the poll fd is readable exactly
+    /// while events wait. Tears the engine down if it was closed meanwhile. Lock held.
     func endDelivery() {
         deliveringThread = nil
         if waiters > 0 { lock.broadcast() }
@@ -87,6 +87,15 @@ extension TimerEngine {
             return
         }
         guard let kernel else { return }
+        if delivery == .engineThread {
+            // Events queued by other threads during the round wait for the
+            // kernel timer too (see signalQueuedEvents).
+            if queuedEventsDue == nil, let head = pending.first {
+                queuedEventsDue = head.time + Self.queuedEventGathering
+            }
+            rearmKernelTimer()
+            return
+        }
         rearmKernelTimer()
         if pending.isEmpty == signaled {
             if signaled { kernel.clearSignal() } else { kernel.signal() }

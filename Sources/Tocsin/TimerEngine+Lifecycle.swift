@@ -99,6 +99,7 @@ extension TimerEngine {
             lock.lock()
             guard !closed else { break }
             deliveringThread = pthread_self()
+            queuedEventsDue = nil  // this round takes them
             _ = deliverLocked(until: BootClock.now())
             endDelivery()
         }

@@ -168,10 +168,7 @@ extension TimerEngine {
         let duration = slot.pointee.duration
         pending.append(PendingEvent(handle: handle, time: due, elapsed: duration, state: .finished, isFinish: true))
         pending.append(PendingEvent(handle: handle, time: due, elapsed: duration, state: .finished))
-        if let kernel, !signaled, deliveringThread == nil {
-            kernel.signal()
-            signaled = true
-        }
+        signalQueuedEvents(since: due)
     }
 
     // MARK: - The file

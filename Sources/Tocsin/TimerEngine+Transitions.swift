@@ -206,7 +206,7 @@ extension TimerEngine {
         // The engine's own thread may wake for a cancelled timer and drop it
         // then; a poll fd must not turn readable for one.
         if delivery != .engineThread { dropStaleTops() }
-        let target = heap.top?.deadline ?? .max
+        let target = min(heap.top?.deadline ?? .max, queuedEventsDue ?? .max)
         if target != armedDeadline {
             kernel.arm(at: target)
             armedDeadline = target
@@ -225,10 +225,36 @@ extension TimerEngine {
             pending.prepend(event)
         } else {
             pending.append(event)
-            if let kernel, !signaled, deliveringThread == nil {
-                kernel.signal()
-                signaled = true
+            signalQueuedEvents(since: time)
+        }
+    }
+
+    /// How long a queued event waits at most for the engine thread, in ns.
+    static var queuedEventGathering: Int64 { 1_000_000 }
+
+    /// Tells the delivering side that events were queued, the first of them
+    /// at `time`, unless a delivery round is under way (it takes them).
+    ///
+    /// A poll fd turns readable at once. The engine thread instead gets a
+    /// kernel timer deadline up to `queuedEventGathering` later, and delivers
+    /// everything queued by then together, sooner if a timer falls due. A
+    /// host that starts timers in a burst would otherwise have that thread
+    /// drain the queue while the host fills it, the two fighting over the lock
+    /// and the cache lines of the queue and the slots: three-call starts were
+    /// 1.5x slower than in a polled engine. Lock held.
+    func signalQueuedEvents(since time: Int64) {
+        guard let kernel, deliveringThread == nil else { return }
+        if delivery == .engineThread {
+            guard queuedEventsDue == nil else { return }
+            let due = time + Self.queuedEventGathering
+            queuedEventsDue = due
+            if due < armedDeadline {
+                kernel.arm(at: due)
+                armedDeadline = due
             }
+        } else if !signaled {
+            kernel.signal()
+            signaled = true
         }
     }
 }

@@ -24,7 +24,9 @@ private let engineTags = Atomic<UInt32>(0)
 public final class TimerEngine: @unchecked Sendable {
     /// Where handlers run.
     public enum Delivery: Sendable, Hashable {
-        /// On the engine's own thread (C: `TOCSIN_ENGINE_DEFAULT`).
+        /// On the engine's own thread (C: `TOCSIN_ENGINE_DEFAULT`). Tick and
+        /// finish events come at their deadlines; state changes are gathered,
+        /// each delivered at most 1 ms after it happened.
         case engineThread
         /// Inside `dispatch()`, when the host's loop finds
         /// `pollFileDescriptor()` readable (C: `TOCSIN_ENGINE_POLLED`).
@@ -81,6 +83,9 @@ public final class TimerEngine: @unchecked Sendable {
     @exclusivity(unchecked) var armedDeadline = Int64.max
     /// The eventfd has been raised and not cleared.
     @exclusivity(unchecked) var signaled = false
+    /// Engine thread: when the kernel timer wakes it for the queued events
+    /// (see `signalQueuedEvents`); nil while none wait.
+    @exclusivity(unchecked) var queuedEventsDue: Int64?
     @exclusivity(unchecked) var engineThread: pthread_t?
     /// `close()` joins the engine thread (it was not called on it).
     @exclusivity(unchecked) var closerJoinsEngineThread = false

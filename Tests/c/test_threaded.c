@@ -371,7 +371,49 @@ static void idle_engine_never_wakes(void) {
     tocsin_engine_free(engine);
 }
 
+/* STATE events are gathered for up to 1 ms, but never held behind a
+ * deadline: with countdowns of 0.2 ms, each FINISH still comes after every
+ * STATE(RUNNING) that happened before it was due. */
+#define GATHERED 100
+static void gathered_state_events_keep_due_time_order(void) {
+    tocsin_engine *engine = threaded_engine();
+    static event_log log;
+    atomic_store(&log.count, 0);
+    tocsin_timer timers[GATHERED];
+    double started[GATHERED + 1];
+    for (int i = 0; i < GATHERED; i++) {
+        CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 0.0002, &timers[i]));
+        tocsin_timer_set_callback(engine, timers[i], record_event, &log);
+        tocsin_engine_now(engine, &started[i]);
+        CHECK_EQ(TOCSIN_OK, tocsin_timer_start(engine, timers[i]));
+    }
+    tocsin_engine_now(engine, &started[GATHERED]);
+    CHECK(wait_for(&log.count, 3 * GATHERED, 10000)); /* S1, F, S3 each */
+    sleep_ms(20);
+    CHECK_EQ(3 * GATHERED, atomic_load(&log.count));
+    int running_at[GATHERED], finish_at[GATHERED];
+    for (int i = 0; i < GATHERED; i++) running_at[i] = finish_at[i] = -1;
+    for (int position = 0; position < 3 * GATHERED; position++) {
+        const tocsin_event *e = &log.events[position];
+        for (int i = 0; i < GATHERED; i++) {
+            if (e->timer != timers[i]) continue;
+            if (e->kind == TOCSIN_EVENT_FINISH) finish_at[i] = position;
+            if (e->kind == TOCSIN_EVENT_STATE && e->state == TOCSIN_RUNNING) running_at[i] = position;
+        }
+        CHECK(e->lateness >= 0);
+    }
+    for (int j = 0; j < GATHERED; j++) {
+        CHECK(running_at[j] >= 0 && finish_at[j] > running_at[j]);
+        for (int k = 0; k < GATHERED; k++) {
+            /* k's start ended before j's deadline could come */
+            if (started[k + 1] < started[j] + 0.0002) CHECK(running_at[k] < finish_at[j]);
+        }
+    }
+    tocsin_engine_free(engine);
+}
+
 const test_case threaded_tests[] = {
+    {"gathered_state_events_keep_due_time_order", gathered_state_events_keep_due_time_order},
     {"idle_engine_never_wakes", idle_engine_never_wakes},
     {"countdown_ticks_and_finishes_never_early", countdown_ticks_and_finishes_never_early},
     {"free_waits_for_the_running_callback", free_waits_for_the_running_callback},

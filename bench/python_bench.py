@@ -57,6 +57,9 @@ async def run(engine_name: str, n: int, seed: int) -> None:
         if fired == n:
             done.set_result(None)
 
+    def on_finish(event: object, i: int) -> None:
+        record(i)
+
     rss0, cpu0 = rss_kb(), cpu_seconds()
     if engine_name == "asyncio":
         start = time.perf_counter_ns()
@@ -77,7 +80,7 @@ async def run(engine_name: str, n: int, seed: int) -> None:
         if engine_name == "tocsin-py":
             for i in range(n):
                 deadline[i] = time.monotonic_ns() + int(spread[i] * 1e9)
-                engine.after(spread[i], lambda event, i=i: record(i))
+                engine.after(spread[i], on_finish, i)  # as call_later(delay, record, i)
         else:
             for i in range(n):
                 timer = engine.countdown(spread[i])

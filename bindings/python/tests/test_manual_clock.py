@@ -240,6 +240,27 @@ def test_after_keeps_its_timer_alive_until_it_finishes_or_is_cancelled(manual):
     assert fired == []
 
 
+def test_after_passes_extra_arguments_and_stays_the_same_object(manual):
+    calls = []
+    timer = manual.after(1, lambda event, *args: calls.append((event.kind.name, args)), "tea", 3)
+    assert manual.timers() == [timer]  # running: found through the engine
+    manual.advance(1)
+    assert calls == [("FINISH", ("tea", 3))]
+    assert manual.timers() == [timer] and manual.timers()[0] is timer  # finished, still referenced: the same object
+    timer.on_finish(lambda event: calls.append(("on_finish", ())))
+    timer.start()
+    manual.advance(1)
+    assert calls[1:] == [("FINISH", ("tea", 3)), ("on_finish", ())]  # after()'s handler first
+
+
+def test_remove_handler_removes_the_after_handler(manual):
+    fired = []
+    timer = manual.after(1, fired.append)
+    timer.remove_handler(fired.append)
+    manual.advance(1)
+    assert fired == [] and timer.state is State.FINISHED
+
+
 def test_after_rejects_bad_input_and_leaves_nothing(manual):
     with pytest.raises(tocsin.InvalidArgumentError):
         manual.after(0, print)

@@ -22,6 +22,7 @@ from ._timer import (
     State,
     Timer,
     encode_label,
+    event_from,
     to_seconds,
 )
 
@@ -136,21 +137,25 @@ class Engine:
         self._call("tocsin_stopwatch_new", byref(handle))
         return self._adopt(handle.value, label, tick)
 
-    def after(self, seconds: Seconds, handler: Handler, *, label: Optional[str] = None) -> Timer:
+    def after(
+        self, seconds: Seconds, handler: Callable[..., object], *args: object, label: Optional[str] = None
+    ) -> Timer:
         """The one-shot in one call, like ``loop.call_later``: starts a
-        countdown of ``seconds`` whose FINISH calls ``handler(event)``, and
-        returns the running Timer. The engine keeps it alive until it finishes
-        or is cancelled; free it, or drop it, when done. Only its FINISH
-        reaches Python until handlers for other kinds are added (its other
-        events are not even queued unless an observer, such as a desktop
-        notifier, watches the engine)."""
+        countdown of ``seconds`` whose FINISH calls ``handler(event, *args)``,
+        and returns the running Timer. The engine keeps it alive until it
+        finishes or is cancelled; free it, or drop it, when done. Only its
+        FINISH reaches Python until handlers for other kinds are added (its
+        other events are not even queued unless an observer, such as a desktop
+        notifier, watches the engine). ``timer.remove_handler(handler)``
+        removes it."""
         if not callable(handler):
             raise InvalidArgumentError(-1, "handler must be callable")
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
         encoded = encode_label(label) if label else None  # bad labels fail before anything starts
         timer = Timer(self, 0)
-        timer._handlers = {_FINISH: (handler,)}
+        timer._once = handler
+        timer._once_args = args
         timer._events = EVENTS_ALL if self._handlers else EVENTS_FINISH
         # Registered under the lock: a FINISH delivered on the engine thread
         # before this returns waits for it in _deliver.
@@ -164,8 +169,7 @@ class Engine:
                 timer._freed = True
                 raise error_for(status, "tocsin_countdown_start")
             handle = timer._handle = self._started.value
-            self._timers[handle] = weakref.ref(timer)
-            self._active[handle] = timer
+            self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
             _busy.add(self)
         if encoded:
             try:
@@ -229,7 +233,7 @@ class Engine:
         """Calls ``handler(event)`` for every event of every timer of this engine."""
         with self._lock:
             self._handlers = self._handlers + (handler,)
-            timers = [ref() for ref in list(self._timers.values())]
+            timers = [ref() for ref in list(self._timers.values())] + list(self._active.values())
         for timer in timers:
             if timer is not None:
                 timer._want(EVENTS_ALL)
@@ -287,7 +291,9 @@ class Engine:
         if state in (State.RUNNING, State.SUSPENDED):
             return
         with self._lock:
-            self._active.pop(handle, None)
+            timer = self._active.pop(handle, None)
+            if timer is not None and handle not in self._timers:
+                self._timers[handle] = weakref.ref(timer)  # an after() timer: findable while referenced
             if not self._active:
                 _busy.discard(self)
 
@@ -327,6 +333,7 @@ class Engine:
                 return
         by_kind = timer._handlers
         handlers = by_kind.get(raw.kind, ()) + by_kind.get(None, ()) + self._handlers
+        once = timer._once if raw.kind == _FINISH else None
         # The run's last event this timer gets ends its keep-alive: STATE
         # FINISHED or CANCELED, or FINISH when STATE events are not asked for
         # (cancel() then releases it itself).
@@ -334,20 +341,17 @@ class Engine:
             ends_run = raw.state in (State.FINISHED, State.CANCELED)
         else:
             ends_run = raw.kind == EventKind.FINISH and not timer._events & EVENTS_STATE
-        if not handlers:  # the common STATE event nobody asked for: no Event built
+        if not handlers and once is None:  # the common STATE event nobody asked for: no Event built
             if ends_run:
                 self._release_if_idle(raw.timer)
             return
-        event = Event(
-            EventKind(raw.kind),
-            State(raw.state),
-            timer,
-            raw.elapsed,
-            None if raw.remaining < 0 else raw.remaining,
-            raw.tick,
-            raw.lateness,
-        )
+        event = event_from(raw, timer)
         errors: list[BaseException] = []
+        if once is not None:
+            try:
+                once(event, *timer._once_args)
+            except Exception as error:
+                errors.append(error)
         for handler in handlers:
             try:
                 handler(event)

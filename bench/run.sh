@@ -50,7 +50,7 @@ echo "Engines: floor = binary heap + one timerfd, no locks; tocsin = libtocsin.s
 echo "countdown_new + set_callback + start; tocsin-1 = the same with one tocsin_countdown_start call, FINISH only;"
 echo "uv = libuv $(pkg-config --modversion libuv); glib = GLib $(pkg-config --modversion glib-2.0);"
 echo "dispatch = DispatchSourceTimer, one per timer (Swift $(swift --version 2>&1 | grep -o 'version [0-9.]*' | head -1 | cut -d' ' -f2));"
-echo "asyncio = loop.call_later; tocsin-py = the Python binding's tocsin.aio.Engine with engine.after(s, handler);"
+echo "asyncio = loop.call_later; tocsin-py = the Python binding's tocsin.aio.Engine with engine.after(s, handler, i);"
 echo "tocsin-py-timer = the same engine with countdown() + on_finish() + start() (Python $(python3 -c 'import platform; print(platform.python_version())'))."
 python3 - "$log" <<'PY'
 import math, statistics, sys

@@ -15,10 +15,10 @@ func engine(_ pointer: OpaquePointer?) -> TimerEngine? {
 /// Runs `body` on the engine and maps its outcome to a status code.
 ///
 /// It borrows the host's reference to the engine instead of taking one: a
-/// retain and a release are two atomic operations on the engine's first
-/// cache line, which the engine thread reads, and cost a quarter of arming a
-/// timer. Calls that may wait for a running handler or run handlers use
-/// `statusHolding`.
+/// retain and a release are two atomic read-modify-writes per call, and
+/// dropping them halved the cost of the three calls that arm a timer
+/// (128 to 66 ns on a manual clock). Calls that may wait for a running
+/// handler or run handlers use `statusHolding`.
 @inline(__always)
 func status(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Void) -> Int32 {
     count(pointer) { engine throws(TocsinError) in

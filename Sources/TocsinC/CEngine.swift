@@ -47,21 +47,13 @@ func count(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) 
 /// gets `TOCSIN_ECLOSED` or finishes its wait.
 @inline(__always)
 func statusHolding(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Void) -> Int32 {
-    countHolding(pointer) { engine throws(TocsinError) in
-        try body(engine)
-        return Int(TOCSIN_OK)
-    }
+    withExtendedLifetime(engine(pointer)) { status(pointer, body) }
 }
 
 /// As `count`, holding a strong reference for the call (see `statusHolding`).
 @inline(__always)
 func countHolding(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Int) -> Int32 {
-    guard let engine = engine(pointer) else { return Int32(TOCSIN_EINVAL) }
-    do {
-        return Int32(clamping: try body(engine))
-    } catch {
-        return error.code
-    }
+    withExtendedLifetime(engine(pointer)) { count(pointer, body) }
 }
 
 @_cdecl("tocsin_engine_new")

@@ -185,10 +185,11 @@ typedef void (*tocsin_callback)(tocsin_engine *engine,
 enum {
     /* Callbacks run on the engine's own thread, one at a time, in due-time
        order (equal due times: in start order). TICK and FINISH are delivered
-       at their deadlines; STATE events are gathered: each reaches its
-       callback at most 1 ms after the change that caused it, with those that
-       followed it, so that a host starting timers in a burst does not have
-       the engine thread fighting it for the lock. */
+       at their deadlines; STATE events are gathered: the thread wakes for
+       them 1 ms after the first (or at an earlier deadline) and delivers
+       them together, so that a host starting timers in a burst does not have
+       it fighting for the lock. Expect them about 1 ms after the change,
+       later only if a callback runs long. */
     TOCSIN_ENGINE_DEFAULT = 0,
     /* Nothing is delivered by itself: watch tocsin_engine_fd() in your own
        event loop (poll, epoll, GLib, libuv, asyncio add_reader) and call

@@ -25,8 +25,8 @@ public final class TimerEngine: @unchecked Sendable {
     /// Where handlers run.
     public enum Delivery: Sendable, Hashable {
         /// On the engine's own thread (C: `TOCSIN_ENGINE_DEFAULT`). Tick and
-        /// finish events come at their deadlines; state changes are gathered,
-        /// each delivered at most 1 ms after it happened.
+        /// finish events come at their deadlines; state changes are gathered
+        /// and delivered together, about 1 ms after the first of them.
         case engineThread
         /// Inside `dispatch()`, when the host's loop finds
         /// `pollFileDescriptor()` readable (C: `TOCSIN_ENGINE_POLLED`).
@@ -84,7 +84,7 @@ public final class TimerEngine: @unchecked Sendable {
     /// The eventfd has been raised and not cleared.
     @exclusivity(unchecked) var signaled = false
     /// Engine thread: when the kernel timer wakes it for the queued events
-    /// (see `signalQueuedEvents`); nil while none wait.
+    /// (see `signalQueuedEvents`); nil while none wait or a round takes them.
     @exclusivity(unchecked) var queuedEventsDue: Int64?
     @exclusivity(unchecked) var engineThread: pthread_t?
     /// `close()` joins the engine thread (it was not called on it).

@@ -35,16 +35,24 @@ struct DeadlineHeap {
 
     /// Adds an entry; false when out of memory. O(log n).
     mutating func push(_ entry: HeapEntry) -> Bool {
-        if count == capacity {
-            let newCapacity = max(capacity * 2, 64)
-            guard let raw = realloc(base, newCapacity * MemoryLayout<HeapEntry>.stride) else {
-                return false
-            }
-            base = raw.bindMemory(to: HeapEntry.self, capacity: newCapacity)
-            capacity = newCapacity
-        }
+        guard count < capacity || resize(to: max(capacity * 2, 64)) else { return false }
         count += 1
         siftUp(entry, from: count - 1)
+        return true
+    }
+
+    /// Makes room for `minimumCapacity` entries without touching them; false
+    /// when out of memory.
+    mutating func reserve(_ minimumCapacity: Int) -> Bool {
+        minimumCapacity <= capacity || resize(to: minimumCapacity)
+    }
+
+    private mutating func resize(to newCapacity: Int) -> Bool {
+        guard let raw = realloc(base, newCapacity * MemoryLayout<HeapEntry>.stride) else {
+            return false
+        }
+        base = raw.bindMemory(to: HeapEntry.self, capacity: newCapacity)
+        capacity = newCapacity
         return true
     }
 

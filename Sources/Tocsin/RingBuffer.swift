@@ -11,13 +11,13 @@ struct RingBuffer<Element: BitwiseCopyable> {
     var first: Element? { count > 0 ? base.unsafelyUnwrapped[head] : nil }
 
     mutating func append(_ element: Element) {
-        if count == mask + 1 { grow() }
+        if count == mask + 1 { grow(to: max(16, count * 2)) }
         base.unsafelyUnwrapped[(head + count) & mask] = element
         count += 1
     }
 
     mutating func prepend(_ element: Element) {
-        if count == mask + 1 { grow() }
+        if count == mask + 1 { grow(to: max(16, count * 2)) }
         head = (head - 1) & mask
         base.unsafelyUnwrapped[head] = element
         count += 1
@@ -37,8 +37,15 @@ struct RingBuffer<Element: BitwiseCopyable> {
         self = RingBuffer()
     }
 
-    private mutating func grow() {
-        let capacity = max(16, (mask + 1) * 2)
+    /// Makes room for `minimumCapacity` elements (rounded up to a power of
+    /// two) without touching them.
+    mutating func reserve(_ minimumCapacity: Int) {
+        if minimumCapacity > mask + 1 { grow(to: minimumCapacity) }
+    }
+
+    private mutating func grow(to minimumCapacity: Int) {
+        var capacity = 16
+        while capacity < minimumCapacity { capacity *= 2 }
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
         for offset in 0..<count {
             (grown + offset).initialize(to: base.unsafelyUnwrapped[(head + offset) & mask])

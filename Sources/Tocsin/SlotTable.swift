@@ -80,9 +80,18 @@ struct SlotTable {
         freeHead = index
     }
 
+    /// Makes room for `minimumCapacity` slots without touching them (the
+    /// pages are faulted in as slots are first used); false when out of memory.
+    mutating func reserve(_ minimumCapacity: Int32) -> Bool {
+        minimumCapacity <= capacity || resize(to: min(minimumCapacity, Self.maxSlots))
+    }
+
     private mutating func grow() -> Bool {
         let newCapacity = min(max(capacity * 2, 64), Self.maxSlots)
-        guard newCapacity > capacity else { return false }
+        return newCapacity > capacity && resize(to: newCapacity)
+    }
+
+    private mutating func resize(to newCapacity: Int32) -> Bool {
         let bytes = Int(newCapacity) * MemoryLayout<TimerSlot>.stride
         guard let raw = realloc(base, bytes) else { return false }
         base = raw.bindMemory(to: TimerSlot.self, capacity: Int(newCapacity))

@@ -28,9 +28,18 @@ extension TimerEngine {
         slot.pointee.anchor = now
         slot.pointee.state = .running
         if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
-        try arm(index)
+        let deadline = try pushDeadline(index)
         if slot.pointee.flags.contains(.extras) { laps[index] = nil }
+        queueStateThenArmKernel(of: index, at: now, deadline: deadline)
+    }
+
+    /// Queues the STATE event of a start or resume, then arms the kernel timer
+    /// for the run's deadline if needed: in that order, because the engine
+    /// thread's gathering deadline is usually the sooner, and a burst's first
+    /// start then costs one timer system call instead of two. Lock held.
+    private func queueStateThenArmKernel(of index: Int32, at now: Int64, deadline: Int64?) {
         enqueueState(of: index, at: now)
+        if let deadline { armKernelTimer(by: deadline) }
     }
 
     /// Creates a countdown with a C callback for `events` and starts it, all
@@ -85,13 +94,14 @@ extension TimerEngine {
             let saved = slot.pointee
             slot.pointee.run(at: now)
             slot.pointee.state = .running
+            let deadline: Int64?
             do throws(TocsinError) {
-                try arm(index)
+                deadline = try pushDeadline(index)
             } catch {
                 slot.pointee = saved
                 throw error
             }
-            enqueueState(of: index, at: now)
+            queueStateThenArmKernel(of: index, at: now, deadline: deadline)
         }
     }
 
@@ -143,10 +153,16 @@ extension TimerEngine {
     /// Pushes the timer's next due event, if any, onto the heap, and arms the
     /// kernel timer if it is now the earliest. Lock held.
     func arm(_ index: Int32) throws(TocsinError) {
+        if let deadline = try pushDeadline(index) { armKernelTimer(by: deadline) }
+    }
+
+    /// Pushes the timer's next due event, if any, onto the heap and returns
+    /// its deadline; the kernel timer is left alone. Lock held.
+    func pushDeadline(_ index: Int32) throws(TocsinError) -> Int64? {
         let slot = slots[index]
         guard let due = nextDue(index) else {
             slot.pointee.armKey = 0
-            return
+            return nil
         }
         let deadline = slot.pointee.deadline(forRunningTime: due.runningTime)
         let key = (nextSequence << 24) | UInt64(index)
@@ -154,10 +170,18 @@ extension TimerEngine {
         // 40 bits of sequence: ties keep start order for 10^12 starts.
         nextSequence = nextSequence == (1 << 40) - 1 ? 1 : nextSequence + 1
         slot.pointee.armKey = key
-        if let kernel, deliveringThread == nil, deadline < armedDeadline {
-            kernel.arm(at: deadline)
-            armedDeadline = deadline
-        }
+        return deadline
+    }
+
+    /// Arms the kernel timer for `deadline` if it is armed for later, unless
+    /// a delivery round is under way (the round rearms it at its end). Lock held.
+    func armKernelTimer(by deadline: Int64) {
+        guard let kernel, deliveringThread == nil, deadline < armedDeadline else { return }
+        kernel.arm(at: deadline)
+        armedDeadline = deadline
+        #if DEBUG
+        kernelTimerArmsByCalls += 1
+        #endif
     }
 
     /// Marks the timer's heap entry stale. Stale entries are dropped when they
@@ -248,10 +272,7 @@ extension TimerEngine {
             guard queuedEventsDue == nil else { return }
             let due = time + Self.queuedEventGathering
             queuedEventsDue = due
-            if due < armedDeadline {
-                kernel.arm(at: due)
-                armedDeadline = due
-            }
+            armKernelTimer(by: due)
         } else if !signaled {
             kernel.signal()
             signaled = true

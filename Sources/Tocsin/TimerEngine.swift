@@ -81,6 +81,10 @@ public final class TimerEngine: @unchecked Sendable {
     @exclusivity(unchecked) var waiters = 0
     /// The deadline the kernel timer is armed for; `.max` when disarmed.
     @exclusivity(unchecked) var armedDeadline = Int64.max
+    #if DEBUG
+    /// Times `armKernelTimer` set the kernel timer (a system call each), for tests.
+    @exclusivity(unchecked) var kernelTimerArmsByCalls = 0
+    #endif
     /// The eventfd has been raised and not cleared.
     @exclusivity(unchecked) var signaled = false
     /// Engine thread: when the kernel timer wakes it for the queued events
@@ -90,9 +94,13 @@ public final class TimerEngine: @unchecked Sendable {
     /// `close()` joins the engine thread (it was not called on it).
     @exclusivity(unchecked) var closerJoinsEngineThread = false
 
+    /// Timers the engine has room for before its tables first grow.
+    static let initialCapacity: Int32 = 1024
+
     /// Creates an engine.
     ///
-    /// - Throws: `.io` if the kernel timer or the engine thread cannot be created.
+    /// - Throws: `.io` if the kernel timer or the engine thread cannot be
+    ///   created, `.outOfMemory` if the first tables cannot be allocated.
     public init(delivery: Delivery = .engineThread) throws(TocsinError) {
         var tag: UInt32
         repeat {
@@ -101,6 +109,13 @@ public final class TimerEngine: @unchecked Sendable {
         self.delivery = delivery
         self.slots = SlotTable(tag: tag)
         self.kernel = delivery == .manualClock ? nil : try KernelWakeup.open()
+        // A first block reserved, untouched (about 96 KB of address space,
+        // faulted in as used), so the first thousand timers never wait for a
+        // table to be copied into a larger one.
+        guard slots.reserve(Self.initialCapacity), heap.reserve(Int(Self.initialCapacity)) else {
+            throw .outOfMemory  // deinit frees what was reserved
+        }
+        pending.reserve(Int(Self.initialCapacity))
         if delivery == .engineThread {
             try startEngineThread()
         }

@@ -1,0 +1,40 @@
+import Testing
+@testable import Tocsin
+
+/// How the engine uses memory and the kernel timer, seen from inside (debug
+/// builds): properties no public call can observe, only their cost.
+@Suite struct EngineTablesTests {
+    @Test func theFirstThousandTimersNeverGrowTheTables() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let reserved = engine.slots.allocatedBytes
+        #expect(reserved >= 1024 * MemoryLayout<TimerSlot>.stride)
+        #expect(engine.heap.allocatedBytes >= 1024 * MemoryLayout<HeapEntry>.stride)
+        for _ in 0..<1024 {
+            try engine.start(try engine.countdown(.seconds(1)))
+        }
+        #expect(engine.slots.allocatedBytes == reserved)
+        try engine.start(try engine.countdown(.seconds(1)))
+        #expect(engine.slots.allocatedBytes > reserved)
+    }
+
+    @Test func aStartOnTheEngineThreadSetsTheKernelTimerOnce() throws {
+        let engine = try TimerEngine(delivery: .engineThread)
+        defer { engine.close() }
+        let timer = try engine.countdown(.seconds(60))
+        try engine.setHandler(for: timer) { _ in }  // wants STATE: the start queues one
+        let before = engine.locked { engine.kernelTimerArmsByCalls }
+        try engine.start(timer)
+        // One system call: for the gathered STATE event, which falls before
+        // the 60 s deadline (it used to be armed for the deadline first).
+        #expect(engine.locked { engine.kernelTimerArmsByCalls } - before == 1)
+    }
+}
+
+extension TimerEngine {
+    fileprivate func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}

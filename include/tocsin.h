@@ -235,10 +235,15 @@ TOCSIN_EXTERN void tocsin_engine_free(tocsin_engine *engine);
 TOCSIN_EXTERN void tocsin_engine_close(tocsin_engine *engine);
 
 /**
- * POLLED mode: a file descriptor that is readable exactly while events wait
- * to be delivered (pass it to poll/epoll with POLLIN). The engine owns it:
- * do not read, write or close it. Returns the fd (>= 0), or TOCSIN_ESTATE in
- * other modes, TOCSIN_EINVAL for a NULL engine, TOCSIN_ECLOSED.
+ * POLLED mode: a file descriptor that is readable while events wait to be
+ * delivered (pass it to poll/epoll with POLLIN), never before an event is
+ * due. It may also turn readable once at the deadline of the earliest timer
+ * if that timer was cancelled, suspended or freed meanwhile (so that those
+ * calls make no system call); tocsin_engine_dispatch() then returns 0 and
+ * the fd is clear until the next event. With no timer armed it stays clear.
+ * The engine owns it: do not read, write or close it. Returns the fd (>= 0),
+ * or TOCSIN_ESTATE in other modes, TOCSIN_EINVAL for a NULL engine,
+ * TOCSIN_ECLOSED.
  */
 TOCSIN_EXTERN int tocsin_engine_fd(tocsin_engine *engine);
 

@@ -2,8 +2,10 @@ import CTocsin
 import Glibc
 
 extension TimerEngine {
-    /// `.polled`: a file descriptor that is readable exactly while events wait.
-    /// The engine owns it: poll it, never read, write or close it.
+    /// `.polled`: a file descriptor that is readable while events wait, never
+    /// before one is due, and at most once more at the deadline of an
+    /// earliest timer cancelled, suspended or freed meanwhile (`dispatch()`
+    /// then returns 0). The engine owns it: poll it, never read, write or close it.
     ///
     /// - Throws: `.wrongState` in other modes, `.closed`.
     public func pollFileDescriptor() throws(TocsinError) -> Int32 {

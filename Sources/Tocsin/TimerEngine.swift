@@ -84,6 +84,8 @@ public final class TimerEngine: @unchecked Sendable {
     #if DEBUG
     /// Times `armKernelTimer` set the kernel timer (a system call each), for tests.
     @exclusivity(unchecked) var kernelTimerArmsByCalls = 0
+    /// Times `rearmKernelTimer` moved the kernel timer, for tests.
+    @exclusivity(unchecked) var kernelTimerRearms = 0
     #endif
     /// The eventfd has been raised and not cleared.
     @exclusivity(unchecked) var signaled = false

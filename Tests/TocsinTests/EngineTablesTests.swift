@@ -29,6 +29,19 @@ import Testing
         // the 60 s deadline (it used to be armed for the deadline first).
         #expect(engine.locked { engine.kernelTimerArmsByCalls } - before == 1)
     }
+
+    @Test func cancellingTimeoutsInDeadlineOrderMakesNoSystemCall() throws {
+        let engine = try TimerEngine(delivery: .polled)
+        defer { engine.close() }
+        let timeouts = try (0..<100).map { _ in try engine.countdown(.seconds(60)) }
+        for timeout in timeouts { try engine.start(timeout) }
+        let before = engine.locked { (engine.kernelTimerArmsByCalls, engine.kernelTimerRearms) }
+        for timeout in timeouts.dropLast() { try engine.cancel(timeout) }  // each the earliest
+        let after = engine.locked { (engine.kernelTimerArmsByCalls, engine.kernelTimerRearms) }
+        #expect(after == before)
+        try engine.cancel(timeouts.last!)  // the last armed timer: disarmed, no wakeup left
+        #expect(engine.locked { engine.kernelTimerRearms } == before.1 + 1)
+    }
 }
 
 extension TimerEngine {

@@ -103,7 +103,9 @@ class Engine:
         return self._closed
 
     def fileno(self) -> int:
-        """Polled mode: an fd that is readable exactly while events wait."""
+        """Polled mode: an fd that is readable while events wait (and at most
+        once more at the deadline of a cancelled earliest timer, when
+        ``dispatch()`` returns 0)."""
         return self._call("tocsin_engine_fd")
 
     def dispatch(self) -> int:

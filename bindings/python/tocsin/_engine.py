@@ -10,7 +10,7 @@ from ctypes import addressof, byref, c_double, c_size_t, c_uint64, c_void_p, cas
 from typing import Any, Callable, Optional
 
 from . import _library
-from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, TocsinError, error_for
+from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, error_for
 from ._timer import (
     EVENTS_ALL,
     EVENTS_FINISH,
@@ -28,7 +28,11 @@ from ._timer import (
 
 DEFAULT, POLLED, MANUAL_CLOCK = 0, 1, 2
 
-_FINISH = EventKind.FINISH  # an enum member lookup costs ~100 ns per timer
+# Enum members looked up once: each lookup costs ~100 ns per event.
+_FINISH = EventKind.FINISH
+_STATE = EventKind.STATE
+_RUNNING, _SUSPENDED = State.RUNNING, State.SUSPENDED
+_RUN_ENDED = (State.FINISHED, State.CANCELED)
 
 #: Engines with running or suspended timers: kept alive like running threads.
 _busy: set["Engine"] = set()
@@ -88,6 +92,10 @@ class Engine:
         self._lib.tocsin_engine_new(self._mode, byref(pointer))
         self._ptr = pointer.value
         self._countdown_start = self._lib.tocsin_countdown_start
+        # Status checked inline, not by an errcheck (one Python call less per C call).
+        self._unchecked: dict[str, Any] = {}
+        self._timer_state = _library.unchecked(self._lib, "tocsin_timer_state")
+        self._timer_free = _library.unchecked(self._lib, "tocsin_timer_free")
         self._started = c_uint64()  # after()'s out-parameter, used under _lock
         self._started_address = addressof(self._started)
         _open.add(self)
@@ -274,9 +282,16 @@ class Engine:
     # -- internals ---------------------------------------------------------------
 
     def _call(self, name: str, *args: Any) -> int:
+        """Calls a C function that returns a status or count; negative raises."""
         if self._ptr is None:
             raise EngineClosedError(ECLOSED, f"{name}: the engine is closed")
-        return int(getattr(self._lib, name)(self._ptr, *args))
+        function = self._unchecked.get(name)
+        if function is None:
+            function = self._unchecked[name] = _library.unchecked(self._lib, name)
+        status: int = function(self._ptr, *args)
+        if status < 0:
+            raise error_for(status, name)
+        return status
 
     def _hold(self, timer: Timer) -> None:
         """Keeps a starting timer alive until its run ends."""
@@ -286,11 +301,8 @@ class Engine:
 
     def _release_if_idle(self, handle: int) -> None:
         """Drops the keep-alive of a timer that is no longer running or suspended."""
-        try:
-            state = self._lib.tocsin_timer_state(self._ptr, handle) if self._ptr else -1
-        except TocsinError:
-            state = -1
-        if state in (State.RUNNING, State.SUSPENDED):
+        state = self._timer_state(self._ptr, handle) if self._ptr else -1  # < 0: freed or closed
+        if state == _RUNNING or state == _SUSPENDED:
             return
         with self._lock:
             timer = self._active.pop(handle, None)
@@ -316,36 +328,35 @@ class Engine:
                 _busy.discard(self)
         if self._ptr is None:
             return
-        try:
-            self._lib.tocsin_timer_free(self._ptr, handle)
-        except TocsinError as error:
-            if not quietly and error.code not in (ECLOSED, ENOENT):
-                raise
+        status = self._timer_free(self._ptr, handle)
+        if status < 0 and not quietly and status not in (ECLOSED, ENOENT):
+            raise error_for(status, "tocsin_timer_free")
 
     def _deliver(self, engine: Any, c_event: Any, user_data: Any) -> None:
         """The C callback of every timer: runs the handlers. Exceptions go to
         on_error, or leave this function so that ctypes hands them to
         sys.unraisablehook; delivery carries on either way."""
         raw = c_event.contents
-        timer = self._timer(raw.timer)
+        handle, kind = raw.timer, raw.kind  # each ctypes field read costs ~100 ns
+        timer = self._timer(handle)
         if timer is None:
             with self._lock:  # after() may be registering it
-                timer = self._timer(raw.timer)
+                timer = self._timer(handle)
             if timer is None:
                 return
         by_kind = timer._handlers
-        handlers = by_kind.get(raw.kind, ()) + by_kind.get(None, ()) + self._handlers
-        once = timer._once if raw.kind == _FINISH else None
+        handlers = (by_kind.get(kind, ()) + by_kind.get(None, ()) + self._handlers) if by_kind else self._handlers
+        once = timer._once if kind == _FINISH else None
         # The run's last event this timer gets ends its keep-alive: STATE
         # FINISHED or CANCELED, or FINISH when STATE events are not asked for
         # (cancel() then releases it itself).
-        if raw.kind == EventKind.STATE:
-            ends_run = raw.state in (State.FINISHED, State.CANCELED)
+        if kind == _STATE:
+            ends_run = raw.state in _RUN_ENDED
         else:
-            ends_run = raw.kind == EventKind.FINISH and not timer._events & EVENTS_STATE
+            ends_run = kind == _FINISH and not timer._events & EVENTS_STATE
         if not handlers and once is None:  # the common STATE event nobody asked for: no Event built
             if ends_run:
-                self._release_if_idle(raw.timer)
+                self._release_if_idle(handle)
             return
         event = event_from(raw, timer)
         errors: list[BaseException] = []
@@ -360,7 +371,7 @@ class Engine:
             except Exception as error:
                 errors.append(error)
         if ends_run:
-            self._release_if_idle(raw.timer)
+            self._release_if_idle(handle)
         for failure in errors:
             if self.on_error is None:
                 raise failure

@@ -103,6 +103,19 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
 ]
 
 
+def unchecked(library: ctypes.CDLL, name: str) -> Any:
+    """A second handle on a prototyped function, without its errcheck, for
+    per-firing paths that read the status inline (an errcheck is one more
+    Python call per C call)."""
+    for entry, argtypes, restype, _ in PROTOTYPES:
+        if entry == name:
+            function = library._FuncPtr((name, library))
+            function.argtypes = argtypes
+            function.restype = restype
+            return function
+    raise KeyError(name)
+
+
 class LibraryNotFoundError(TocsinError, OSError):
     """libtocsin.so could not be loaded from any of the places tried."""
 

@@ -14,7 +14,13 @@ package enum Nanos {
     /// that "greater than zero" survives the conversion.
     package static func from(seconds: Double) -> Int64? {
         guard seconds.isFinite, seconds >= 0, seconds <= maxSeconds else { return nil }
-        let nanos = Int64((seconds * Double(perSecond)).rounded())
+        let scaled = seconds * Double(perSecond)
+        // Rounded half away from zero, as `rounded()` does, without its libm
+        // call (a third of this function): below 2^52, adding 0.5 and
+        // truncating gives the same for every value but the one just under
+        // 0.5 (which becomes 1, as any positive value does below); from 2^52
+        // on, every Double is a whole number.
+        let nanos = scaled < 0x1p52 ? Int64(scaled + 0.5) : Int64(scaled)
         return seconds > 0 ? Swift.max(nanos, 1) : 0
     }
 

@@ -30,6 +30,7 @@ struct SlotTable {
         base.unsafelyUnwrapped + Int(index)
     }
 
+    @inline(__always)
     func handle(of index: Int32) -> UInt64 {
         (tag << 40) | (UInt64(self[index].pointee.generation) << 24) | UInt64(index)
     }

@@ -56,11 +56,13 @@ struct TimerSlot {
     }
 
     /// True if the handler is there and wants events of this kind.
+    @inline(__always)
     func wants(_ kind: TimerEvent.Kind) -> Bool {
         hasHandler && !muted.contains(TimerEvent.Kinds(kind))
     }
 
     /// Running time at clock time `now`, pinned to the duration of a countdown.
+    @inline(__always)
     func runningTime(at now: Int64) -> Int64 {
         let running = state == .running ? now.subtractingSaturated(anchor) : anchor
         return isStopwatch ? running : min(running, duration)
@@ -82,6 +84,7 @@ struct TimerSlot {
     }
 
     /// The clock time at which a running timer reaches `runningTime`.
+    @inline(__always)
     func deadline(forRunningTime runningTime: Int64) -> Int64 {
         anchor.addingSaturated(runningTime)
     }
@@ -89,6 +92,7 @@ struct TimerSlot {
     /// The next event due on this timer in running time: the next tick, or the
     /// finish (a tick at or after the finish is folded into it). Nil when
     /// nothing will ever fall due (a stopwatch without ticks).
+    @inline(__always)
     func nextDue(ticks: TickSchedule?) -> (runningTime: Int64, isTick: Bool)? {
         if let ticks, let at = ticks.dueTime, isStopwatch || at < duration {
             return (at, true)

@@ -22,5 +22,6 @@ public enum TimerState: Int32, Sendable, CaseIterable, BitwiseCopyable, CustomSt
     }
 
     /// `start` is allowed from here: never started, or the last run is over.
+    @inline(__always)
     var canStart: Bool { self == .idle || self == .finished || self == .canceled }
 }

@@ -191,8 +191,8 @@ extension TimerEngine {
     /// is left. The kernel timer stays armed for a cancelled earliest timer:
     /// the engine's thread may wake once for it, a poll fd turn readable
     /// once (dispatch then delivers nothing), and either rearms for the next
-    /// live deadline. Moving it on every such cancel cost a system call each
-    /// (0.8 to 10 us here) for hosts that cancel timeouts in deadline order.
+    /// live deadline. Moving it on every such cancel cost a system call per
+    /// cancel for hosts that cancel timeouts in deadline order.
     /// Lock held.
     func disarm(_ index: Int32) {
         let slot = slots[index]

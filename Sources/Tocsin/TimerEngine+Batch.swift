@@ -1,14 +1,68 @@
 import CTocsin
+import Glibc
 import Synchronization
 
 /// A STATE event taken for delivery in a batch, with the handler it goes to.
+/// Plain bytes, so a batch is a fixed buffer filled without reference counting
+/// or copy helpers while the lock is held.
 struct BatchEntry {
     var event: EngineEvent
     var callback: tocsin_callback?
     var context: UnsafeMutableRawPointer?
-    var box: HandlerBox?
+    /// The timer's Swift handler, retained while the entry holds it.
+    var box: Unmanaged<HandlerBox>?
     /// Dropped since it was taken: its timer was freed, or lost its handler.
     var dropped = false
+}
+
+/// The events of one batch (at most `TimerEngine.batchLimit`), with their
+/// handles kept apart and the range of their slot indices, so that a caller
+/// asking "is my timer in it?" reads a few words, not every entry. Written
+/// by the delivering thread under the lock; its entries are read without the
+/// lock only by that thread. Not thread-safe.
+struct BatchBuffer {
+    let entries: UnsafeMutablePointer<BatchEntry>
+    let handles: UnsafeMutablePointer<UInt64>
+    private(set) var count = 0
+    private var lowestSlot = Int32.max
+    private var highestSlot = Int32.min
+
+    /// Nil when out of memory.
+    init?(capacity: Int) {
+        guard let entries = malloc(capacity * MemoryLayout<BatchEntry>.stride),
+              let handles = malloc(capacity * MemoryLayout<UInt64>.stride)
+        else { return nil }
+        self.entries = entries.bindMemory(to: BatchEntry.self, capacity: capacity)
+        self.handles = handles.bindMemory(to: UInt64.self, capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ entry: BatchEntry, slot: Int32) {
+        (entries + count).initialize(to: entry)
+        handles[count] = entry.event.handle
+        count += 1
+        lowestSlot = min(lowestSlot, slot)
+        highestSlot = max(highestSlot, slot)
+    }
+
+    func holds(_ handle: UInt64) -> Bool {
+        let slot = Int32(truncatingIfNeeded: handle & 0xFF_FFFF)
+        guard slot >= lowestSlot, slot <= highestSlot else { return false }
+        for position in 0..<count where handles[position] == handle { return true }
+        return false
+    }
+
+    /// Empties the buffer; the entries' boxes must have been released.
+    mutating func removeAll() {
+        count = 0
+        lowestSlot = .max
+        highestSlot = .min
+    }
+
+    func deallocate() {
+        free(entries)
+        free(handles)
+    }
 }
 
 /// The two words shared without the lock by a batch's delivering thread and
@@ -52,17 +106,8 @@ extension TimerEngine {
     /// handlers with the lock dropped, and returns how many it called. Lock
     /// held on entry and on return.
     func deliverBatch(until limit: Int64) -> Int {
-        while batch.count < Self.batchLimit, pendingIsNext(until: limit) {
-            guard let event = takePendingEvent(), let index = slots.index(of: event.handle) else { continue }
-            let slot = slots[index]
-            let toHandler = slot.pointee.wants(event.kind)
-            guard toHandler || !observers.isEmpty else { continue }
-            slot.pointee.flags.insert(.batched)
-            batch.append(BatchEntry(
-                event: event, callback: toHandler ? slot.pointee.callback : nil, context: slot.pointee.context,
-                box: toHandler ? swiftHandler(of: slot.pointee) : nil))
-        }
-        guard !batch.isEmpty else { return 0 }
+        claimBatch(until: limit)
+        guard batch.count > 0 else { return 0 }
         var watching = observers
         var seen = batchSignals.epoch.load(ordering: .sequentiallyConsistent)
         batchAcked = seen
@@ -70,67 +115,91 @@ extension TimerEngine {
         lock.unlock()
 
         var delivered = 0
-        var position = 0
-        while position < batch.count {
-            batchSignals.claim.store(batch[position].event.handle, ordering: .sequentiallyConsistent)
+        let entries = batch.entries
+        for position in 0..<batch.count {
+            batchSignals.claim.store(entries[position].event.handle, ordering: .sequentiallyConsistent)
             let epoch = batchSignals.epoch.load(ordering: .sequentiallyConsistent)
             if epoch != seen {
                 seen = epoch
                 lock.lock()
-                var retired = recheckBatch(from: position, observers: &watching)
+                let retired = recheckBatch(from: position, observers: &watching)
                 batchAcked = epoch
                 if waiters > 0 { lock.broadcast() }
                 lock.unlock()
-                retired.removeAll()  // released here, outside the lock
+                for box in retired { box.release() }  // outside the lock
             }
-            let entry = batch[position]
-            position += 1
+            let entry = entries[position]
             guard !entry.dropped else { continue }
             let lateness = max(0, BootClock.now() - entry.event.due)
             for observer in watching {
                 invoke(entry.event, lateness: lateness, callback: observer.callback, context: observer.context,
                        box: observer.box)
             }
-            invoke(entry.event, lateness: lateness, callback: entry.callback, context: entry.context, box: entry.box)
+            invoke(entry.event, lateness: lateness, callback: entry.callback, context: entry.context,
+                   box: entry.box?.takeUnretainedValue())
             delivered += 1
         }
         batchSignals.claim.store(0, ordering: .sequentiallyConsistent)
-        for position in batch.indices { batch[position].box = nil }  // released outside the lock
+        for position in 0..<batch.count {
+            entries[position].box?.release()  // outside the lock
+            entries[position].box = nil
+        }
         watching = []
 
         lock.lock()
         batchOut = false
         batchAcked = batchSignals.epoch.load(ordering: .sequentiallyConsistent)
-        if !tornDown {
-            for entry in batch {
-                if let index = slots.index(of: entry.event.handle) { slots[index].pointee.flags.remove(.batched) }
-            }
-        }
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAll()
         if waiters > 0 { lock.broadcast() }
         return delivered
+    }
+
+    /// Moves up to `batchLimit` queued events due by `limit`, and before any
+    /// timer event, into `batch`, with their timers' handlers; drops those of
+    /// freed timers and those nobody wants. Each timer is looked up once.
+    /// The heap does not change meanwhile, so its first live deadline bounds
+    /// the whole batch. Lock held.
+    private func claimBatch(until limit: Int64) {
+        dropStaleTops(dueBy: limit)
+        let bound = min(limit, heap.top?.deadline ?? .max)
+        let anyObserver = !observers.isEmpty
+        while batch.count < Self.batchLimit, let head = pending.first, head.time <= bound {
+            _ = pending.removeFirst()
+            guard let index = slots.index(of: head.handle) else { continue }
+            let slot = slots[index]
+            let kind: TimerEvent.Kind = head.isFinish ? .finish : .stateChange
+            let toHandler = slot.pointee.wants(kind)
+            guard toHandler || anyObserver else { continue }
+            let event = EngineEvent(
+                kind: kind, state: head.state, handle: head.handle, elapsed: head.elapsed,
+                remaining: slot.pointee.remaining(after: head.elapsed), tick: 0, due: head.time)
+            batch.append(BatchEntry(
+                event: event, callback: toHandler ? slot.pointee.callback : nil, context: slot.pointee.context,
+                box: toHandler ? retainedSwiftHandler(of: slot.pointee) : nil), slot: index)
+        }
     }
 
     /// Brings the rest of the batch up to date after a caller changed
     /// something: drops entries of freed timers (or all, once closed), takes
     /// each timer's current handler, and the current observers. Returns the
     /// Swift handlers it let go, for release outside the lock. Lock held.
-    private func recheckBatch(from start: Int, observers watching: inout [Observer]) -> [HandlerBox?] {
-        var retired: [HandlerBox?] = []
+    private func recheckBatch(from start: Int, observers watching: inout [Observer]) -> [Unmanaged<HandlerBox>] {
+        var retired: [Unmanaged<HandlerBox>] = []
         watching = closed ? [] : observers
-        for position in start..<batch.count where !batch[position].dropped {
-            retired.append(batch[position].box)
-            batch[position].box = nil
-            guard !closed, let index = slots.index(of: batch[position].event.handle) else {
-                batch[position].dropped = true
+        let entries = batch.entries
+        for position in start..<batch.count where !entries[position].dropped {
+            if let box = entries[position].box { retired.append(box) }
+            entries[position].box = nil
+            guard !closed, let index = slots.index(of: entries[position].event.handle) else {
+                entries[position].dropped = true
                 continue
             }
             let slot = slots[index].pointee
-            let toHandler = slot.wants(batch[position].event.kind)
-            batch[position].callback = toHandler ? slot.callback : nil
-            batch[position].context = slot.context
-            batch[position].box = toHandler ? swiftHandler(of: slot) : nil
-            batch[position].dropped = !toHandler && watching.isEmpty
+            let toHandler = slot.wants(entries[position].event.kind)
+            entries[position].callback = toHandler ? slot.callback : nil
+            entries[position].context = slot.context
+            entries[position].box = toHandler ? retainedSwiftHandler(of: slot) : nil
+            entries[position].dropped = !toHandler && watching.isEmpty
         }
         return retired
     }
@@ -141,9 +210,7 @@ extension TimerEngine {
     /// holds the timer. Call while the timer's handle is still live. Lock held.
     func bumpBatchEpoch(for handle: UInt64?) -> UInt64? {
         guard batchOut else { return nil }
-        if let handle {
-            guard let index = slots.index(of: handle), slots[index].pointee.flags.contains(.batched) else { return nil }
-        }
+        if let handle, !batch.holds(handle) { return nil }
         return batchSignals.epoch.add(1, ordering: .sequentiallyConsistent).newValue
     }
 
@@ -174,5 +241,13 @@ extension TimerEngine {
     func swiftHandler(of slot: TimerSlot) -> HandlerBox? {
         guard slot.flags.contains(.swiftHandler), let context = slot.context else { return nil }
         return Unmanaged<HandlerBox>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    /// The slot's Swift handler with one more reference, to release when
+    /// done with it, if it has one. Lock held.
+    @inline(__always)
+    func retainedSwiftHandler(of slot: TimerSlot) -> Unmanaged<HandlerBox>? {
+        guard slot.flags.contains(.swiftHandler), let context = slot.context else { return nil }
+        return Unmanaged<HandlerBox>.fromOpaque(context).retain()
     }
 }

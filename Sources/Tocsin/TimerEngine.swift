@@ -71,7 +71,7 @@ public final class TimerEngine: @unchecked Sendable {
     /// Batched delivery (see TimerEngine+Batch.swift): the entries, touched
     /// only by the delivering thread; whether a batch is out; the epoch the
     /// delivering thread has seen.
-    @exclusivity(unchecked) var batch: [BatchEntry] = []
+    @exclusivity(unchecked) var batch: BatchBuffer
     @exclusivity(unchecked) var batchOut = false
     @exclusivity(unchecked) var batchAcked: UInt64 = 0
     /// Not guarded: written once per batched event, so kept off the cache
@@ -108,9 +108,16 @@ public final class TimerEngine: @unchecked Sendable {
         repeat {
             tag = engineTags.wrappingAdd(1, ordering: .relaxed).newValue & 0xFF_FFFF
         } while tag == 0
+        guard let batch = BatchBuffer(capacity: Self.batchLimit) else { throw .outOfMemory }
         self.delivery = delivery
         self.slots = SlotTable(tag: tag)
-        self.kernel = delivery == .manualClock ? nil : try KernelWakeup.open()
+        self.batch = batch
+        do {
+            self.kernel = delivery == .manualClock ? nil : try KernelWakeup.open()
+        } catch {
+            batch.deallocate()
+            throw error
+        }
         // A first block reserved, untouched (about 96 KB of address space,
         // faulted in as used), so the first thousand timers never wait for a
         // table to be copied into a larger one.
@@ -126,6 +133,7 @@ public final class TimerEngine: @unchecked Sendable {
     deinit {
         let boxes = teardownLocked()
         for box in boxes { box.release() }
+        batch.deallocate()
     }
 
     /// The engine's clock in ns: the boot clock, or the manual time.

@@ -1,5 +1,9 @@
+import Glibc
+
 /// A double-ended FIFO of plain values (no references: elements are copied
-/// as bytes and never deinitialized) in one power-of-two buffer. Not
+/// as bytes and never deinitialized) in one power-of-two buffer. It grows
+/// with `realloc`, which for a large buffer remaps its pages instead of
+/// copying them, so a queue that doubles touches only its new half. Not
 /// thread-safe; the engine's lock guards it.
 struct RingBuffer<Element: BitwiseCopyable> {
     private var base: UnsafeMutablePointer<Element>?
@@ -10,17 +14,25 @@ struct RingBuffer<Element: BitwiseCopyable> {
     var isEmpty: Bool { count == 0 }
     var first: Element? { count > 0 ? base.unsafelyUnwrapped[head] : nil }
 
-    mutating func append(_ element: Element) {
-        if count == mask + 1 { grow(to: max(16, count * 2)) }
+    /// Adds `element` at the back; false (and nothing added) when the
+    /// buffer is full and cannot grow.
+    @discardableResult
+    mutating func append(_ element: Element) -> Bool {
+        guard makeRoom(for: 1) else { return false }
         base.unsafelyUnwrapped[(head + count) & mask] = element
         count += 1
+        return true
     }
 
-    mutating func prepend(_ element: Element) {
-        if count == mask + 1 { grow(to: max(16, count * 2)) }
+    /// Adds `element` at the front; false (and nothing added) when the
+    /// buffer is full and cannot grow.
+    @discardableResult
+    mutating func prepend(_ element: Element) -> Bool {
+        guard makeRoom(for: 1) else { return false }
         head = (head - 1) & mask
         base.unsafelyUnwrapped[head] = element
         count += 1
+        return true
     }
 
     mutating func removeFirst() -> Element? {
@@ -33,26 +45,38 @@ struct RingBuffer<Element: BitwiseCopyable> {
 
     /// Frees the buffer.
     mutating func removeAll() {
-        base?.deallocate()
+        free(base)
         self = RingBuffer()
     }
 
-    /// Makes room for `minimumCapacity` elements (rounded up to a power of
-    /// two) without touching them.
-    mutating func reserve(_ minimumCapacity: Int) {
-        if minimumCapacity > mask + 1 { grow(to: minimumCapacity) }
+    /// Makes sure `extra` more elements fit, doubling as needed; false when
+    /// out of memory (the buffer is unchanged).
+    @inline(__always)
+    mutating func makeRoom(for extra: Int) -> Bool {
+        count + extra <= mask + 1 || grow(to: count + extra)
     }
 
-    private mutating func grow(to minimumCapacity: Int) {
-        var capacity = 16
+    /// Makes room for `minimumCapacity` elements (rounded up to a power of
+    /// two) without touching them; false when out of memory.
+    mutating func reserve(_ minimumCapacity: Int) -> Bool {
+        minimumCapacity <= mask + 1 || grow(to: minimumCapacity)
+    }
+
+    private mutating func grow(to minimumCapacity: Int) -> Bool {
+        let oldCapacity = mask + 1
+        var capacity = max(16, oldCapacity * 2)
         while capacity < minimumCapacity { capacity *= 2 }
-        let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-        for offset in 0..<count {
-            (grown + offset).initialize(to: base.unsafelyUnwrapped[(head + offset) & mask])
+        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+        guard !overflow, let raw = realloc(base, bytes) else { return false }
+        let grown = raw.bindMemory(to: Element.self, capacity: capacity)
+        // Elements that had wrapped round to the front of the old buffer
+        // move to just past its end, where the doubled buffer continues.
+        let wrapped = head + count - oldCapacity
+        if wrapped > 0 {
+            (grown + oldCapacity).initialize(from: grown, count: wrapped)
         }
-        base?.deallocate()
         base = grown
         mask = capacity - 1
-        head = 0
+        return true
     }
 }

@@ -162,7 +162,9 @@ extension TimerEngine {
     /// Lock held.
     func releaseHeldFinish(_ index: Int32) {
         let slot = slots[index]
-        guard slot.pointee.flags.contains(.extras), slot.pointee.wants(.finish),
+        // Out of memory for the queue, the FINISH stays held for the next
+        // handler change rather than being lost.
+        guard slot.pointee.flags.contains(.extras), slot.pointee.wants(.finish), pending.makeRoom(for: 2),
               let due = heldFinishes.removeValue(forKey: index) else { return }
         let handle = slots.handle(of: index)
         let duration = slot.pointee.duration

@@ -24,6 +24,7 @@ extension TimerEngine {
     /// laps cleared, STATE queued. If arming fails it throws before the laps
     /// and the queue are touched, for the caller to roll the slot back. Lock held.
     private func beginRun(_ index: Int32, at now: Int64) throws(TocsinError) {
+        try makeRoomForEvent()
         let slot = slots[index]
         slot.pointee.anchor = now
         slot.pointee.state = .running
@@ -74,6 +75,7 @@ extension TimerEngine {
     public func suspend(_ timer: TimerID) throws(TocsinError) {
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state == .running else { throw .wrongState }
+            try makeRoomForEvent()
             let now = clockNow()  // under the lock: never before an event already delivered
             slot.pointee.hold(at: now)
             slot.pointee.state = .suspended
@@ -90,6 +92,7 @@ extension TimerEngine {
         let realNow = clockBeforeLock()
         try withTimer(timer) { index, slot throws(TocsinError) in
             guard slot.pointee.state == .suspended else { throw .wrongState }
+            try makeRoomForEvent()
             let now = realNow ?? manualNow
             let saved = slot.pointee
             slot.pointee.run(at: now)
@@ -116,6 +119,7 @@ extension TimerEngine {
         try withTimer(timer) { index, slot throws(TocsinError) in
             let state = slot.pointee.state
             guard state == .running || state == .suspended else { throw .wrongState }
+            try makeRoomForEvent()
             let now = clockNow()  // under the lock: never before an event already delivered
             slot.pointee.hold(at: now)
             slot.pointee.state = .canceled
@@ -242,9 +246,20 @@ extension TimerEngine {
         }
     }
 
+    /// Makes sure the queue can take one more STATE event, so that a change
+    /// is refused before it is made rather than made without its event.
+    /// Lock held.
+    @inline(__always)
+    func makeRoomForEvent() throws(TocsinError) {
+        guard pending.makeRoom(for: 1) else { throw .outOfMemory }
+    }
+
     /// Queues a STATE event for the timer's current state, if its handler
     /// wants it or an observer watches. `front`: ahead of the queue (the
-    /// STATE after a FINISH). Lock held.
+    /// STATE after a FINISH). Callers that change a timer make room first
+    /// (`makeRoomForEvent`); only a FINISH's STATE, queued while delivering,
+    /// can find the queue full and memory exhausted, and is then dropped:
+    /// the FINISH itself is still delivered. Lock held.
     func enqueueState(of index: Int32, at time: Int64, front: Bool = false) {
         let slot = slots[index].pointee
         guard slot.wants(.stateChange) || !observers.isEmpty else { return }

@@ -121,10 +121,11 @@ public final class TimerEngine: @unchecked Sendable {
         // A first block reserved, untouched (about 96 KB of address space,
         // faulted in as used), so the first thousand timers never wait for a
         // table to be copied into a larger one.
-        guard slots.reserve(Self.initialCapacity), heap.reserve(Int(Self.initialCapacity)) else {
+        guard slots.reserve(Self.initialCapacity), heap.reserve(Int(Self.initialCapacity)),
+              pending.reserve(Int(Self.initialCapacity))
+        else {
             throw .outOfMemory  // deinit frees what was reserved
         }
-        pending.reserve(Int(Self.initialCapacity))
         if delivery == .engineThread {
             try startEngineThread()
         }

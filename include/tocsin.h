@@ -403,7 +403,10 @@ TOCSIN_EXTERN int tocsin_timer_label(tocsin_engine *engine, tocsin_timer timer,
  * cancel or suspend that wins that race stops it. After tocsin_timer_cancel()
  * returns, no TICK or FINISH of that run is delivered (from another thread it
  * waits for a running callback of the timer to return); the run's last event
- * is STATE(CANCELED). Cost: O(log n) in the number of armed timers.
+ * is STATE(CANCELED). Each returns TOCSIN_OK, TOCSIN_ESTATE, TOCSIN_ENOENT,
+ * TOCSIN_ECLOSED, or TOCSIN_ENOMEM when the engine cannot grow its tables
+ * for the run or the event, in which case nothing changed either.
+ * Cost: O(log n) in the number of armed timers.
  */
 TOCSIN_EXTERN int tocsin_timer_start(tocsin_engine *engine, tocsin_timer timer);
 TOCSIN_EXTERN int tocsin_timer_suspend(tocsin_engine *engine,

@@ -4,7 +4,8 @@ extension TimerEngine {
     /// Starts an idle, finished or cancelled timer from its full duration:
     /// running time 0, laps cleared, ticks from 1.
     ///
-    /// - Throws: `.wrongState` if running or suspended.
+    /// - Throws: `.wrongState` if running or suspended; `.outOfMemory`
+    ///   (nothing changed) if the engine's tables cannot grow.
     /// - Complexity: O(log n) in the number of armed timers.
     public func start(_ timer: TimerID) throws(TocsinError) {
         let realNow = clockBeforeLock()
@@ -70,7 +71,8 @@ extension TimerEngine {
 
     /// Holds a running timer's time exactly where it is.
     ///
-    /// - Throws: `.wrongState` unless running.
+    /// - Throws: `.wrongState` unless running; `.outOfMemory` (nothing
+    ///   changed) if the event queue cannot grow.
     /// - Complexity: O(1) amortized.
     public func suspend(_ timer: TimerID) throws(TocsinError) {
         try withTimer(timer) { index, slot throws(TocsinError) in
@@ -86,7 +88,8 @@ extension TimerEngine {
 
     /// Carries a suspended timer on from the time it held.
     ///
-    /// - Throws: `.wrongState` unless suspended.
+    /// - Throws: `.wrongState` unless suspended; `.outOfMemory` (nothing
+    ///   changed) if the engine's tables cannot grow.
     /// - Complexity: O(log n).
     public func resume(_ timer: TimerID) throws(TocsinError) {
         let realNow = clockBeforeLock()
@@ -113,7 +116,8 @@ extension TimerEngine {
     /// running handler of the timer to return. The run's last event is the
     /// change to `.canceled`.
     ///
-    /// - Throws: `.wrongState` unless running or suspended.
+    /// - Throws: `.wrongState` unless running or suspended; `.outOfMemory`
+    ///   (nothing changed) if the event queue cannot grow.
     /// - Complexity: O(1) amortized.
     public func cancel(_ timer: TimerID) throws(TocsinError) {
         try withTimer(timer) { index, slot throws(TocsinError) in

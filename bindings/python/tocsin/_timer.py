@@ -171,11 +171,11 @@ class Timer:
         return self._run("tocsin_timer_resume")
 
     def _run(self, name: str) -> "Timer":
+        """Starts or resumes, with the engine keeping the timer alive from
+        before the call (its run may end before the call returns)."""
         if self._deferred:  # its events are wanted from now on
             self._deferred = False
             self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback_address, None)
-        """Starts or resumes, with the engine keeping the timer alive from
-        before the call (its run may end before the call returns)."""
         self._engine._hold(self)
         try:
             self._call(name)

@@ -13,7 +13,8 @@ package enum Nanos {
     /// larger than `maxSeconds`. A positive value below 1 ns becomes 1 ns, so
     /// that "greater than zero" survives the conversion.
     package static func from(seconds: Double) -> Int64? {
-        guard seconds.isFinite, seconds >= 0, seconds <= maxSeconds else { return nil }
+        // NaN fails both comparisons and an infinity one of them.
+        guard seconds >= 0, seconds <= maxSeconds else { return nil }
         let scaled = seconds * Double(perSecond)
         // Rounded half away from zero, as `rounded()` does, without its libm
         // call (a third of this function): below 2^52, adding 0.5 and

@@ -160,11 +160,16 @@ extension TimerEngine {
 
     /// Queues a restored timer's held FINISH once its handler wants it.
     /// Lock held.
+    @inline(__always)
     func releaseHeldFinish(_ index: Int32) {
+        if slots[index].pointee.flags.contains(.extras) { releaseHeldFinishIfWanted(index) }
+    }
+
+    private func releaseHeldFinishIfWanted(_ index: Int32) {
         let slot = slots[index]
         // Out of memory for the queue, the FINISH stays held for the next
         // handler change rather than being lost.
-        guard slot.pointee.flags.contains(.extras), slot.pointee.wants(.finish), pending.makeRoom(for: 2),
+        guard slot.pointee.wants(.finish), pending.makeRoom(for: 2),
               let due = heldFinishes.removeValue(forKey: index) else { return }
         let handle = slots.handle(of: index)
         let duration = slot.pointee.duration

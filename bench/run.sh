@@ -20,6 +20,7 @@ mkdir -p out/bench
 flags=(-O2 -Wall -Iinclude $(pkg-config --cflags --libs glib-2.0 libuv) -lm -lpthread -Lout/release/lib -ltocsin)
 cc bench/oneshot.c "${flags[@]}" -o out/bench/oneshot
 cc bench/workloads.c "${flags[@]}" -o out/bench/workloads
+cc bench/burst.c "${flags[@]}" -o out/bench/burst  # a tool, not in the tables (bench/README.md)
 (cd bench/dispatch && swift build -c release > /dev/null)
 dispatch="$(cd bench/dispatch && swift build -c release --show-bin-path)/dispatch-bench"
 export LD_LIBRARY_PATH=$PWD/out/release/lib TOCSIN_LIBRARY=$PWD/out/release/lib/libtocsin.so.0

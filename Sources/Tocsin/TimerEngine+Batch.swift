@@ -17,9 +17,9 @@ struct BatchEntry {
 
 /// The events of one batch (at most `TimerEngine.batchLimit`), with their
 /// handles kept apart and the range of their slot indices, so that a caller
-/// asking "is my timer in it?" reads a few words, not every entry. Written
-/// by the delivering thread under the lock; its entries are read without the
-/// lock only by that thread. Not thread-safe.
+/// asking "is my timer in it?" reads a few words, not every entry. Filled
+/// and emptied by the delivering thread under the lock; without the lock
+/// only that thread touches it, and only its entries. Not thread-safe.
 struct BatchBuffer {
     let entries: UnsafeMutablePointer<BatchEntry>
     let handles: UnsafeMutablePointer<UInt64>

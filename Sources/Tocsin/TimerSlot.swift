@@ -37,7 +37,8 @@ struct TimerSlot {
         /// away: its FINISH waits there until a handler wants it).
         static var extras: Flags { Flags(rawValue: 1 << 2) }
         static var ticking: Flags { Flags(rawValue: 1 << 3) }
-        /// Bit 4 is unused. Bits 5-7: the event kinds the handler does not want (see `muted`).
+        /// Bit 4 is unused. Bits 5-7: the event kinds the handler does not
+        /// want (see `muted`).
         static var mutedKinds: Flags { Flags(rawValue: 0b1110_0000) }
     }
 

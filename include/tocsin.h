@@ -404,8 +404,9 @@ TOCSIN_EXTERN int tocsin_timer_label(tocsin_engine *engine, tocsin_timer timer,
  * returns, no TICK or FINISH of that run is delivered (from another thread it
  * waits for a running callback of the timer to return); the run's last event
  * is STATE(CANCELED). Each returns TOCSIN_OK, TOCSIN_ESTATE, TOCSIN_ENOENT,
- * TOCSIN_ECLOSED, or TOCSIN_ENOMEM when the engine cannot grow its tables
- * for the run or the event, in which case nothing changed either.
+ * TOCSIN_EINVAL for a NULL engine, TOCSIN_ECLOSED, or TOCSIN_ENOMEM when the
+ * engine cannot grow its tables for the run or the event (nothing changed
+ * then either).
  * Cost: O(log n) in the number of armed timers.
  */
 TOCSIN_EXTERN int tocsin_timer_start(tocsin_engine *engine, tocsin_timer timer);

@@ -167,15 +167,13 @@ extension TimerEngine {
             _ = pending.removeFirst()
             guard let index = slots.index(of: head.handle) else { continue }
             let slot = slots[index]
-            let kind: TimerEvent.Kind = head.isFinish ? .finish : .stateChange
+            let kind = head.kind
             let toHandler = slot.pointee.wants(kind)
             guard toHandler || anyObserver else { continue }
-            let event = EngineEvent(
-                kind: kind, state: head.state, handle: head.handle, elapsed: head.elapsed,
-                remaining: slot.pointee.remaining(after: head.elapsed), tick: 0, due: head.time)
             batch.append(BatchEntry(
-                event: event, callback: toHandler ? slot.pointee.callback : nil, context: slot.pointee.context,
-                box: toHandler ? retainedSwiftHandler(of: slot.pointee) : nil), slot: index)
+                event: head.engineEvent(kind, of: slot), callback: toHandler ? slot.pointee.callback : nil,
+                context: slot.pointee.context, box: toHandler ? retainedSwiftHandler(of: slot.pointee) : nil),
+                slot: index)
         }
     }
 

@@ -76,8 +76,9 @@ extension TimerEngine {
     }
 
     /// Ends a delivery round: wakes waiters, and re-arms the kernel timer and
-    /// (polled) the queued-events signal so the poll fd is readable exactly
-    /// while events wait. Tears the engine down if it was closed meanwhile. Lock held.
+    /// (polled) the queued-events signal so the poll fd is readable while
+    /// events wait (see `pollFileDescriptor`). Tears the engine down if it
+    /// was closed meanwhile. Lock held.
     func endDelivery() {
         deliveringThread = nil
         if waiters > 0 { lock.broadcast() }
@@ -177,10 +178,7 @@ extension TimerEngine {
     /// Takes the queue's head; nil if its timer was freed since. Lock held.
     func takePendingEvent() -> EngineEvent? {
         guard let head = pending.removeFirst(), let index = slots.index(of: head.handle) else { return nil }
-        return EngineEvent(
-            kind: head.isFinish ? .finish : .stateChange, state: head.state, handle: head.handle,
-            elapsed: head.elapsed, remaining: slots[index].pointee.remaining(after: head.elapsed), tick: 0,
-            due: head.time)
+        return head.engineEvent(head.kind, of: slots[index])
     }
 
     /// True if the queue's head is the next event due by `limit`: queued

@@ -201,4 +201,16 @@ struct PendingEvent {
     var elapsed: Int64
     var state: TimerState
     var isFinish = false
+
+    var kind: TimerEvent.Kind { isFinish ? .finish : .stateChange }
+
+    /// The event to deliver, `slot` pointing at its live timer's slot.
+    /// `kind` is this event's `kind`, passed in by a caller that has read it
+    /// already (reading it twice cost the batch claim 8 instructions an event).
+    @inline(__always)
+    func engineEvent(_ kind: TimerEvent.Kind, of slot: UnsafeMutablePointer<TimerSlot>) -> EngineEvent {
+        EngineEvent(
+            kind: kind, state: state, handle: handle, elapsed: elapsed,
+            remaining: slot.pointee.remaining(after: elapsed), tick: 0, due: time)
+    }
 }

@@ -34,6 +34,7 @@ struct DeadlineHeap {
     var top: HeapEntry? { count > 0 ? base.unsafelyUnwrapped.pointee : nil }
 
     /// Adds an entry; false when out of memory. O(log n).
+    @inline(__always)
     mutating func push(_ entry: HeapEntry) -> Bool {
         guard count < capacity || resize(to: max(capacity * 2, 64)) else { return false }
         count += 1

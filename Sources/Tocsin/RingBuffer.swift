@@ -17,6 +17,7 @@ struct RingBuffer<Element: BitwiseCopyable> {
     /// Adds `element` at the back; false (and nothing added) when the
     /// buffer is full and cannot grow.
     @discardableResult
+    @inline(__always)
     mutating func append(_ element: Element) -> Bool {
         guard makeRoom(for: 1) else { return false }
         base.unsafelyUnwrapped[(head + count) & mask] = element

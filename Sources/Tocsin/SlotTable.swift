@@ -36,6 +36,7 @@ struct SlotTable {
     }
 
     /// The slot index of a live handle of this table, or nil.
+    @inline(__always)
     func index(of handle: UInt64) -> Int32? {
         guard handle >> 40 == tag else { return nil }
         let index = Int32(truncatingIfNeeded: handle & 0xFF_FFFF)
@@ -48,6 +49,7 @@ struct SlotTable {
     }
 
     /// A fresh slot (its generation kept), or nil when out of memory or slots.
+    @inline(__always)
     mutating func allocate() -> Int32? {
         let index: Int32
         if freeHead >= 0 {

@@ -23,6 +23,7 @@ extension TimerEngine {
         try makeTimer(duration: 0)
     }
 
+    @inline(__always)
     private func makeTimer(duration: Int64) throws(TocsinError) -> TimerID {
         lock.lock()
         defer { lock.unlock() }
@@ -31,6 +32,7 @@ extension TimerEngine {
     }
 
     /// A fresh idle slot for a timer of `duration` (0: a stopwatch). Lock held.
+    @inline(__always)
     func newSlot(duration: Int64) throws(TocsinError) -> Int32 {
         guard !closed else { throw .closed }
         guard let index = slots.allocate() else { throw .outOfMemory }
@@ -105,6 +107,7 @@ extension TimerEngine {
         try withTimer(timer) { _, slot in TimerEvent.Kinds.all.subtracting(slot.pointee.muted) }
     }
 
+    @inline(__always)
     private func installHandler(
         _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
     ) throws(TocsinError) {

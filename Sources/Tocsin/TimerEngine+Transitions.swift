@@ -24,6 +24,7 @@ extension TimerEngine {
     /// Runs timer `index` from running time 0 at `now`: ticks from 1, armed,
     /// laps cleared, STATE queued. If arming fails it throws before the laps
     /// and the queue are touched, for the caller to roll the slot back. Lock held.
+    @inline(__always)
     private func beginRun(_ index: Int32, at now: Int64) throws(TocsinError) {
         try makeRoomForEvent()
         let slot = slots[index]
@@ -39,6 +40,7 @@ extension TimerEngine {
     /// for the run's deadline if needed: in that order, because the engine
     /// thread's gathering deadline is usually the sooner, and a burst's first
     /// start then costs one timer system call instead of two. Lock held.
+    @inline(__always)
     private func queueStateThenArmKernel(of index: Int32, at now: Int64, deadline: Int64?) {
         enqueueState(of: index, at: now)
         if let deadline { armKernelTimer(by: deadline) }
@@ -166,6 +168,7 @@ extension TimerEngine {
 
     /// Pushes the timer's next due event, if any, onto the heap and returns
     /// its deadline; the kernel timer is left alone. Lock held.
+    @inline(__always)
     func pushDeadline(_ index: Int32) throws(TocsinError) -> Int64? {
         let slot = slots[index]
         guard let due = nextDue(index) else {
@@ -264,6 +267,7 @@ extension TimerEngine {
     /// (`makeRoomForEvent`); only a FINISH's STATE, queued while delivering,
     /// can find the queue full and memory exhausted, and is then dropped:
     /// the FINISH itself is still delivered. Lock held.
+    @inline(__always)
     func enqueueState(of index: Int32, at time: Int64, front: Bool = false) {
         let slot = slots[index].pointee
         guard slot.wants(.stateChange) || !observers.isEmpty else { return }

@@ -163,6 +163,7 @@ public final class TimerEngine: @unchecked Sendable {
     }
 
     /// The slot of a live handle. Lock held.
+    @inline(__always)
     func slotIndex(of timer: TimerID) throws(TocsinError) -> Int32 {
         guard !closed else { throw .closed }
         guard let index = slots.index(of: timer.rawValue) else { throw .noSuchTimer }

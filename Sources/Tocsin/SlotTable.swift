@@ -39,12 +39,16 @@ struct SlotTable {
     @inline(__always)
     func index(of handle: UInt64) -> Int32? {
         guard handle >> 40 == tag else { return nil }
-        let index = Int32(truncatingIfNeeded: handle & 0xFF_FFFF)
-        guard index < count else { return nil }
+        return liveIndex(
+            Int32(truncatingIfNeeded: handle & 0xFF_FFFF), generation: UInt16(truncatingIfNeeded: handle >> 24))
+    }
+
+    /// `index` if its slot is in use under `generation`, or nil.
+    @inline(__always)
+    func liveIndex(_ index: Int32, generation: UInt16) -> Int32? {
+        guard index >= 0, index < count else { return nil }
         let slot = self[index]
-        guard !slot.pointee.flags.contains(.free),
-              UInt64(slot.pointee.generation) == (handle >> 24) & 0xFFFF
-        else { return nil }
+        guard !slot.pointee.flags.contains(.free), slot.pointee.generation == generation else { return nil }
         return index
     }
 

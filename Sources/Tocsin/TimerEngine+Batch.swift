@@ -165,13 +165,13 @@ extension TimerEngine {
         let anyObserver = !observers.isEmpty
         while batch.count < Self.batchLimit, let head = pending.first, head.time <= bound {
             _ = pending.removeFirst()
-            guard let index = slots.index(of: head.handle) else { continue }
+            guard let index = slots.liveIndex(head.slot, generation: head.generation) else { continue }
             let slot = slots[index]
             let kind = head.kind
             let toHandler = slot.pointee.wants(kind)
             guard toHandler || anyObserver else { continue }
             batch.append(BatchEntry(
-                event: head.engineEvent(kind, of: slot), callback: toHandler ? slot.pointee.callback : nil,
+                event: head.engineEvent(kind, of: index, in: slots), callback: toHandler ? slot.pointee.callback : nil,
                 context: slot.pointee.context, box: toHandler ? retainedSwiftHandler(of: slot.pointee) : nil),
                 slot: index)
         }

@@ -177,8 +177,10 @@ extension TimerEngine {
 
     /// Takes the queue's head; nil if its timer was freed since. Lock held.
     func takePendingEvent() -> EngineEvent? {
-        guard let head = pending.removeFirst(), let index = slots.index(of: head.handle) else { return nil }
-        return head.engineEvent(head.kind, of: slots[index])
+        guard let head = pending.removeFirst(),
+              let index = slots.liveIndex(head.slot, generation: head.generation)
+        else { return nil }
+        return head.engineEvent(head.kind, of: index, in: slots)
     }
 
     /// True if the queue's head is the next event due by `limit`: queued

@@ -171,10 +171,9 @@ extension TimerEngine {
         // handler change rather than being lost.
         guard slot.pointee.wants(.finish), pending.makeRoom(for: 2),
               let due = heldFinishes.removeValue(forKey: index) else { return }
-        let handle = slots.handle(of: index)
         let duration = slot.pointee.duration
-        pending.append(PendingEvent(handle: handle, time: due, elapsed: duration, state: .finished, isFinish: true))
-        pending.append(PendingEvent(handle: handle, time: due, elapsed: duration, state: .finished))
+        pending.append(PendingEvent(of: index, in: slots, state: .finished, time: due, elapsed: duration, isFinish: true))
+        pending.append(PendingEvent(of: index, in: slots, state: .finished, time: due, elapsed: duration))
         signalQueuedEvents(since: due)
     }
 

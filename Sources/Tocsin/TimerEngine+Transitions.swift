@@ -271,8 +271,7 @@ extension TimerEngine {
     func enqueueState(of index: Int32, at time: Int64, front: Bool = false) {
         let slot = slots[index].pointee
         guard slot.wants(.stateChange) || !observers.isEmpty else { return }
-        let event = PendingEvent(
-            handle: slots.handle(of: index), time: time, elapsed: slot.runningTime(at: time), state: slot.state)
+        let event = PendingEvent(of: index, in: slots, state: slot.state, time: time, elapsed: slot.runningTime(at: time))
         if front {
             pending.prepend(event)
         } else {

@@ -18,6 +18,13 @@ import Testing
         #expect(engine.slots.allocatedBytes > reserved)
     }
 
+    @Test func tableEntriesKeepTheirSizes() {
+        // What "bytes per timer" rests on: a slot, a heap entry, a queued event.
+        #expect(MemoryLayout<TimerSlot>.stride == 48)
+        #expect(MemoryLayout<HeapEntry>.stride == 16)
+        #expect(MemoryLayout<PendingEvent>.stride == 24)
+    }
+
     @Test func aStartOnTheEngineThreadSetsTheKernelTimerOnce() throws {
         let engine = try TimerEngine(delivery: .engineThread)
         defer { engine.close() }

@@ -113,6 +113,17 @@ import Tocsin
         #expect(rig.recorder.all.isEmpty)
     }
 
+    @Test func aFreedTimersQueuedEventsDoNotReachTheTimerThatReusesItsSlot() throws {
+        let rig = try ManualRig()
+        let first = try rig.countdown(.seconds(1))
+        try rig.engine.start(first)  // queues STATE(running) for `first`
+        try rig.engine.free(first)
+        let second = try rig.countdown(.seconds(5))  // the same slot, the next generation
+        #expect(second.rawValue & 0xFF_FFFF == first.rawValue & 0xFF_FFFF)
+        #expect(try rig.advance(.seconds(2)) == 0)
+        #expect(rig.recorder.all.isEmpty)
+    }
+
     @Test func eventsWithoutAHandlerAreDroppedButTimeStillRuns() throws {
         let rig = try ManualRig()
         let timer = try rig.engine.countdown(.seconds(1))

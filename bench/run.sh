@@ -21,6 +21,7 @@ flags=(-O2 -Wall -Iinclude $(pkg-config --cflags --libs glib-2.0 libuv) -lm -lpt
 cc bench/oneshot.c "${flags[@]}" -o out/bench/oneshot
 cc bench/workloads.c "${flags[@]}" -o out/bench/workloads
 cc bench/burst.c "${flags[@]}" -o out/bench/burst  # a tool, not in the tables (bench/README.md)
+cc bench/warm.c "${flags[@]}" -o out/bench/warm  # a tool, not in the tables (bench/README.md)
 (cd bench/dispatch && swift build -c release > /dev/null)
 dispatch="$(cd bench/dispatch && swift build -c release --show-bin-path)/dispatch-bench"
 export LD_LIBRARY_PATH=$PWD/out/release/lib TOCSIN_LIBRARY=$PWD/out/release/lib/libtocsin.so.0

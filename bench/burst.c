@@ -24,11 +24,7 @@
 
 #include <tocsin.h>
 
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+#include "common.h"
 
 static void ignore(tocsin_engine *engine, const tocsin_event *event, void *data) {
     (void)engine, (void)event, (void)data;

@@ -34,11 +34,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+#include "common.h"
 
 static long rss_kb(void) {
     FILE *f = fopen("/proc/self/status", "r");
@@ -69,11 +65,6 @@ static void record(int i) {
     fired++;
 }
 
-static int compare(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static uint64_t rng;
 static double uniform(void) {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -102,32 +93,6 @@ static gboolean glib_cb(gpointer data) {
     record((int)(intptr_t)data);
     if (fired == n) g_main_loop_quit(glib_loop);
     return G_SOURCE_REMOVE;
-}
-
-/* ---- the C floor: binary min-heap of (deadline, index) + one timerfd ---- */
-typedef struct { int64_t at; int index; } entry;
-static entry *heap;
-static int heap_n;
-static int *position; /* index -> heap slot, for cancel */
-static void swap(int a, int b) {
-    entry t = heap[a]; heap[a] = heap[b]; heap[b] = t;
-    position[heap[a].index] = a; position[heap[b].index] = b;
-}
-static void up(int i) { while (i && heap[(i - 1) / 2].at > heap[i].at) { swap(i, (i - 1) / 2); i = (i - 1) / 2; } }
-static void down(int i) {
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < heap_n && heap[l].at < heap[m].at) m = l;
-        if (r < heap_n && heap[r].at < heap[m].at) m = r;
-        if (m == i) return;
-        swap(i, m); i = m;
-    }
-}
-static void floor_push(int index, int64_t at) { heap[heap_n] = (entry){at, index}; position[index] = heap_n; up(heap_n++); }
-static void floor_remove(int index) {
-    int i = position[index];
-    heap_n--;
-    if (i != heap_n) { swap(i, heap_n); up(i); down(i); }
 }
 
 int main(int argc, char **argv) {
@@ -207,14 +172,14 @@ int main(int argc, char **argv) {
         for (int i = 0; i < n; i++) g_source_remove(ids[i]);
         cancel_ns = (now_ns() - start) / n;
     } else if (!strcmp(engine, "floor")) {
-        heap = malloc(sizeof(entry) * n);
-        position = malloc(sizeof(int) * n);
+        floor_heap heap;
+        if (!floor_init(&heap, n)) return 1;
         int fd = timerfd_create(CLOCK_MONOTONIC, 0);
         int64_t armed = INT64_MAX;
         int64_t start = now_ns();
         for (int i = 0; i < n; i++) {
             deadline[i] = now_ns() + (int64_t)(offset[i] * 1e9);
-            floor_push(i, deadline[i]);
+            floor_push(&heap, i, deadline[i]);
             if (deadline[i] < armed) {
                 armed = deadline[i];
                 struct itimerspec spec = {{0, 0}, {armed / 1000000000, armed % 1000000000}};
@@ -223,25 +188,30 @@ int main(int argc, char **argv) {
         }
         schedule_ns = (now_ns() - start) / n;
         armed_kb = rss_kb();
-        while (heap_n > 0) {
+        while (heap.count > 0) {
             uint64_t expirations;
             if (read(fd, &expirations, sizeof expirations) < 0) break;
             int64_t t = now_ns();
-            while (heap_n > 0 && heap[0].at <= t) { int index = heap[0].index; floor_remove(index); record(index); }
-            if (heap_n > 0) {
-                struct itimerspec spec = {{0, 0}, {heap[0].at / 1000000000, heap[0].at % 1000000000}};
+            while (heap.count > 0 && heap.entries[0].at <= t) {
+                int index = heap.entries[0].index;
+                floor_remove(&heap, index);
+                record(index);
+            }
+            if (heap.count > 0) {
+                int64_t next = heap.entries[0].at;
+                struct itimerspec spec = {{0, 0}, {next / 1000000000, next % 1000000000}};
                 timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
             }
         }
-        for (int i = 0; i < n; i++) floor_push(i, now_ns() + 60000000000LL);
+        for (int i = 0; i < n; i++) floor_push(&heap, i, now_ns() + 60000000000LL);
         start = now_ns();
-        for (int i = 0; i < n; i++) floor_remove(i);
+        for (int i = 0; i < n; i++) floor_remove(&heap, i);
         cancel_ns = (now_ns() - start) / n;
     } else {
         fprintf(stderr, "unknown engine %s\n", engine);
         return 2;
     }
-    qsort(lateness, (size_t)n, sizeof(int64_t), compare);
+    qsort(lateness, (size_t)n, sizeof(int64_t), compare_int64);
     printf("engine=%s n=%d schedule_ns=%lld cancel_ns=%lld late_p50_us=%.1f late_p99_us=%.1f late_max_us=%.1f "
            "early=%d bytes=%.0f cpu_s=%.2f\n",
            engine, n, (long long)schedule_ns, (long long)cancel_ns, lateness[n / 2] / 1e3,

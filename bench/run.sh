@@ -3,11 +3,11 @@
 # seeded workloads, and prints one markdown table per measure with medians of
 # REPS runs (min–max where the spread is wide). Not a test: nothing here
 # passes or fails on speed.
-#   bench/run.sh [REPS] [N...]        (default: 3 runs of 1000 100000 1000000)
+#   bench/run.sh [REPS] [N...]        (default: 5 runs of 1000 100000 1000000)
 # The Python engines run at N <= 100,000 (a million Python timers take minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-reps=${1:-3}
+reps=${1:-5}  # 5, not 3: on a shared machine a 3-run median of a p99 can flip
 shift || true
 sizes=("${@:-1000 100000 1000000}")
 sizes=(${sizes[@]})

@@ -22,22 +22,13 @@
 #include <tocsin.h>
 #include <uv.h>
 
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+#include "common.h"
 
 static void tocsin_cb(tocsin_engine *engine, const tocsin_event *event, void *data) {
     (void)engine, (void)event, (void)data;
 }
 
 static void uv_cb(uv_timer_t *timer) { (void)timer; }
-
-static int compare(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
     if (argc != 4) { fprintf(stderr, "usage: warm tocsin|tocsin-default|uv N ROUNDS\n"); return 2; }
@@ -88,7 +79,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "unknown engine %s\n", engine_name);
         return 2;
     }
-    qsort(per_timer, (size_t)rounds, sizeof *per_timer, compare);
+    qsort(per_timer, (size_t)rounds, sizeof *per_timer, compare_int64);
     printf("engine=%s n=%d rounds=%d warm_ns_min=%lld warm_ns_median=%lld\n", engine_name, n, rounds,
            (long long)per_timer[0], (long long)per_timer[rounds / 2]);
     return 0;

@@ -32,24 +32,15 @@
 #include <unistd.h>
 #include <uv.h>
 
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+#include "common.h"
 
 static void sleep_until(int64_t deadline) {
     struct timespec t = {deadline / 1000000000, deadline % 1000000000};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) != 0) {}
 }
 
-static int compare(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static int64_t p99(int64_t *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare);
+    qsort(values, (size_t)count, sizeof *values, compare_int64);
     return values[(int)(count * 0.99)];
 }
 
@@ -222,24 +213,8 @@ static pthread_barrier_t ready;
 
 /* The floor for a thread-safe engine: a binary heap with a position index
  * behind one mutex (no timerfd re-arm, as Tocsin's cancel does none). */
-typedef struct { int64_t at; int index; } entry;
-static entry heap[THREADS * OWN];
-static int position[THREADS * OWN], heap_n;
+static floor_heap heap;
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
-static void swap(int a, int b) {
-    entry t = heap[a]; heap[a] = heap[b]; heap[b] = t;
-    position[heap[a].index] = a, position[heap[b].index] = b;
-}
-static void up(int i) { while (i && heap[(i - 1) / 2].at > heap[i].at) { swap(i, (i - 1) / 2); i = (i - 1) / 2; } }
-static void down(int i) {
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < heap_n && heap[l].at < heap[m].at) m = l;
-        if (r < heap_n && heap[r].at < heap[m].at) m = r;
-        if (m == i) return;
-        swap(i, m), i = m;
-    }
-}
 
 static void ignore(tocsin_engine *e, const tocsin_event *ev, void *data) { (void)e, (void)ev, (void)data; }
 static gboolean glib_never(gpointer data) { (void)data; return G_SOURCE_REMOVE; }
@@ -266,13 +241,10 @@ static void *contend(void *arg) {
         for (int i = 0; i < PAIRS; i++) {
             int index = id * OWN + i % OWN;
             pthread_mutex_lock(&heap_lock);
-            heap[heap_n] = (entry){now_ns() + 60000000000LL, index};
-            position[index] = heap_n;
-            up(heap_n++);
+            floor_push(&heap, index, now_ns() + 60000000000LL);
             pthread_mutex_unlock(&heap_lock);
             pthread_mutex_lock(&heap_lock);
-            int at = position[index];
-            if (at != --heap_n) { swap(at, heap_n); up(at); down(at); }
+            floor_remove(&heap, index);
             pthread_mutex_unlock(&heap_lock);
         }
     }
@@ -287,6 +259,7 @@ static void run_contention(const char *engine) {
         return;
     }
     if (!strcmp(engine, "tocsin")) tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &shared_engine);
+    if (!strcmp(engine, "floor") && !floor_init(&heap, THREADS * OWN)) exit(1);
     pthread_barrier_init(&ready, NULL, THREADS + 1);
     pthread_t threads[THREADS];
     for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, contend, (void *)(intptr_t)i);

@@ -2,6 +2,7 @@ public import Tocsin
 
 /// `tocsin stopwatch`: counts up; laps with `l` or Enter (or a newline on a
 /// piped standard input); space pauses, `r` starts over, `q`/Esc stops.
+/// `tocsin resume` carries on one that a `--state` file kept.
 ///
 /// `@unchecked Sendable`: everything runs on the command's one thread.
 public final class StopwatchRunner: @unchecked Sendable {
@@ -11,6 +12,8 @@ public final class StopwatchRunner: @unchecked Sendable {
     let loop: EventLoop
     private var watch = TimerID(rawValue: 0)
     private var laps = 0
+    /// Restored from a state file: run it as it is instead of a new one.
+    private var restored = false
 
     let statePath: String?
 
@@ -21,6 +24,31 @@ public final class StopwatchRunner: @unchecked Sendable {
         loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
     }
 
+    /// Carries on the stopwatch that `tocsin stopwatch --state path` saved,
+    /// running or suspended, with its laps; the time away counts as running
+    /// time if it was running. Nil if the file holds a countdown, no such
+    /// stopwatch, or cannot be read: `tocsin resume` then treats it as
+    /// countdowns (and says what is wrong with it).
+    public init?(resuming path: String, json: Bool) throws(TocsinError) {
+        let loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
+        let engine = loop.engine
+        guard let timers = try? engine.load(from: path) else { return nil }
+        var found: TimerID?
+        for timer in timers {
+            guard try engine.duration(of: timer) == nil else { return nil }  // a countdown file
+            if found == nil, [.running, .suspended].contains(try engine.state(of: timer)) { found = timer }
+        }
+        guard let found else { return nil }
+        let saved = try engine.label(of: found)
+        label = saved.isEmpty ? "Stopwatch" : saved
+        statePath = path
+        output = Output(terminal: terminal, json: json)
+        self.loop = loop
+        watch = found
+        restored = true
+        laps = try engine.laps(of: found).count
+    }
+
     /// Runs until stopped: 0 with q or Esc, 130 with Ctrl-C or a signal.
     public func run() -> Int32 {
         terminal.enterRawMode()
@@ -29,15 +57,17 @@ public final class StopwatchRunner: @unchecked Sendable {
             terminal.restore()
         }
         do {
-            watch = try loop.engine.stopwatch()
-            try loop.engine.setLabel(label, for: watch)
+            if !restored {
+                watch = try loop.engine.stopwatch()
+                try loop.engine.setLabel(label, for: watch)
+            }
             if output.mode == .live { try loop.engine.setTickInterval(.milliseconds(100), for: watch) }
             try loop.engine.setHandler(for: watch) { [unowned self] event in
                 guard event.kind == .stateChange else { return }
                 emit("state", state: event.state, elapsed: event.elapsed.nanoseconds)
                 saveState()
             }
-            try loop.engine.start(watch)
+            if !restored { try loop.engine.start(watch) }
         } catch {
             output.permanent("tocsin: \(error)")
             return ExitStatus.failure

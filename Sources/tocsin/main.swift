@@ -21,6 +21,7 @@ struct TocsinCommand: ParsableCommand {
               tocsin 25m Tea --state ~/.tea  keep the timer in a file, rewritten on every change;
               tocsin list --state ~/.tea       see it from another shell;
               tocsin resume --state ~/.tea     carry on after tocsin was killed or the machine restarted
+              tocsin sw --state ~/.run       a stopwatch kept the same way (resume carries it on too)
               tocsin doctor                  what the desktop offers for alerts and sound
 
             KEYS (on a terminal)
@@ -151,7 +152,7 @@ struct List: ParsableCommand {
 
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Carry on the countdowns of a `tocsin --state FILE` that was killed or whose machine restarted.")
+        abstract: "Carry on the countdowns (or the stopwatch) of a `tocsin --state FILE` that was killed or whose machine restarted.")
 
     @Option(help: ArgumentHelp("The timer file (kept current while it runs).", valueName: "file"))
     var state: String
@@ -166,6 +167,11 @@ struct Resume: ParsableCommand {
     var exec: String?
 
     func run() throws {
+        if let watch = try StopwatchRunner(resuming: state, json: json) {
+            let status = watch.run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         var options = CountdownOptions()
         options.json = json
         options.alert = !quiet

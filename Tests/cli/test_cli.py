@@ -228,6 +228,29 @@ def test_resume_announces_a_countdown_that_ran_out_while_away(tmp_path):
     assert re.search(r"^Eggs: finished 00:0\d\.\d ago$", resumed.stdout, re.M)
 
 
+def test_resume_carries_on_a_stopwatch_with_its_laps(tmp_path):
+    state = tmp_path / "run.json"
+    process = subprocess.Popen([TOCSIN, "sw", "Run", "--state", str(state)], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL)
+    time.sleep(0.5)
+    process.stdin.write(b"\n")  # a lap
+    process.stdin.flush()
+    time.sleep(0.5)
+    process.kill()
+    process.wait()
+    saved = json.loads(state.read_text())["timers"]
+    assert len(saved) == 1 and saved[0]["state"] == "running" and len(saved[0]["laps_ns"]) == 1
+    time.sleep(0.5)  # away: a running stopwatch counts it
+    child = spawn(f"resume --state {state}")
+    drain(child, 0.5)
+    child.send("q")
+    assert terminal_restored(child)
+    assert exit_status(child.before) == 0
+    final = re.search(r"Run: 00:(\d\d\.\d) \(1 lap\)", child.before)
+    assert final and float(final.group(1)) >= 1.5  # carried on, not started over
+    assert '"state": "canceled"' in state.read_text()
+
+
 def test_the_state_file_follows_every_change(tmp_path):
     state = tmp_path / "bread.json"
     child = spawn(f"1m Bread --quiet --state {state}")

@@ -30,19 +30,23 @@ python=(env PYTHONPATH=bindings/python python3 bench/python_bench.py)
 log=out/bench/results.txt
 : > "$log"
 run() { "$@" >> "$log" || echo "bench: failed: $*" >&2; }
+# The engines in turn, starting one further along each run: whatever the
+# machine does after a heavy run (reclaiming its memory) falls on each alike.
+rotated() { local k=$(($1 % ($# - 1))); shift; local all=("$@"); echo "${all[@]:k}" "${all[@]:0:k}"; }
 for rep in $(seq "$reps"); do
   for n in "${sizes[@]}"; do
-    for engine in floor tocsin tocsin-1 uv glib; do run out/bench/oneshot "$engine" "$n" "$rep"; done
-    run "$dispatch" oneshot "$n" "$rep"
-    if [ "$n" -le 100000 ]; then
-      run "${python[@]}" asyncio "$n" "$rep"
-      run "${python[@]}" tocsin-py "$n" "$rep"
-      run "${python[@]}" tocsin-py-timer "$n" "$rep"
-    fi
+    for engine in $(rotated "$rep" floor tocsin tocsin-1 uv glib dispatch asyncio tocsin-py tocsin-py-timer); do
+      case $engine in
+        dispatch) run "$dispatch" oneshot "$n" "$rep" ;;
+        asyncio | tocsin-py*) if [ "$n" -le 100000 ]; then run "${python[@]}" "$engine" "$n" "$rep"; fi ;;
+        *) run out/bench/oneshot "$engine" "$n" "$rep" ;;
+      esac
+    done
   done
   for workload in ticks idle contention; do
-    for engine in floor tocsin uv glib; do run out/bench/workloads "$workload" "$engine"; done
-    run "$dispatch" "$workload"
+    for engine in $(rotated "$rep" floor tocsin uv glib dispatch); do
+      if [ "$engine" = dispatch ]; then run "$dispatch" "$workload"; else run out/bench/workloads "$workload" "$engine"; fi
+    done
   done
 done
 

@@ -104,7 +104,7 @@ def test_freed_and_closed(manual):
     live = manual.countdown(1)
     manual.close()
     manual.close()  # closing twice is a no-op
-    for call in (live.start, lambda: manual.countdown(1), lambda: manual.advance(1), manual.timers):
+    for call in (live.start, live.cancel, lambda: manual.countdown(1), lambda: manual.advance(1), manual.timers):
         with pytest.raises(tocsin.EngineClosedError):
             call()
 

@@ -96,6 +96,7 @@ class Engine:
         self._unchecked: dict[str, Any] = {}
         self._timer_state = _library.unchecked(self._lib, "tocsin_timer_state")
         self._timer_free = _library.unchecked(self._lib, "tocsin_timer_free")
+        self._timer_cancel = _library.unchecked(self._lib, "tocsin_timer_cancel")
         self._started = c_uint64()  # after()'s out-parameter, used under _lock
         self._started_address = addressof(self._started)
         _open.add(self)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional, Union
 
-from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError
+from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError, error_for
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -187,9 +187,15 @@ class Timer:
     def cancel(self) -> "Timer":
         """Cancels a running or suspended timer: no tick or finish of the run
         follows. Returns self."""
-        self._call("tocsin_timer_cancel")
+        engine = self._engine
+        pointer = engine._ptr
+        if self._freed or pointer is None:
+            self._call("tocsin_timer_cancel")  # raises the error that says which
+        status = engine._timer_cancel(pointer, self._handle)  # inline: cancels come in bulk
+        if status < 0:
+            raise error_for(status, "tocsin_timer_cancel")
         if not self._events & EVENTS_STATE:  # no STATE(CANCELED) will come to release it
-            self._engine._release_if_idle(self._handle)
+            engine._release_if_idle(self._handle)
         return self
 
     def lap(self) -> float:

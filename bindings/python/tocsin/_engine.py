@@ -97,6 +97,10 @@ class Engine:
         self._timer_state = _library.unchecked(self._lib, "tocsin_timer_state")
         self._timer_free = _library.unchecked(self._lib, "tocsin_timer_free")
         self._timer_cancel = _library.unchecked(self._lib, "tocsin_timer_cancel")
+        self._timer_start = _library.unchecked(self._lib, "tocsin_timer_start")
+        self._timer_resume = _library.unchecked(self._lib, "tocsin_timer_resume")
+        self._countdown_new = _library.unchecked(self._lib, "tocsin_countdown_new")
+        self._set_callback = _library.unchecked(self._lib, "tocsin_timer_set_callback")
         self._started = c_uint64()  # after()'s out-parameter, used under _lock
         self._started_address = addressof(self._started)
         _open.add(self)
@@ -138,8 +142,15 @@ class Engine:
 
     def countdown(self, seconds: Seconds, *, label: Optional[str] = None, tick: Optional[Seconds] = None) -> Timer:
         """A new idle countdown of ``seconds`` (0 < seconds <= 100 years)."""
+        if type(seconds) is not float:  # the common case skips the checks
+            seconds = to_seconds(seconds)
         handle = c_uint64()
-        self._call("tocsin_countdown_new", to_seconds(seconds), byref(handle))
+        pointer = self._ptr
+        if pointer is None:
+            raise EngineClosedError(ECLOSED, "tocsin_countdown_new: the engine is closed")
+        status = self._countdown_new(pointer, seconds, byref(handle))  # inline: a hot path
+        if status < 0:
+            raise error_for(status, "tocsin_countdown_new")
         return self._adopt(handle.value, label, tick)
 
     def stopwatch(self, *, label: Optional[str] = None, tick: Optional[Seconds] = None) -> Timer:
@@ -194,7 +205,9 @@ class Engine:
         timer = Timer(self, handle)
         self._timers[handle] = weakref.ref(timer)
         try:
-            self._call("tocsin_timer_set_callback", handle, self._callback_address, None)
+            status = self._set_callback(self._ptr, handle, self._callback_address, None)
+            if status < 0:
+                raise error_for(status, "tocsin_timer_set_callback")
             if label:
                 self._call("tocsin_timer_set_label", handle, encode_label(label))
             if tick:
@@ -297,7 +310,7 @@ class Engine:
     def _hold(self, timer: Timer) -> None:
         """Keeps a starting timer alive until its run ends."""
         with self._lock:
-            self._active[timer.handle] = timer
+            self._active[timer._handle] = timer
             _busy.add(self)
 
     def _release_if_idle(self, handle: int) -> None:

@@ -205,7 +205,8 @@ class Engine:
         timer = Timer(self, handle)
         self._timers[handle] = weakref.ref(timer)
         try:
-            status = self._set_callback(self._ptr, handle, self._callback_address, None)
+            pointer = self._ptr  # None if another thread closed the engine meanwhile
+            status = ECLOSED if pointer is None else self._set_callback(pointer, handle, self._callback_address, None)
             if status < 0:
                 raise error_for(status, "tocsin_timer_set_callback")
             if label:

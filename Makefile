@@ -70,6 +70,8 @@ test-c: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/*.c -L$(OUT)/lib -ltocsin -lm -lpthread -o $(OUT)/test_abi
 	@! ldd $(OUT)/test_abi | grep -i swift || { echo "test_abi must not need a Swift library"; exit 1; }
 	$(NO_SWIFT_ENV) $(OUT)/test_abi
+	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/notify/bad_input.c -L$(OUT)/lib -ltocsin -ltocsin-notify -o $(OUT)/test_notify_input
+	$(NO_SWIFT_ENV) $(OUT)/test_notify_input
 
 # Saving under SIGKILL: after every kill the file loads (old or new content).
 test-crash: lib
@@ -85,20 +87,27 @@ SANITIZER_SCALE ?= 1
 SWIFT_CLANG := $(dir $(shell readlink -f $$(command -v swift)))clang
 TSAN_LIBS := -L$(dir $(SWIFT_CLANG))../lib/swift/linux -ldispatch -lBlocksRuntime -Wl,-rpath,$(dir $(SWIFT_CLANG))../lib/swift/linux
 
+# pipefail: a test that dies under a sanitizer must fail the step, not just
+# lose its last line to tail.
 test-sanitizers:
 	@for kind in thread address; do \
 	  echo "== $$kind sanitizer: building libtocsin"; \
 	  swift build --product tocsin-core --sanitize=$$kind --scratch-path .build-$$kind 2>&1 | grep -E "error:" ; \
 	  mkdir -p out/$$kind/lib && cp .build-$$kind/debug/libtocsin-core.so out/$$kind/lib/libtocsin.so.0 || exit 1; \
 	done
+	@echo "== address sanitizer: building libtocsin-notify"
+	@swift build --product tocsin-notify --sanitize=address --scratch-path .build-address 2>&1 | grep -E "error:" ; \
+	  cp .build-address/debug/libtocsin-notify.so out/address/lib/libtocsin-notify.so.0
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/*.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lm -lpthread -o out/thread/test_abi
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/stress/stress.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lpthread -o out/thread/stress
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/*.c out/address/lib/libtocsin.so.0 -lm -lpthread -o out/address/test_abi
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/stress/stress.c out/address/lib/libtocsin.so.0 -lpthread -o out/address/stress
-	env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/test_abi | tail -1
+	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/test_abi | tail -1
 	env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/stress 8 $$((300 * $(SANITIZER_SCALE))) 100000
-	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_abi | tail -1
+	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_abi | tail -1
 	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/stress 8 $$((300 * $(SANITIZER_SCALE))) 0
+	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/notify/bad_input.c out/address/lib/libtocsin.so.0 out/address/lib/libtocsin-notify.so.0 -o out/address/test_notify_input
+	set -o pipefail; env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_notify_input | tail -1
 
 # libFuzzer on the C ABI (Tests/fuzz/fuzz_abi.c): the library built with
 # AddressSanitizer and libFuzzer's coverage; starts from Tests/fuzz/corpus and

@@ -155,7 +155,8 @@ TOCSIN_EXTERN int tocsin_notify_detach(tocsin_notifier *notifier,
 TOCSIN_EXTERN int tocsin_notify_forget_engine(tocsin_notifier *notifier,
                                               tocsin_engine *engine);
 
-/** Silences and dismisses the timer's alert, as the Stop button does. */
+/** Silences and dismisses the timer's alert, as the Stop button does; it
+ *  stays attached for the next finish. TOCSIN_ENOENT if none is attached. */
 TOCSIN_EXTERN int tocsin_notify_stop(tocsin_notifier *notifier,
                                      tocsin_engine *engine,
                                      tocsin_timer timer);

@@ -103,9 +103,14 @@ public final class Notifier: @unchecked Sendable {
         withdraw(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
 
-    /// Silences and dismisses an alert (what the Stop button does).
-    package func stop(_ key: AlertKey) {
-        withdraw(key)
+    /// Silences and dismisses an alert (what the Stop button does); false
+    /// if the timer has no alert attached.
+    package func stop(_ key: AlertKey) -> Bool {
+        lock.lock()
+        let attached = attachments[key] != nil
+        lock.unlock()
+        if attached { withdraw(key) }
+        return attached
     }
 
     /// The id the engine's host is registered under.

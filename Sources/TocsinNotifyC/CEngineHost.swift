@@ -69,11 +69,6 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         functions.start(engine, timer) == 0
     }
 
-    func exists(_ timer: UInt64) -> Int32 {
-        let state = functions.state(engine, timer)
-        return state < 0 ? state : 0
-    }
-
     func makeCountdown(like timer: UInt64, seconds: Double) -> UInt64? {
         var fresh: UInt64 = 0
         guard functions.countdownNew(engine, seconds, &fresh) == 0 else { return nil }

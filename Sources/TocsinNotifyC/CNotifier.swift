@@ -153,10 +153,9 @@ public func tocsin_notify_attach(
         guard let engine else { throw .invalidArgument }
         let alert = try alert(from: cAlert)
         guard let functions = EngineFunctions.shared else { throw .unavailable }
-        let host = notifier.host(for: engine, functions)
-        let exists = host.exists(timer)
-        guard exists == 0 else { throw TocsinError(code: exists) }
-        try notifier.notifier.attach(timer, host: host, alert: alert)
+        let state = functions.state(engine, timer)  // before a host is made: a refused call leaves none
+        guard state >= 0 else { throw TocsinError(code: state) }
+        try notifier.notifier.attach(timer, host: notifier.host(for: engine, functions), alert: alert)
         return Int32(TOCSIN_OK)
     }
 }
@@ -187,8 +186,9 @@ public func tocsin_notify_forget_engine(_ pointer: OpaquePointer?, _ engine: Opa
 public func tocsin_notify_stop(_ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
     status(pointer) { notifier throws(TocsinError) in
         guard let engine else { throw .invalidArgument }
-        guard let host = notifier.existingHost(for: engine) else { throw .noSuchTimer }
-        notifier.notifier.stop(AlertKey(host: ObjectIdentifier(host), timer: timer))
+        guard let host = notifier.existingHost(for: engine),
+              notifier.notifier.stop(AlertKey(host: ObjectIdentifier(host), timer: timer))
+        else { throw .noSuchTimer }
         return Int32(TOCSIN_OK)
     }
 }

@@ -171,7 +171,8 @@ class Notifier:
         self._lib.tocsin_notify_detach(self._pointer(), timer.engine._ptr, timer.handle)
 
     def stop(self, timer: "Timer") -> None:
-        """Silences and dismisses the timer's alert (the Stop button)."""
+        """Silences and dismisses the timer's alert (the Stop button); it stays
+        attached for the next finish. NoSuchTimerError if none is attached."""
         self._lib.tocsin_notify_stop(self._pointer(), timer.engine._ptr, timer.handle)
 
     def show(self, summary: str = "Tocsin", body: Optional[str] = None, **options: Any) -> None:

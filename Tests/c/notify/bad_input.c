@@ -1,0 +1,198 @@
+/* The notifier's C ABI under bad input: every documented error code for
+ * NULL pointers, unknown flags, short or malformed alerts, unknown timers and
+ * out-of-range numbers, and nothing changed by a refused call. A real C
+ * program linked to the real libtocsin.so and libtocsin-notify.so; it runs
+ * without a desktop (alerts then fail in reports, never in the calls).
+ * Prints "N passed, N failed".
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tocsin.h"
+#include "tocsin_notify.h"
+
+static int failures, passed, failed;
+
+#define CHECK_EQ(expected, actual)                                                               \
+    do {                                                                                         \
+        long long e_ = (long long)(expected), a_ = (long long)(actual);                          \
+        if (e_ != a_) {                                                                          \
+            failures++;                                                                          \
+            fprintf(stderr, "  %s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__,      \
+                    #expected, #actual, e_, a_);                                                 \
+        }                                                                                        \
+    } while (0)
+
+static void run(const char *name, void (*test)(void)) {
+    int before = failures;
+    test();
+    if (failures == before) {
+        passed++;
+        printf("ok   %s\n", name);
+    } else {
+        failed++;
+        printf("FAIL %s\n", name);
+    }
+}
+
+static atomic_int reports;
+static void count_report(tocsin_notifier *notifier, const tocsin_notify_report *report, void *data) {
+    (void)notifier, (void)report, (void)data;
+    atomic_fetch_add(&reports, 1);
+}
+
+static void null_and_unknown_arguments(void) {
+    tocsin_notifier *notifier = NULL;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_new(0, NULL));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_new(1u << 7, &notifier));
+    CHECK_EQ(1, notifier == NULL);
+    tocsin_notify_free(NULL);  /* a no-op */
+    tocsin_engine *engine;
+    tocsin_timer timer;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &engine));
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 1, &timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_set_callback(NULL, count_report, NULL));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(NULL, engine, timer, NULL));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_detach(NULL, engine, timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_forget_engine(NULL, engine));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_stop(NULL, engine, timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_show(NULL, NULL));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_flush(NULL, 1));
+    char text[8];
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_diagnose(NULL, text, sizeof text));
+
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_new(TOCSIN_NOTIFY_QUIET, &notifier));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, NULL, timer, NULL));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_detach(notifier, NULL, timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_forget_engine(notifier, NULL));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_stop(notifier, NULL, timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_diagnose(notifier, NULL, 8));  /* a size with no buffer */
+    tocsin_notify_free(notifier);
+    tocsin_engine_free(engine);
+}
+
+static void malformed_alerts_are_refused_and_attach_nothing(void) {
+    tocsin_notifier *notifier;
+    tocsin_engine *engine;
+    tocsin_timer timer;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_new(TOCSIN_NOTIFY_QUIET, &notifier));
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &engine));
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 1, &timer));
+    static const char invalid_utf8[] = {'a', (char)0xC3, (char)0x28, 0};  /* a broken two-byte sequence */
+    static const char truncated_utf8[] = {'b', (char)0xE2, (char)0x82, 0};
+    const double bad_repeats[] = {NAN, INFINITY, -INFINITY, -1, -0.001, 3600.5, 1e300};
+    for (int field = 0; field < 5; field++) {
+        for (int which = 0; which < 2; which++) {
+            tocsin_alert alert = TOCSIN_ALERT_INIT;
+            const char *bad = which ? truncated_utf8 : invalid_utf8;
+            const char **fields[] = {&alert.summary, &alert.body, &alert.icon, &alert.sound, &alert.media_role};
+            *fields[field] = bad;
+            CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+            CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_show(notifier, &alert));
+        }
+    }
+    for (size_t i = 0; i < sizeof bad_repeats / sizeof bad_repeats[0]; i++) {
+        tocsin_alert alert = TOCSIN_ALERT_INIT;
+        alert.repeat_seconds = bad_repeats[i];
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_show(notifier, &alert));
+    }
+    const int32_t bad_urgencies[] = {-1, 3, 1000, INT32_MIN};
+    for (size_t i = 0; i < sizeof bad_urgencies / sizeof bad_urgencies[0]; i++) {
+        tocsin_alert alert = TOCSIN_ALERT_INIT;
+        alert.urgency = bad_urgencies[i];
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    }
+    tocsin_alert alert = TOCSIN_ALERT_INIT;
+    alert.flags = 8;  /* unknown */
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+    alert.size = sizeof(tocsin_alert) - 1;  /* an older, smaller struct than this library knows */
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.size = 0;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_show(notifier, &alert));
+    /* Nothing was attached by the refused calls. */
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_detach(notifier, engine, timer));
+    /* The edges that are allowed. */
+    alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+    alert.repeat_seconds = 3600;
+    alert.urgency = TOCSIN_URGENCY_CRITICAL;
+    alert.flags = TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS;
+    alert.summary = "Tea \xE2\x98\x95";  /* valid UTF-8 */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, NULL));  /* replaced by the defaults */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_detach(notifier, engine, timer));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_detach(notifier, engine, timer));
+    tocsin_notify_free(notifier);
+    tocsin_engine_free(engine);
+}
+
+static void unknown_timers_and_engines(void) {
+    tocsin_notifier *notifier;
+    tocsin_engine *engine, *other;
+    tocsin_timer timer;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_new(TOCSIN_NOTIFY_QUIET, &notifier));
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &engine));
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &other));
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 1, &timer));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_attach(notifier, engine, 0, NULL));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_attach(notifier, engine, timer + 1, NULL));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_attach(notifier, other, timer, NULL));  /* another engine's handle */
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_detach(notifier, other, timer));       /* an engine never seen */
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_stop(notifier, other, timer));
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_forget_engine(notifier, other));           /* nothing to forget: fine */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, NULL));
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_stop(notifier, engine, timer));  /* stays attached: */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_stop(notifier, engine, timer));
+    tocsin_timer unattached;
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 1, &unattached));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_stop(notifier, engine, unattached));  /* a known engine, no alert */
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_free(engine, timer));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_notify_attach(notifier, engine, timer, NULL));  /* freed since */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_forget_engine(notifier, engine));
+    tocsin_engine_close(engine);
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(other, 1, &timer));
+    CHECK_EQ(TOCSIN_ECLOSED, tocsin_notify_attach(notifier, engine, timer, NULL));
+    tocsin_notify_free(notifier);
+    tocsin_engine_free(engine);
+    tocsin_engine_free(other);
+}
+
+static void flush_and_diagnose_arguments(void) {
+    tocsin_notifier *notifier;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_new(TOCSIN_NOTIFY_QUIET, &notifier));
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_set_callback(notifier, count_report, NULL));
+    const double bad_timeouts[] = {NAN, INFINITY, -INFINITY, -1, 3600.5};
+    for (size_t i = 0; i < sizeof bad_timeouts / sizeof bad_timeouts[0]; i++)
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_flush(notifier, bad_timeouts[i]));
+    CHECK_EQ(0, tocsin_notify_flush(notifier, 0));  /* nothing pending */
+    /* Without a desktop a shown alert fails in a report, not in the call. */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_show(notifier, NULL));
+    CHECK_EQ(0, tocsin_notify_flush(notifier, 10));
+    CHECK_EQ(1, atomic_load(&reports) > 0);
+    /* diagnose is snprintf-like: the full length whatever the room, the text
+       cut on a UTF-8 boundary and always terminated. */
+    int length = tocsin_notify_diagnose(notifier, NULL, 0);
+    CHECK_EQ(1, length > 0);
+    char small[5];
+    memset(small, 'x', sizeof small);
+    CHECK_EQ(length, tocsin_notify_diagnose(notifier, small, sizeof small));
+    CHECK_EQ(1, strlen(small) <= 4);
+    char one[1] = {'x'};
+    CHECK_EQ(length, tocsin_notify_diagnose(notifier, one, 1));
+    CHECK_EQ(0, one[0]);
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_set_callback(notifier, NULL, NULL));
+    tocsin_notify_free(notifier);
+}
+
+int main(void) {
+    run("notify.null_and_unknown_arguments", null_and_unknown_arguments);
+    run("notify.malformed_alerts_are_refused_and_attach_nothing", malformed_alerts_are_refused_and_attach_nothing);
+    run("notify.unknown_timers_and_engines", unknown_timers_and_engines);
+    run("notify.flush_and_diagnose_arguments", flush_and_diagnose_arguments);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -108,6 +108,10 @@ test-sanitizers:
 	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/stress 8 $$((300 * $(SANITIZER_SCALE))) 0
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/notify/bad_input.c out/address/lib/libtocsin.so.0 out/address/lib/libtocsin-notify.so.0 -o out/address/test_notify_input
 	set -o pipefail; env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_notify_input | tail -1
+	@echo "== thread sanitizer: the Swift tests"
+	@swift build --build-tests --sanitize=thread --scratch-path .build-thread 2>&1 | grep -E "error:" ; true
+	set -o pipefail; TSAN_OPTIONS=halt_on_error=1:exitcode=66 swift test --skip-build --sanitize=thread --scratch-path .build-thread 2>&1 \
+	  | grep -E "Test run with|ThreadSanitizer|SUMMARY|✘"
 
 # libFuzzer on the C ABI (Tests/fuzz/fuzz_abi.c): the library built with
 # AddressSanitizer and libFuzzer's coverage; starts from Tests/fuzz/corpus and

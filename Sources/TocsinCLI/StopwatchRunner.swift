@@ -6,6 +6,9 @@ public import Tocsin
 ///
 /// `@unchecked Sendable`: everything runs on the command's one thread.
 public final class StopwatchRunner: @unchecked Sendable {
+    /// The label of a stopwatch given none.
+    public static let defaultLabel = "Stopwatch"
+
     let label: String
     let terminal = Terminal()
     let output: Output
@@ -40,7 +43,7 @@ public final class StopwatchRunner: @unchecked Sendable {
         }
         guard let found else { return nil }
         let saved = try engine.label(of: found)
-        label = saved.isEmpty ? "Stopwatch" : saved
+        label = saved.isEmpty ? Self.defaultLabel : saved
         statePath = path
         output = Output(terminal: terminal, json: json)
         self.loop = loop

@@ -126,7 +126,7 @@ struct Stopwatch: ParsableCommand {
     var state: String?
 
     func run() throws {
-        let label = label.isEmpty ? "Stopwatch" : label.joined(separator: " ")
+        let label = label.isEmpty ? StopwatchRunner.defaultLabel : label.joined(separator: " ")
         let status = try StopwatchRunner(label: label, json: json, statePath: state).run()
         if status != 0 { throw ExitCode(status) }
     }

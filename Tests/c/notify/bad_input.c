@@ -5,31 +5,20 @@
  * without a desktop (alerts then fail in reports, never in the calls).
  * Prints "N passed, N failed".
  */
-#include <math.h>
 #include <stdatomic.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
-#include <time.h>
 
-#include "tocsin.h"
+#include "../harness.h"  /* CHECK_EQ; this program has its own main */
 #include "tocsin_notify.h"
 
-static int failures, passed, failed;
-
-#define CHECK_EQ(expected, actual)                                                               \
-    do {                                                                                         \
-        long long e_ = (long long)(expected), a_ = (long long)(actual);                          \
-        if (e_ != a_) {                                                                          \
-            failures++;                                                                          \
-            fprintf(stderr, "  %s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__,      \
-                    #expected, #actual, e_, a_);                                                 \
-        }                                                                                        \
-    } while (0)
+int harness_failures;
+static int passed, failed;
 
 static void run(const char *name, void (*test)(void)) {
-    int before = failures;
+    int before = harness_failures;
     test();
-    if (failures == before) {
+    if (harness_failures == before) {
         passed++;
         printf("ok   %s\n", name);
     } else {

@@ -29,7 +29,10 @@ let package = Package(
         .target(name: "CTocsinSystem"),
         .systemLibrary(name: "CNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
-        .target(name: "Tocsin", dependencies: ["CTocsin", "CTocsinSystem"]),
+        /// What the engine and the notifier share: timer ids, status codes
+        /// and their texts, the lock, nanosecond arithmetic and the clocks.
+        .target(name: "TocsinBase", dependencies: ["CTocsin", "CTocsinSystem"]),
+        .target(name: "Tocsin", dependencies: ["TocsinBase", "CTocsin", "CTocsinSystem"]),
         .target(
             name: "TocsinC",
             dependencies: ["Tocsin", "CTocsin"],
@@ -41,12 +44,15 @@ let package = Package(
                     "-Xlinker", "-soname=libtocsin.so.0",
                 ])
             ]),
-        /// The desktop notifier: alerts through libnotify, sounds through libcanberra.
-        .target(name: "TocsinNotify", dependencies: ["Tocsin", "CNotify", "CCanberra", "CTocsin"]),
+        /// The desktop notifier, engine-free: alerts through libnotify, sounds
+        /// through libcanberra, for any `AlertHost`.
+        .target(name: "TocsinDesktop", dependencies: ["TocsinBase", "CNotify", "CCanberra", "CTocsin"]),
+        /// The notifier for Swift programs: attaches a `TimerEngine`'s timers.
+        .target(name: "TocsinNotify", dependencies: ["Tocsin", "TocsinDesktop"]),
         .target(name: "CTocsinNotify", dependencies: ["CTocsin"]),
         .target(
             name: "TocsinNotifyC",
-            dependencies: ["TocsinNotify", "CTocsinNotify", "CTocsin"],
+            dependencies: ["TocsinDesktop", "TocsinBase", "CTocsinNotify", "CTocsin"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([

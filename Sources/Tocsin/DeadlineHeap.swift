@@ -39,6 +39,7 @@ struct DeadlineHeap {
         guard count < capacity || resize(to: max(capacity * 2, 64)) else { return false }
         count += 1
         siftUp(entry, from: count - 1)
+        checkInvariantsInDebug()
         return true
     }
 
@@ -63,6 +64,7 @@ struct DeadlineHeap {
         if count > 0 {
             siftDown(base.unsafelyUnwrapped[count], from: 0)
         }
+        checkInvariantsInDebug()
     }
 
     /// Removes every entry, keeping the buffer. O(1).
@@ -74,6 +76,7 @@ struct DeadlineHeap {
         var entry = base.unsafelyUnwrapped.pointee
         entry.deadline = deadline
         siftDown(entry, from: 0)
+        checkInvariantsInDebug()
     }
 
     /// Keeps only the entries `isLive` accepts and rebuilds the heap. O(n).
@@ -90,6 +93,7 @@ struct DeadlineHeap {
                 siftDown(base[index], from: index)
             }
         }
+        checkInvariantsInDebug()
     }
 
     private mutating func siftUp(_ entry: HeapEntry, from start: Int) {
@@ -134,8 +138,7 @@ struct DeadlineHeap {
         capacity = 0
     }
 
-    #if DEBUG
-    /// Every parent precedes its children.
+    /// Every parent precedes its children. O(n).
     func checkInvariants() -> Bool {
         guard let base else { return count == 0 }
         for index in 1..<max(count, 1) where base[index].precedes(base[(index - 1) / 4]) {
@@ -143,5 +146,17 @@ struct DeadlineHeap {
         }
         return true
     }
-    #endif
+
+    /// Heaps up to this size are checked after every change in debug builds
+    /// (the tests' heaps); larger ones would make debug builds quadratic.
+    static var checkedCount: Int { 256 }
+
+    /// Debug builds: asserts `checkInvariants()` after a change, for heaps of
+    /// at most `checkedCount` entries. Release builds: nothing.
+    @inline(__always)
+    private func checkInvariantsInDebug() {
+        #if DEBUG
+        if count <= Self.checkedCount { assert(checkInvariants(), "deadline heap out of order") }
+        #endif
+    }
 }

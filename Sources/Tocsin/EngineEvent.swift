@@ -1,4 +1,5 @@
 import CTocsin
+import TocsinBase
 
 /// An event taken for delivery, in nanoseconds, before it is shaped for a
 /// Swift handler (`TimerEvent`) or a C callback (`tocsin_event`).
@@ -25,14 +26,5 @@ struct EngineEvent {
             kind: kind.rawValue, state: state.rawValue, timer: handle,
             elapsed: Nanos.seconds(elapsed), remaining: remaining.map(Nanos.seconds) ?? -1,
             tick: tick, lateness: Nanos.seconds(lateness))
-    }
-}
-
-/// A Swift handler, retained in its timer's slot as the callback context.
-final class HandlerBox: Sendable {
-    let body: @Sendable (TimerEvent) -> Void
-
-    init(_ body: @escaping @Sendable (TimerEvent) -> Void) {
-        self.body = body
     }
 }

@@ -8,57 +8,23 @@ extension TimerEngine {
     /// engine is torn down when that handler returns. Later calls throw
     /// `.closed`; closing again does nothing.
     public func close() {
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            return
+        let join: pthread_t? = core.withLock { locked in
+            guard !locked.core.closed else { return nil }
+            locked.core.closed = true
+            _ = locked.core.bumpBatchEpoch(for: nil)  // a batch out for delivery stops at once
+            if locked.core.onDeliveringThread {
+                return nil  // the delivery round tears down when the handler returns
+            }
+            if delivery == .engineThread, let thread = locked.core.engineThread {
+                locked.core.closerJoinsEngineThread = true
+                kernel?.signal()
+                return thread  // the thread tears down on its way out
+            }
+            locked.wait { $0.deliveringThread != nil }
+            locked.tearDown()
+            return nil
         }
-        closed = true
-        _ = bumpBatchEpoch(for: nil)  // a batch out for delivery stops at once
-        if onDeliveringThread {
-            lock.unlock()  // the delivery round tears down when the handler returns
-            return
-        }
-        if delivery == .engineThread, let thread = engineThread {
-            closerJoinsEngineThread = true
-            kernel?.signal()
-            lock.unlock()
-            pthread_join(thread, nil)  // the thread tears down on its way out
-            return
-        }
-        while deliveringThread != nil {
-            waiters += 1
-            lock.wait()
-            waiters -= 1
-        }
-        let boxes = teardownLocked()
-        lock.unlock()
-        for box in boxes { box.release() }
-    }
-
-    /// Frees storage and fds once, and returns the Swift handlers for the
-    /// caller to release after dropping the lock. Lock held (or no other
-    /// reference left, from deinit).
-    func teardownLocked() -> [Unmanaged<HandlerBox>] {
-        guard !tornDown else { return [] }
-        tornDown = true
-        closed = true
-        var boxes: [Unmanaged<HandlerBox>] = []
-        slots.forEachLive { index in
-            if let box = takeSwiftHandler(index) { boxes.append(box) }
-        }
-        slots.deallocate()
-        heap.deallocate()
-        pending.removeAll()
-        for observer in observers {
-            if let box = observer.box { boxes.append(Unmanaged.passRetained(box)) }
-        }
-        observers = []  // the closures live on in `boxes` until the lock is dropped
-        labels = [:]
-        laps = [:]
-        ticks = [:]
-        kernel?.close()
-        return boxes
+        if let join { pthread_join(join, nil) }
     }
 
     // MARK: - The engine thread (`.engineThread`)
@@ -81,9 +47,7 @@ extension TimerEngine {
             Unmanaged<TimerEngine>.fromOpaque(context).release()
             throw .io  // deinit closes the fds
         }
-        lock.lock()
-        engineThread = thread
-        lock.unlock()
+        core.withLock { $0.core.engineThread = thread }
     }
 
     /// Sleeps in the kernel until the timer expires or events are queued, then
@@ -92,22 +56,19 @@ extension TimerEngine {
         _ = tocsin_set_timer_slack(1)
         _ = tocsin_set_thread_name("tocsin")
         guard let kernel else { return }
-        lock.lock()
-        while !closed {
-            lock.unlock()
-            kernel.wait()
-            lock.lock()
-            guard !closed else { break }
-            deliveringThread = pthread_self()
-            queuedEventsDue = nil  // this round takes them
-            _ = deliverLocked(until: BootClock.now())
-            endDelivery()
+        core.withLock { locked in
+            while !locked.core.closed {
+                locked.unlocked { kernel.wait() }
+                guard !locked.core.closed else { break }
+                locked.core.deliveringThread = pthread_self()
+                locked.core.queuedEventsDue = nil  // this round takes them
+                _ = deliver(locked, until: Clocks.boot())
+                locked.endDelivery()
+            }
+            if !locked.core.closerJoinsEngineThread {
+                pthread_detach(pthread_self())  // closed from a handler: nobody joins
+            }
+            locked.tearDown()
         }
-        if !closerJoinsEngineThread {
-            pthread_detach(pthread_self())  // closed from a handler: nobody joins
-        }
-        let boxes = teardownLocked()
-        lock.unlock()
-        for box in boxes { box.release() }
     }
 }

@@ -35,14 +35,14 @@ extension TimerEngine {
     }
 
     private func addObserver(_ observer: Observer) throws(TocsinError) -> ObserverID {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { throw .closed }
-        var observer = observer
-        observer.id = nextObserverID
-        nextObserverID += 1
-        observers.append(observer)
-        return ObserverID(rawValue: observer.id)
+        try withOpenCore { core in
+            var observer = observer
+            observer.id = core.nextObserverID
+            core.nextObserverID += 1
+            core.observers.append(observer)
+            _ = core.bumpBatchEpoch(for: nil)  // a batch out for delivery picks it up
+            return ObserverID(rawValue: observer.id)
+        }
     }
 
     /// Removes an observer. When this returns (from anywhere but a handler
@@ -51,25 +51,18 @@ extension TimerEngine {
     ///
     /// - Throws: `.noSuchTimer` for an unknown observer.
     public func removeObserver(_ observer: ObserverID) throws(TocsinError) {
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            throw .closed
-        }
-        guard let index = observers.firstIndex(where: { $0.id == observer.rawValue }) else {
-            lock.unlock()
-            throw .noSuchTimer
-        }
-        let removed = observers.remove(at: index)
-        waitForBatch(bumpBatchEpoch(for: nil), runningHandler: nil)
-        if !onDeliveringThread {
-            while deliveringHandle != 0 {
-                waiters += 1
-                lock.wait()
-                waiters -= 1
+        let removed = try core.withLock { locked throws(TocsinError) in
+            guard !locked.core.closed else { throw .closed }
+            guard let index = locked.core.observers.firstIndex(where: { $0.id == observer.rawValue }) else {
+                throw .noSuchTimer
             }
+            let removed = locked.core.observers.remove(at: index)
+            locked.waitForBatch(locked.core.bumpBatchEpoch(for: nil), runningHandler: nil)
+            if !locked.core.onDeliveringThread {
+                locked.wait { $0.deliveringHandle != 0 }
+            }
+            return removed
         }
-        lock.unlock()
         _ = removed  // a Swift closure is released here, outside the lock
     }
 }

@@ -1,7 +1,7 @@
 extension TimerEngine {
     /// The timer's state.
     public func state(of timer: TimerID) throws(TocsinError) -> TimerState {
-        try withTimer(timer) { _, slot in slot.pointee.state }
+        try withTimer(timer) { core, index in core.slots[index].pointee.state }
     }
 
     /// Running time of the current run, exact to the nanosecond.
@@ -10,7 +10,7 @@ extension TimerEngine {
     }
 
     package func elapsedNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64 {
-        try withTimer(timer) { _, slot in slot.pointee.runningTime(at: clockNow()) }
+        try withTimer(timer) { core, index in core.slots[index].pointee.runningTime(at: core.clockNow()) }
     }
 
     /// Countdown: time left (the full duration when idle, zero once finished).
@@ -20,7 +20,10 @@ extension TimerEngine {
     }
 
     package func remainingNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
-        try withTimer(timer) { _, slot in slot.pointee.remaining(after: slot.pointee.runningTime(at: clockNow())) }
+        try withTimer(timer) { core, index in
+            let slot = core.slots[index].pointee
+            return slot.remaining(after: slot.runningTime(at: core.clockNow()))
+        }
     }
 
     /// Countdown: its duration. Stopwatch: nil.
@@ -29,7 +32,10 @@ extension TimerEngine {
     }
 
     package func durationNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
-        try withTimer(timer) { _, slot in slot.pointee.isStopwatch ? nil : slot.pointee.duration }
+        try withTimer(timer) { core, index in
+            let slot = core.slots[index].pointee
+            return slot.isStopwatch ? nil : slot.duration
+        }
     }
 
     /// The lengths of the current run's laps, oldest first.
@@ -38,7 +44,7 @@ extension TimerEngine {
     }
 
     package func lapNanoseconds(of timer: TimerID) throws(TocsinError) -> [Int64] {
-        try withTimer(timer) { index, _ in laps[index]?.lengths ?? [] }
+        try withTimer(timer) { core, index in core.laps[index]?.lengths ?? [] }
     }
 
     /// The engine's clock: the boot clock, or the manual time (from zero).
@@ -47,17 +53,28 @@ extension TimerEngine {
     }
 
     package func nowNanoseconds() throws(TocsinError) -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { throw .closed }
-        return clockNow()
+        try withOpenCore { core in core.clockNow() }
     }
 
     /// How many timers the engine holds.
     public func timerCount() throws(TocsinError) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { throw .closed }
-        return slots.live
+        try withOpenCore { core in core.slots.live }
+    }
+
+    /// Every timer of the engine, in creation order.
+    ///
+    /// - Complexity: O(n log n).
+    public func timers() throws(TocsinError) -> [TimerID] {
+        try withOpenCore { core in
+            core.liveIndicesInCreationOrder().map { TimerID(rawValue: core.slots.handle(of: $0)) }
+        }
+    }
+
+    /// Runs `body` with the lock held, unless the engine is closed.
+    func withOpenCore<Result>(_ body: (inout EngineCore) throws(TocsinError) -> Result) throws(TocsinError) -> Result {
+        try core.withLock { locked throws(TocsinError) in
+            guard !locked.core.closed else { throw .closed }
+            return try body(&locked.core)
+        }
     }
 }

@@ -25,21 +25,10 @@ extension TimerEngine {
 
     @inline(__always)
     private func makeTimer(duration: Int64) throws(TocsinError) -> TimerID {
-        lock.lock()
-        defer { lock.unlock() }
-        let index = try newSlot(duration: duration)  // first: it may grow the table
-        return TimerID(rawValue: slots.handle(of: index))
-    }
-
-    /// A fresh idle slot for a timer of `duration` (0: a stopwatch). Lock held.
-    @inline(__always)
-    func newSlot(duration: Int64) throws(TocsinError) -> Int32 {
-        guard !closed else { throw .closed }
-        guard let index = slots.allocate() else { throw .outOfMemory }
-        slots[index].pointee.duration = duration
-        slots[index].pointee.created = nextCreated
-        nextCreated &+= 1
-        return index
+        try core.withLock { locked throws(TocsinError) in
+            let index = try locked.core.newSlot(duration: duration)
+            return TimerID(rawValue: locked.core.slots.handle(of: index))
+        }
     }
 
     /// Frees a timer in any state; its handle is unknown from now on and its
@@ -48,21 +37,12 @@ extension TimerEngine {
     ///
     /// - Complexity: O(1).
     public func free(_ timer: TimerID) throws(TocsinError) {
-        lock.lock()
-        let index: Int32
-        do {
-            index = try slotIndex(of: timer)
-        } catch {
-            lock.unlock()
-            throw error
+        let box = try core.withLock { locked throws(TocsinError) in
+            let index = try locked.core.slotIndex(of: timer)
+            let box = locked.core.free(index)
+            locked.waitWhileDelivering(timer.rawValue)
+            return box
         }
-        disarm(index)
-        let box = takeSwiftHandler(index)
-        clearSideTables(index)
-        _ = bumpBatchEpoch(for: timer.rawValue)  // while the handle is live: a batch drops its events
-        slots.release(index)
-        waitWhileDelivering(timer.rawValue)
-        lock.unlock()
         box?.release()  // outside the lock: the closure's captures may call back in
     }
 
@@ -84,6 +64,16 @@ extension TimerEngine {
         try installHandler(timer, callback: callback, context: callback == nil ? nil : context, isSwift: false)
     }
 
+    @inline(__always)
+    private func installHandler(
+        _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
+    ) throws(TocsinError) {
+        let previous = try withTimer(timer) { core, index in
+            core.installHandler(index, callback: callback, context: context, isSwift: isSwift)
+        }
+        previous?.release()
+    }
+
     /// Chooses the kinds of event the timer's handler gets (`.all` unless
     /// set). The others are not delivered to it, though observers still see
     /// every event; a STATE event that no handler or observer wants is never
@@ -95,53 +85,12 @@ extension TimerEngine {
     /// - Throws: `.invalidArgument` for raw bits outside `.all`.
     public func setEvents(_ kinds: TimerEvent.Kinds, for timer: TimerID) throws(TocsinError) {
         guard TimerEvent.Kinds.all.isSuperset(of: kinds) else { throw .invalidArgument }
-        try withTimer(timer) { index, slot in
-            slot.pointee.muted = TimerEvent.Kinds.all.subtracting(kinds)
-            releaseHeldFinish(index)
-            _ = bumpBatchEpoch(for: timer.rawValue)
-        }
+        try withTimer(timer) { core, index in core.setEvents(kinds, of: index) }
     }
 
     /// The kinds of event the timer's handler gets.
     public func events(for timer: TimerID) throws(TocsinError) -> TimerEvent.Kinds {
-        try withTimer(timer) { _, slot in TimerEvent.Kinds.all.subtracting(slot.pointee.muted) }
-    }
-
-    @inline(__always)
-    private func installHandler(
-        _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
-    ) throws(TocsinError) {
-        let previous = try withTimer(timer) { index, slot throws(TocsinError) in
-            let previous = takeSwiftHandler(index)
-            slot.pointee.callback = callback
-            slot.pointee.context = context
-            if isSwift { slot.pointee.flags.insert(.swiftHandler) }
-            releaseHeldFinish(index)
-            _ = bumpBatchEpoch(for: timer.rawValue)
-            return previous
-        }
-        previous?.release()
-    }
-
-    /// Drops the timer's labels, laps, ticks and held finish. Lock held.
-    func clearSideTables(_ index: Int32) {
-        let flags = slots[index].pointee.flags
-        if flags.contains(.extras) {
-            labels[index] = nil
-            laps[index] = nil
-            heldFinishes[index] = nil
-        }
-        if flags.contains(.ticking) { ticks[index] = nil }
-    }
-
-    /// Clears a Swift handler from its slot and hands over its retain, for the
-    /// caller to release once the lock is dropped. Lock held.
-    func takeSwiftHandler(_ index: Int32) -> Unmanaged<HandlerBox>? {
-        let slot = slots[index]
-        guard slot.pointee.flags.contains(.swiftHandler), let context = slot.pointee.context else { return nil }
-        slot.pointee.flags.remove(.swiftHandler)
-        slot.pointee.context = nil
-        return Unmanaged<HandlerBox>.fromOpaque(context)
+        try withTimer(timer) { core, index in TimerEvent.Kinds.all.subtracting(core.slots[index].pointee.muted) }
     }
 
     /// Sets the tick interval (nil or zero: no ticks). Tick k falls due at
@@ -157,42 +106,14 @@ extension TimerEngine {
 
     package func setTickInterval(nanoseconds interval: Int64, for timer: TimerID) throws(TocsinError) {
         guard interval >= 0, interval <= Nanos.max else { throw .invalidArgument }
-        try withTimer(timer) { index, slot throws(TocsinError) in
-            let (savedSlot, savedTicks) = (slot.pointee, ticks[index])
-            if interval == 0 {
-                ticks[index] = nil
-                slot.pointee.flags.remove(.ticking)
-            } else {
-                var schedule = TickSchedule(interval: interval)
-                schedule.resume(after: slot.pointee.runningTime(at: clockNow()))
-                ticks[index] = schedule
-                slot.pointee.flags.insert(.ticking)
-            }
-            guard slot.pointee.state == .running else { return }
-            disarm(index)
-            do throws(TocsinError) {
-                try arm(index)
-            } catch {
-                slot.pointee = savedSlot
-                ticks[index] = savedTicks
-                try? arm(index)  // the old entry went stale: arm the old schedule again
-                throw error
-            }
-        }
+        try withTimer(timer) { core, index throws(TocsinError) in try core.setTickInterval(interval, of: index) }
     }
 
     /// Sets the timer's label (nil or empty: none), at most 4096 bytes of UTF-8.
     public func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
         let label = label ?? ""
         guard label.utf8.count <= Self.maxLabelBytes else { throw .invalidArgument }
-        try withTimer(timer) { index, slot in
-            if label.isEmpty {
-                labels[index] = nil
-            } else {
-                labels[index] = label
-                slot.pointee.flags.insert(.extras)
-            }
-        }
+        try withTimer(timer) { core, index in core.setLabel(label, of: index) }
     }
 
     /// `TOCSIN_LABEL_MAX`.
@@ -200,6 +121,6 @@ extension TimerEngine {
 
     /// The timer's label; empty if none.
     public func label(of timer: TimerID) throws(TocsinError) -> String {
-        try withTimer(timer) { index, _ in labels[index] ?? "" }
+        try withTimer(timer) { core, index in core.labels[index] ?? "" }
     }
 }

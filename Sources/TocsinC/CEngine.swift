@@ -4,6 +4,7 @@
 public import CTocsin
 import Glibc
 import Tocsin
+import TocsinBase
 
 /// The engine behind a `tocsin_engine *`, or nil for NULL.
 @inline(__always)
@@ -31,12 +32,12 @@ func status(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError)
 @inline(__always)
 func count(_ pointer: OpaquePointer?, _ body: (TimerEngine) throws(TocsinError) -> Int) -> Int32 {
     guard let pointer else { return Int32(TOCSIN_EINVAL) }
-    return Unmanaged<TimerEngine>.fromOpaque(UnsafeRawPointer(pointer))._withUnsafeGuaranteedRef { engine in
-        do throws(TocsinError) {
-            return Int32(clamping: try body(engine))
-        } catch {
-            return error.code
-        }
+    // unowned(unsafe): a use of the host's reference, no retain or release.
+    unowned(unsafe) let engine = Unmanaged<TimerEngine>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    do throws(TocsinError) {
+        return Int32(clamping: try body(engine))
+    } catch {
+        return error.code
     }
 }
 

@@ -70,18 +70,7 @@ public func tocsin_timer_label(
     if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
     let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
     return count(pointer) { engine throws(TocsinError) in
-        let label = Array(try engine.label(of: TimerID(rawValue: timer)).utf8)
-        if let buffer, capacity > 0 {
-            var length = min(label.count, capacity - 1)
-            while length > 0 && length < label.count && label[length] & 0xC0 == 0x80 {
-                length -= 1  // never cut inside a UTF-8 character
-            }
-            for offset in 0..<length {
-                buffer[offset] = CChar(bitPattern: label[offset])
-            }
-            buffer[length] = 0
-        }
-        return label.count
+        try engine.label(of: TimerID(rawValue: timer)).copyTruncated(into: buffer, capacity: capacity)
     }
 }
 

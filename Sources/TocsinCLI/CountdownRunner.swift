@@ -1,4 +1,5 @@
 public import Tocsin
+import TocsinBase
 import TocsinNotify
 
 /// What `tocsin DURATION...` does besides counting.
@@ -295,12 +296,5 @@ public final class CountdownRunner: @unchecked Sendable {
             ("state", .string(event.state.description)), ("elapsed", seconds(event.elapsed.nanoseconds)),
             ("remaining", seconds(event.remaining?.nanoseconds)),
         ] + extra)
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -1,48 +1,24 @@
 import CTocsin
-import Glibc
-import TocsinNotify
+import CTocsinNotify
+import TocsinDesktop
 
-/// The functions of the libtocsin.so.0 loaded in this process. The notifier
-/// library does not link the engine in: it must drive the very engines the
-/// host created, so it finds the host's copy by its soname.
+/// The functions of the libtocsin.so.0 loaded in this process, typed by
+/// their declarations in tocsin.h (see tocsin_engine_functions.h).
 struct EngineFunctions: @unchecked Sendable {
-    typealias Start = @convention(c) (OpaquePointer?, UInt64) -> Int32
-    typealias CountdownNew = @convention(c) (OpaquePointer?, Double, UnsafeMutablePointer<UInt64>?) -> Int32
-    typealias SetLabel = @convention(c) (OpaquePointer?, UInt64, UnsafePointer<CChar>?) -> Int32
-    typealias Label = @convention(c) (OpaquePointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int32
-    typealias AddObserver = @convention(c) (
-        OpaquePointer?, tocsin_callback?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt64>?
-    ) -> Int32
-    typealias RemoveObserver = @convention(c) (OpaquePointer?, UInt64) -> Int32
+    let table: tocsin_engine_functions
 
-    let start: Start
-    let state: Start
-    let countdownNew: CountdownNew
-    let setLabel: SetLabel
-    let label: Label
-    let addObserver: AddObserver
-    let removeObserver: RemoveObserver
+    /// Loaded once; nil if libtocsin.so.0 or one of its functions cannot be found.
+    static let shared: EngineFunctions? = {
+        var table = tocsin_engine_functions()
+        return tocsin_find_engine_functions(&table) == 0 ? EngineFunctions(table: table) : nil
+    }()
 
-    /// Loaded once; nil if libtocsin.so.0 cannot be found.
-    static let shared: EngineFunctions? = load()
+    func start(_ engine: OpaquePointer, _ timer: tocsin_timer) -> Int32 {
+        table.timer_start.unsafelyUnwrapped(engine, timer)
+    }
 
-    private static func load() -> EngineFunctions? {
-        let library = dlopen("libtocsin.so.0", RTLD_NOW | RTLD_NOLOAD) ?? dlopen("libtocsin.so.0", RTLD_NOW)
-        guard let library else { return nil }
-        func symbol<F>(_ name: String, as type: F.Type) -> F? {
-            dlsym(library, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let start = symbol("tocsin_timer_start", as: Start.self),
-              let state = symbol("tocsin_timer_state", as: Start.self),
-              let countdownNew = symbol("tocsin_countdown_new", as: CountdownNew.self),
-              let setLabel = symbol("tocsin_timer_set_label", as: SetLabel.self),
-              let label = symbol("tocsin_timer_label", as: Label.self),
-              let addObserver = symbol("tocsin_engine_add_observer", as: AddObserver.self),
-              let removeObserver = symbol("tocsin_engine_remove_observer", as: RemoveObserver.self)
-        else { return nil }
-        return EngineFunctions(
-            start: start, state: state, countdownNew: countdownNew, setLabel: setLabel, label: label,
-            addObserver: addObserver, removeObserver: removeObserver)
+    func state(_ engine: OpaquePointer, _ timer: tocsin_timer) -> Int32 {
+        table.timer_state.unsafelyUnwrapped(engine, timer)
     }
 }
 
@@ -60,8 +36,8 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
     }
 
     func label(of timer: UInt64) -> String {
-        var buffer = [CChar](repeating: 0, count: 4097)
-        guard functions.label(engine, timer, &buffer, buffer.count) >= 0 else { return "" }
+        var buffer = [CChar](repeating: 0, count: Int(TOCSIN_LABEL_MAX) + 1)
+        guard functions.table.timer_label.unsafelyUnwrapped(engine, timer, &buffer, buffer.count) >= 0 else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -71,8 +47,8 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
 
     func makeCountdown(like timer: UInt64, seconds: Double) -> UInt64? {
         var fresh: UInt64 = 0
-        guard functions.countdownNew(engine, seconds, &fresh) == 0 else { return nil }
-        _ = functions.setLabel(engine, fresh, label(of: timer))
+        guard functions.table.countdown_new.unsafelyUnwrapped(engine, seconds, &fresh) == 0 else { return nil }
+        _ = functions.table.timer_set_label.unsafelyUnwrapped(engine, fresh, label(of: timer))
         return fresh
     }
 
@@ -80,7 +56,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         self.handler = handler
         let me = Unmanaged.passUnretained(self).toOpaque()
         var id: UInt64 = 0
-        let status = functions.addObserver(engine, { _, event, raw in
+        let status = functions.table.engine_add_observer.unsafelyUnwrapped(engine, { _, event, raw in
             guard let event = event?.pointee, let raw else { return }
             let host = Unmanaged<CEngineHost>.fromOpaque(raw).takeUnretainedValue()
             switch (event.kind, event.state) {
@@ -96,7 +72,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
 
     func stopObserving() {
         // After this returns the observer is not running: the host may be freed.
-        if observer != 0 { _ = functions.removeObserver(engine, observer) }
+        if observer != 0 { _ = functions.table.engine_remove_observer.unsafelyUnwrapped(engine, observer) }
         observer = 0
         handler = nil
     }

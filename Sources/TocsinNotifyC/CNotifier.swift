@@ -3,8 +3,8 @@
 public import CTocsinNotify
 import CTocsin
 import Glibc
-import Tocsin
-import TocsinNotify
+import TocsinBase
+import TocsinDesktop
 
 /// What a `tocsin_notifier *` points to: the notifier and the C engines it
 /// follows (one host per engine pointer, so buttons reach the right engine).
@@ -12,7 +12,7 @@ import TocsinNotify
 /// `@unchecked Sendable`: `hosts` and the callback are guarded by `lock`.
 final class CNotifier: @unchecked Sendable {
     let notifier: Notifier
-    private let lock = EngineLock()
+    private let lock = TocsinLock()
     private var hosts: [UInt: CEngineHost] = [:]
     private var callback: tocsin_notify_callback?
     private var userData: UnsafeMutableRawPointer?
@@ -216,13 +216,6 @@ public func tocsin_notify_diagnose(
     if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
     let capacity = capacity < 0 ? Int.max : capacity
     return status(pointer) { notifier in
-        let text = Array(notifier.notifier.diagnose().description.utf8)
-        if let buffer, capacity > 0 {
-            var length = min(text.count, capacity - 1)
-            while length > 0 && length < text.count && text[length] & 0xC0 == 0x80 { length -= 1 }
-            for offset in 0..<length { buffer[offset] = CChar(bitPattern: text[offset]) }
-            buffer[length] = 0
-        }
-        return Int32(clamping: text.count)
+        Int32(clamping: notifier.notifier.diagnose().description.copyTruncated(into: buffer, capacity: capacity))
     }
 }

@@ -128,7 +128,7 @@ import Testing
 
     @Test func garbageIsRejectedAndTheEngineIsUnchanged() throws {
         _ = try savedEngine()
-        let valid = try TimerEngine.readFile(path)
+        let valid = try TimerFile.read(path)
         let engine = try TimerEngine(delivery: .manualClock)
         defer { engine.close() }
         _ = try engine.stopwatch()

@@ -1,4 +1,4 @@
-public import Tocsin
+public import TocsinBase
 
 /// Something the notifier did, or could not do, for an alert. Reports arrive
 /// on one of the notifier's threads: keep the handler short.

@@ -51,8 +51,6 @@ final class GLibThread: @unchecked Sendable {
         run { g_main_loop_quit(loop.value) }
         pthread_join(thread, nil)
     }
-
-    var isCurrent: Bool { g_main_context_is_owner(context) != 0 }
 }
 
 final class WorkBox: Sendable {

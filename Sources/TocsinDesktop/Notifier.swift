@@ -1,4 +1,4 @@
-public import Tocsin
+public import TocsinBase
 import Glibc
 
 /// Shows a desktop alert and plays the alarm sound when a timer finishes.
@@ -37,10 +37,10 @@ public final class Notifier: @unchecked Sendable {
     private(set) var sound: SoundPlayer!
     /// GLib thread only.
     private(set) var presenter: AlertPresenter!
-    let lock = EngineLock()
+    package let lock = TocsinLock()
     // Guarded by `lock`:
     var attachments: [AlertKey: Attachment] = [:]
-    var hosts: [ObjectIdentifier: any AlertHost] = [:]
+    package var hosts: [ObjectIdentifier: any AlertHost] = [:]
     private var reportHandler: (@Sendable (NotifierReport) -> Void)?
     private var loggedReasons: Set<String> = []
     private var pending = 0
@@ -82,27 +82,6 @@ public final class Notifier: @unchecked Sendable {
 
     // MARK: - Attaching
 
-    /// Shows `alert` and plays its sound whenever `timer` finishes; withdraws
-    /// it when the timer is started again or cancelled.
-    public func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert = Alert()) throws(TocsinError) {
-        _ = try engine.state(of: timer)  // unknown handles and closed engines fail here
-        let known: (any AlertHost)? = hostID(of: engine).flatMap { id in
-            lock.lock()
-            defer { lock.unlock() }
-            return hosts[id]
-        }
-        try attach(timer.rawValue, host: known ?? EngineHost(engine), alert: alert)
-    }
-
-    public func detach(_ timer: TimerID, in engine: TimerEngine) {
-        detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
-    }
-
-    /// Silences and dismisses the timer's alert (what the Stop button does).
-    public func stop(_ timer: TimerID, in engine: TimerEngine) {
-        withdraw(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
-    }
-
     /// Silences and dismisses an alert (what the Stop button does); false
     /// if the timer has no alert attached.
     package func stop(_ key: AlertKey) -> Bool {
@@ -111,13 +90,6 @@ public final class Notifier: @unchecked Sendable {
         lock.unlock()
         if attached { withdraw(key) }
         return attached
-    }
-
-    /// The id the engine's host is registered under.
-    private func hostID(of engine: TimerEngine) -> ObjectIdentifier? {
-        lock.lock()
-        defer { lock.unlock() }
-        return hosts.first { ($0.value as? EngineHost)?.engine === engine }?.key
     }
 
     package func attach(_ timer: UInt64, host: any AlertHost, alert: Alert) throws(TocsinError) {
@@ -217,7 +189,7 @@ public final class Notifier: @unchecked Sendable {
     }
 
     /// Withdraws the alert and silences its sound.
-    private func withdraw(_ key: AlertKey) {
+    package func withdraw(_ key: AlertKey) {
         glib.run { [self] in presenter.close(key) }
         sound.post(.stop(key))
     }
@@ -296,12 +268,12 @@ public final class Notifier: @unchecked Sendable {
     /// for at most `timeout`. True if nothing is left pending. For programs
     /// that exit right after a timer finishes.
     public func flush(timeout: Duration) -> Bool {
-        let deadline = monotonicNow() + nanoseconds(timeout)
+        let deadline = Clocks.monotonic() + timeout.nanoseconds
         lock.lock()
         defer { lock.unlock() }
         while pending > 0 {
-            let left = deadline - monotonicNow()
-            if left <= 0 || !lock.wait(nanoseconds: left) && monotonicNow() >= deadline { break }
+            let left = deadline - Clocks.monotonic()
+            if left <= 0 || !lock.wait(nanoseconds: left) && Clocks.monotonic() >= deadline { break }
         }
         return pending == 0
     }

@@ -1,5 +1,5 @@
 import Glibc
-import Tocsin
+import TocsinBase
 
 /// What the desktop offers the notifier, for `tocsin doctor` and bug reports.
 public struct Diagnosis: Sendable, CustomStringConvertible {
@@ -54,7 +54,7 @@ extension Notifier {
 
 /// One answer handed from the sound thread, waited for with a timeout.
 private final class SoundAnswer: @unchecked Sendable {
-    private let lock = EngineLock()
+    private let lock = TocsinLock()
     private var text: String?
 
     func set(_ value: String) {
@@ -65,11 +65,11 @@ private final class SoundAnswer: @unchecked Sendable {
     }
 
     func wait(nanoseconds: Int64) -> String? {
-        let deadline = monotonicNow() + nanoseconds
+        let deadline = Clocks.monotonic() + nanoseconds
         lock.lock()
         defer { lock.unlock() }
-        while text == nil, monotonicNow() < deadline {
-            _ = lock.wait(nanoseconds: deadline - monotonicNow())
+        while text == nil, Clocks.monotonic() < deadline {
+            _ = lock.wait(nanoseconds: deadline - Clocks.monotonic())
         }
         return text
     }

@@ -1,21 +1,29 @@
-import Tocsin
+public import Tocsin
+@_exported public import TocsinDesktop
 
-/// What the notifier needs of an engine: its timers' events and labels, and
-/// starting timers for the Restart and +1 min buttons. Implemented over a
-/// Swift `TimerEngine` and over the C ABI (`tocsin_engine *`).
-package protocol AlertHost: AnyObject, Sendable {
-    func label(of timer: UInt64) -> String
-    /// Starts the timer (again).
-    func start(_ timer: UInt64) -> Bool
-    /// A new idle countdown with the timer's label, for a snooze.
-    func makeCountdown(like timer: UInt64, seconds: Double) -> UInt64?
-    /// Follows every timer's events; false if the engine refused.
-    func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool
-    func stopObserving()
-}
+/// The notifier for Swift programs: attaching the timers of a `TimerEngine`.
+extension Notifier {
+    /// Shows `alert` and plays its sound whenever `timer` finishes; withdraws
+    /// it when the timer is started again or cancelled.
+    public func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert = Alert()) throws(TocsinError) {
+        _ = try engine.state(of: timer)  // unknown handles and closed engines fail here
+        let known: (any AlertHost)? = hostID(of: engine).flatMap { id in lock.withLock { hosts[id] } }
+        try attach(timer.rawValue, host: known ?? EngineHost(engine), alert: alert)
+    }
 
-package enum HostEvent: Sendable {
-    case finished, running, canceled
+    public func detach(_ timer: TimerID, in engine: TimerEngine) {
+        detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+    }
+
+    /// Silences and dismisses the timer's alert (what the Stop button does).
+    public func stop(_ timer: TimerID, in engine: TimerEngine) {
+        withdraw(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+    }
+
+    /// The id the engine's host is registered under.
+    private func hostID(of engine: TimerEngine) -> ObjectIdentifier? {
+        lock.withLock { hosts.first { ($0.value as? EngineHost)?.engine === engine }?.key }
+    }
 }
 
 /// A Swift `TimerEngine` as an alert host.

@@ -1,12 +1,12 @@
 import CTocsinSystem
 
-/// A mutex with one condition variable, for the engine's state and for
-/// waiting until a running callback returns: `tocsin_lock`, which spins for a
-/// few microseconds before it sleeps (see `tocsin_lock.h` for why).
+/// A mutex with one condition variable: `tocsin_lock`, which spins for a few
+/// microseconds before it sleeps (see `tocsin_lock.h` for why). The engine
+/// guards its core with one (`LockedCore`); the notifier its tables.
 ///
 /// `@unchecked Sendable`: the lock is built for use from many threads; its
 /// storage is allocated once and never moves.
-package final class EngineLock: @unchecked Sendable {
+package final class TocsinLock: @unchecked Sendable {
     private let storage = UnsafeMutablePointer<tocsin_lock>.allocate(capacity: 1)
 
     package init() {
@@ -19,6 +19,14 @@ package final class EngineLock: @unchecked Sendable {
 
     @inline(__always) package func lock() { tocsin_lock_acquire(storage) }
     @inline(__always) package func unlock() { tocsin_lock_release(storage) }
+
+    /// Runs `body` with the lock held.
+    @inline(__always)
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 
     /// Waits for `broadcast`; the lock must be held, and is held again on
     /// return. May return without a broadcast: callers re-check in a loop.

@@ -27,7 +27,7 @@ package enum Nanos {
 
     /// A Swift `Duration`, or nil when negative or longer than `max`.
     /// Sub-nanosecond parts are dropped (rounded up to 1 ns for a tiny positive value).
-    static func from(_ duration: Duration) -> Int64? {
+    package static func from(_ duration: Duration) -> Int64? {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0, seconds <= max / perSecond else { return nil }
         let nanos = seconds * perSecond + attoseconds / 1_000_000_000
@@ -42,16 +42,24 @@ package enum Nanos {
 
 extension Int64 {
     /// `self - other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
-    func subtractingSaturated(_ other: Int64) -> Int64 {
+    package func subtractingSaturated(_ other: Int64) -> Int64 {
         let (difference, overflow) = subtractingReportingOverflow(other)
         guard overflow else { return difference }
         return other < 0 ? .max : .min
     }
 
     /// `self + other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
-    func addingSaturated(_ other: Int64) -> Int64 {
+    package func addingSaturated(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         guard overflow else { return sum }
         return other > 0 ? .max : .min
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (sub-nanosecond parts dropped; no range check).
+    package var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * Nanos.perSecond + attoseconds / 1_000_000_000
     }
 }

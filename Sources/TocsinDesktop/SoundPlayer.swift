@@ -1,6 +1,6 @@
 import CCanberra
 import Glibc
-import Tocsin
+import TocsinBase
 
 /// Plays alarm sounds through libcanberra on a thread of its own:
 /// `ca_context_open` can block for 30 s against a frozen sound server, and
@@ -27,7 +27,7 @@ final class SoundPlayer: @unchecked Sendable {
         var repeatUntil: Int64?
     }
 
-    private let lock = EngineLock()
+    private let lock = TocsinLock()
     private var commands: [Command] = []
     private var thread = pthread_t()
     private let report: Reporter
@@ -78,7 +78,7 @@ final class SoundPlayer: @unchecked Sendable {
             switch command {
             case .play(let key, let chain, let role, let repeatFor):
                 stop(key)
-                start(key, chain: chain, role: role, repeatUntil: repeatFor.map { monotonicNow() + nanoseconds($0) })
+                start(key, chain: chain, role: role, repeatUntil: repeatFor.map { Clocks.monotonic() + $0.nanoseconds })
             case .stop(let key):
                 stop(key)
             case .finished(let playID, let code):
@@ -162,7 +162,7 @@ final class SoundPlayer: @unchecked Sendable {
 
     private func finished(playID: UInt32, code: Int32) {
         guard let (key, playback) = playbacks.first(where: { $0.value.playID == playID }) else { return }
-        if code == CA_SUCCESS, let until = playback.repeatUntil, monotonicNow() < until {
+        if code == CA_SUCCESS, let until = playback.repeatUntil, Clocks.monotonic() < until {
             let again = play(playback.sound, role: playback.role)
             if again != 0 {
                 playbacks[key]?.playID = again
@@ -186,15 +186,4 @@ final class SoundPlayer: @unchecked Sendable {
         defer { close(fd) }
         return write(fd, "\u{7}", 1) == 1
     }
-}
-
-func monotonicNow() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-}
-
-func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
 }

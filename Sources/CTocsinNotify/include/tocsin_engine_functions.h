@@ -1,0 +1,26 @@
+/* The libtocsin.so functions the notifier library calls. It does not link
+   the engine: it must drive the very engines its host created, so it finds
+   the host's libtocsin.so.0 at run time. Each pointer's type is taken from
+   the function's declaration in tocsin.h, so the compiler checks every call
+   (Swift imports them as typed C function pointers). Internal: not exported
+   from libtocsin-notify.so. */
+#ifndef TOCSIN_ENGINE_FUNCTIONS_H
+#define TOCSIN_ENGINE_FUNCTIONS_H
+
+#include "tocsin.h"
+
+struct tocsin_engine_functions {
+    __typeof__(tocsin_timer_start) *timer_start;
+    __typeof__(tocsin_timer_state) *timer_state;
+    __typeof__(tocsin_countdown_new) *countdown_new;
+    __typeof__(tocsin_timer_set_label) *timer_set_label;
+    __typeof__(tocsin_timer_label) *timer_label;
+    __typeof__(tocsin_engine_add_observer) *engine_add_observer;
+    __typeof__(tocsin_engine_remove_observer) *engine_remove_observer;
+};
+
+/* Fills `functions` from the libtocsin.so.0 already loaded in this process
+   (or loads it): 0, or -1 if the library or one of the functions is missing. */
+int tocsin_find_engine_functions(struct tocsin_engine_functions *functions);
+
+#endif

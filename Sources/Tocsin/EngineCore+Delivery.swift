@@ -1,0 +1,149 @@
+import CTocsin
+import TocsinBase
+
+/// Who an event goes to: the timer's handler (if it wants the kind) and the
+/// observers as they were when it was taken. Taken under the lock, used
+/// without it.
+struct Recipients {
+    var callback: tocsin_callback?
+    var context: UnsafeMutableRawPointer?
+    /// The timer's Swift handler, retained; released after the call.
+    var box: Unmanaged<HandlerBox>?
+    var observers: [Observer]
+    /// A manual clock's time when the event was taken (nil: read the boot
+    /// clock when it is delivered), for its lateness.
+    var manualNow: Int64?
+}
+
+/// What falls due next, in order, and the bookkeeping of a delivery round.
+/// The round itself (calling handlers with the lock dropped) is
+/// `TimerEngine+Delivery`.
+extension EngineCore {
+    /// True if the queue's head is the next event due by `limit`: queued
+    /// events go before heap events due at the same time. Drops stale heap
+    /// entries that are due sooner.
+    mutating func pendingIsNext(until limit: Int64) -> Bool {
+        guard let head = pending.first, head.time <= limit else { return false }
+        dropStaleTops(dueBy: head.time - 1)
+        return heap.top.map { $0.deadline >= head.time } ?? true
+    }
+
+    /// The next timer event (tick or finish) due at or before `limit`, by
+    /// (deadline, start order); the caller has checked that no queued event
+    /// goes first (`pendingIsNext`). Taking it moves its timer on (next tick,
+    /// or finished); on a manual clock it sets the clock to the due time.
+    mutating func takeTimerEvent(until limit: Int64) -> EngineEvent? {
+        while true {
+            // Stale entries are dropped only once due: a round that delivers
+            // only STATE events leaves the heap alone.
+            dropStaleTops(dueBy: limit)
+            guard let top = heap.top, top.deadline <= limit else { return nil }
+            if skipUnheardTicks(top, until: limit) { continue }
+            if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }
+            if let event = fire(top) { return event }
+        }
+    }
+
+    /// Who gets `event` (its timer still live); nil if nobody wants it.
+    mutating func recipients(of event: EngineEvent) -> Recipients? {
+        guard let index = slots.index(of: event.handle) else { return nil }
+        let slot = slots[index].pointee
+        let toHandler = slot.wants(event.kind)
+        guard toHandler || !observers.isEmpty else { return nil }
+        return Recipients(
+            callback: toHandler ? slot.callback : nil, context: slot.context,
+            box: toHandler ? retainedSwiftHandler(of: slot) : nil, observers: observers,
+            manualNow: delivery == .manualClock ? manualNow : nil)
+    }
+
+    /// A ticking timer nobody listens to (no handler for ticks, no observers)
+    /// jumps past every tick due by `limit` at once: no one can tell, and a
+    /// 1 ns tick over a long advance would otherwise cost a pass per tick.
+    /// True if it jumped.
+    private mutating func skipUnheardTicks(_ top: HeapEntry, until limit: Int64) -> Bool {
+        let index = top.slotIndex
+        let slot = slots[index]
+        guard !slot.pointee.wants(.tick), observers.isEmpty, slot.pointee.flags.contains(.ticking),
+              let due = nextDue(index), due.isTick, let current = ticks[index]
+        else { return false }
+        let heard = slot.pointee.state == .running ? slot.pointee.runningTime(at: max(limit, top.deadline)) : due.runningTime
+        var schedule = current
+        schedule.resume(after: heard)  // the first tick after what is due by `limit`
+        guard schedule.next > current.next else { return false }  // no progress: deliver normally
+        ticks[index] = schedule
+        retimeTop(index)
+        return true
+    }
+
+    /// Moves the heap's top (timer `index`) to the timer's next due event,
+    /// or takes it off when nothing more falls due.
+    private mutating func retimeTop(_ index: Int32) {
+        let slot = slots[index]
+        if let next = nextDue(index) {
+            heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
+        } else {
+            heap.removeTop()
+            slot.pointee.armKey = 0
+        }
+    }
+
+    /// Moves the timer at the top of the heap past its due event and returns
+    /// that event.
+    private mutating func fire(_ top: HeapEntry) -> EngineEvent? {
+        let index = top.slotIndex
+        let slot = slots[index]
+        guard let due = nextDue(index) else {
+            heap.removeTop()
+            slot.pointee.armKey = 0
+            return nil
+        }
+        let handle = slots.handle(of: index)
+        if due.isTick, var schedule = ticks[index] {
+            let event = EngineEvent(
+                kind: .tick, state: .running, handle: handle, elapsed: due.runningTime,
+                remaining: slot.pointee.remaining(after: due.runningTime), tick: schedule.next, due: top.deadline)
+            schedule.next += 1
+            ticks[index] = schedule
+            retimeTop(index)
+            return event
+        }
+        heap.removeTop()
+        slot.pointee.armKey = 0
+        slot.pointee.anchor = slot.pointee.duration
+        slot.pointee.state = .finished
+        enqueueState(of: index, at: top.deadline, front: true)
+        return EngineEvent(
+            kind: .finish, state: .finished, handle: handle, elapsed: slot.pointee.duration,
+            remaining: 0, tick: 0, due: top.deadline)
+    }
+
+    /// Ends a delivery round that is not closing the engine: re-arms the
+    /// kernel timer and (polled) the queued-events signal, so the poll fd is
+    /// readable while events wait (see `TimerEngine.pollFileDescriptor`).
+    mutating func endRound() {
+        deliveringThread = nil
+        guard let kernel, !closed else { return }
+        if delivery == .engineThread {
+            // Events queued by other threads during the round wait for the
+            // kernel timer too (see signalQueuedEvents).
+            if queuedEventsDue == nil, let head = pending.first {
+                queuedEventsDue = head.time + Self.queuedEventGathering
+            }
+            rearmKernelTimer()
+            return
+        }
+        rearmKernelTimer()
+        if pending.isEmpty == signaled {
+            if signaled { kernel.clearSignal() } else { kernel.signal() }
+            signaled.toggle()
+        }
+    }
+
+    /// The slot's Swift handler with one more reference, to release when
+    /// done with it, if it has one.
+    @inline(__always)
+    func retainedSwiftHandler(of slot: TimerSlot) -> Unmanaged<HandlerBox>? {
+        guard slot.flags.contains(.swiftHandler), let context = slot.context else { return nil }
+        return Unmanaged<HandlerBox>.fromOpaque(context).retain()
+    }
+}

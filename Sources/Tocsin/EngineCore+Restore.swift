@@ -1,0 +1,96 @@
+import TocsinBase
+
+/// The timers as the timer file keeps them, and back.
+extension EngineCore {
+    /// Every timer as saved now, in creation order.
+    func savedTimers() -> [SavedTimer] {
+        let now = clockNow()
+        return liveIndicesInCreationOrder().map { index in
+            let slot = slots[index].pointee
+            return SavedTimer(
+                stopwatch: slot.isStopwatch, label: labels[index] ?? "", duration: slot.duration,
+                tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
+                laps: laps[index]?.lengths ?? [])
+        }
+    }
+
+    /// Adds `saved` as new timers, `away` ns after they were saved; all or
+    /// nothing. Returns their handles in order.
+    mutating func restore(_ saved: [SavedTimer], away: Int64) throws(TocsinError) -> [TimerID] {
+        guard !closed else { throw .closed }
+        var restored: [Int32] = []
+        do throws(TocsinError) {
+            for timer in saved {
+                guard let index = slots.allocate() else { throw .outOfMemory }
+                restored.append(index)
+                try restore(timer, into: index, away: away)
+            }
+        } catch {
+            for index in restored {
+                disarm(index)
+                clearSideTables(index)
+                slots.release(index)
+            }
+            throw error
+        }
+        return restored.map { TimerID(rawValue: slots.handle(of: $0)) }
+    }
+
+    /// Fills a fresh slot from a saved timer.
+    private mutating func restore(_ saved: SavedTimer, into index: Int32, away: Int64) throws(TocsinError) {
+        let now = clockNow()
+        let slot = slots[index]
+        slot.pointee.duration = saved.stopwatch ? 0 : saved.duration
+        slot.pointee.created = nextCreated
+        nextCreated &+= 1
+        if !saved.label.isEmpty {
+            labels[index] = saved.label
+            slot.pointee.flags.insert(.extras)
+        }
+        if !saved.laps.isEmpty {
+            laps[index] = LapRecord(mark: saved.laps.reduce(0, +), lengths: saved.laps)
+            slot.pointee.flags.insert(.extras)
+        }
+        var running = saved.elapsed
+        var state = saved.state
+        if state == .running {
+            running = running.addingSaturated(away)
+            if !saved.stopwatch && running >= saved.duration {  // ran out while away
+                state = .finished
+                heldFinishes[index] = now - (running - saved.duration)
+                slot.pointee.flags.insert(.extras)
+                running = saved.duration
+            }
+        }
+        if saved.tick > 0 {
+            var schedule = TickSchedule(interval: saved.tick)
+            schedule.resume(after: state == .idle ? 0 : running)
+            ticks[index] = schedule
+            slot.pointee.flags.insert(.ticking)
+        }
+        slot.pointee.state = state
+        slot.pointee.anchor = running
+        if state == .running {
+            slot.pointee.run(at: now)
+            try arm(index)
+        }
+    }
+
+    /// Queues a restored timer's held FINISH once its handler wants it.
+    @inline(__always)
+    mutating func releaseHeldFinish(_ index: Int32) {
+        if slots[index].pointee.flags.contains(.extras) { releaseHeldFinishIfWanted(index) }
+    }
+
+    private mutating func releaseHeldFinishIfWanted(_ index: Int32) {
+        let slot = slots[index]
+        // Out of memory for the queue, the FINISH stays held for the next
+        // handler change rather than being lost.
+        guard slot.pointee.wants(.finish), pending.makeRoom(for: 2),
+              let due = heldFinishes.removeValue(forKey: index) else { return }
+        let duration = slot.pointee.duration
+        pending.append(PendingEvent(of: index, in: slots, state: .finished, time: due, elapsed: duration, isFinish: true))
+        pending.append(PendingEvent(of: index, in: slots, state: .finished, time: due, elapsed: duration))
+        signalQueuedEvents(since: due)
+    }
+}

@@ -1,0 +1,28 @@
+extension EngineCore {
+    /// Frees the tables and fds once, and returns the Swift handlers for the
+    /// caller to release after dropping the lock.
+    mutating func teardown() -> [Unmanaged<HandlerBox>] {
+        guard !tornDown else { return [] }
+        tornDown = true
+        closed = true
+        var boxes: [Unmanaged<HandlerBox>] = []
+        var live: [Int32] = []
+        slots.forEachLive { live.append($0) }
+        for index in live {
+            if let box = takeSwiftHandler(index) { boxes.append(box) }
+        }
+        slots.deallocate()
+        heap.deallocate()
+        pending.removeAll()
+        for observer in observers {
+            if let box = observer.box { boxes.append(Unmanaged.passRetained(box)) }
+        }
+        observers = []  // the closures live on in `boxes` until the lock is dropped
+        labels = [:]
+        laps = [:]
+        ticks = [:]
+        heldFinishes = [:]
+        kernel?.close()
+        return boxes
+    }
+}

@@ -1,0 +1,118 @@
+import CTocsin
+import TocsinBase
+
+/// Creating and freeing timers, their handlers, ticks and labels.
+extension EngineCore {
+    /// A fresh idle slot for a timer of `duration` (0: a stopwatch).
+    @inline(__always)
+    mutating func newSlot(duration: Int64) throws(TocsinError) -> Int32 {
+        guard !closed else { throw .closed }
+        guard let index = slots.allocate() else { throw .outOfMemory }
+        slots[index].pointee.duration = duration
+        slots[index].pointee.created = nextCreated
+        nextCreated &+= 1
+        return index
+    }
+
+    /// Frees a live timer: its handle goes stale and a batch out for
+    /// delivery drops its events. Returns its Swift handler, for the caller
+    /// to release once the lock is dropped.
+    mutating func free(_ index: Int32) -> Unmanaged<HandlerBox>? {
+        disarm(index)
+        let box = takeSwiftHandler(index)
+        clearSideTables(index)
+        _ = bumpBatchEpoch(for: slots.handle(of: index))  // while the handle is live
+        slots.release(index)
+        return box
+    }
+
+    /// Sets the handler: a C callback and its context, or (`isSwift`) a
+    /// retained `HandlerBox` as the context. Returns the Swift handler it
+    /// replaced, for release outside the lock.
+    @inline(__always)
+    mutating func installHandler(
+        _ index: Int32, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
+    ) -> Unmanaged<HandlerBox>? {
+        let previous = takeSwiftHandler(index)
+        let slot = slots[index]
+        slot.pointee.callback = callback
+        slot.pointee.context = context
+        if isSwift { slot.pointee.flags.insert(.swiftHandler) }
+        releaseHeldFinish(index)
+        _ = bumpBatchEpoch(for: slots.handle(of: index))
+        return previous
+    }
+
+    /// Chooses the event kinds the handler gets.
+    mutating func setEvents(_ kinds: TimerEvent.Kinds, of index: Int32) {
+        slots[index].pointee.muted = TimerEvent.Kinds.all.subtracting(kinds)
+        releaseHeldFinish(index)
+        _ = bumpBatchEpoch(for: slots.handle(of: index))
+    }
+
+    /// Drops the timer's labels, laps, ticks and held finish.
+    mutating func clearSideTables(_ index: Int32) {
+        let flags = slots[index].pointee.flags
+        if flags.contains(.extras) {
+            labels[index] = nil
+            laps[index] = nil
+            heldFinishes[index] = nil
+        }
+        if flags.contains(.ticking) { ticks[index] = nil }
+    }
+
+    /// Clears a Swift handler from its slot and hands over its retain.
+    mutating func takeSwiftHandler(_ index: Int32) -> Unmanaged<HandlerBox>? {
+        let slot = slots[index]
+        guard slot.pointee.flags.contains(.swiftHandler), let context = slot.pointee.context else { return nil }
+        slot.pointee.flags.remove(.swiftHandler)
+        slot.pointee.context = nil
+        return Unmanaged<HandlerBox>.fromOpaque(context)
+    }
+
+    /// Sets the tick interval (0: no ticks); a running timer is re-armed for
+    /// the first multiple of the new interval after its running time. On
+    /// failure (`.outOfMemory`) the old schedule stays.
+    mutating func setTickInterval(_ interval: Int64, of index: Int32) throws(TocsinError) {
+        let slot = slots[index]
+        let (savedSlot, savedTicks) = (slot.pointee, ticks[index])
+        if interval == 0 {
+            ticks[index] = nil
+            slot.pointee.flags.remove(.ticking)
+        } else {
+            var schedule = TickSchedule(interval: interval)
+            schedule.resume(after: slot.pointee.runningTime(at: clockNow()))
+            ticks[index] = schedule
+            slot.pointee.flags.insert(.ticking)
+        }
+        guard slot.pointee.state == .running else { return }
+        disarm(index)
+        do throws(TocsinError) {
+            try arm(index)
+        } catch {
+            slot.pointee = savedSlot
+            ticks[index] = savedTicks
+            try? arm(index)  // the old entry went stale: arm the old schedule again
+            throw error
+        }
+    }
+
+    /// Sets the label (empty: none).
+    mutating func setLabel(_ label: String, of index: Int32) {
+        if label.isEmpty {
+            labels[index] = nil
+        } else {
+            labels[index] = label
+            slots[index].pointee.flags.insert(.extras)
+        }
+    }
+
+    /// Live slots by creation number, counting back from the newest, so the
+    /// order holds across the counter's wrap.
+    func liveIndicesInCreationOrder() -> [Int32] {
+        var indices: [Int32] = []
+        slots.forEachLive { indices.append($0) }
+        let newest = nextCreated
+        return indices.sorted { (newest &- slots[$0].pointee.created) > (newest &- slots[$1].pointee.created) }
+    }
+}

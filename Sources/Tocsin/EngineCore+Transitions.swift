@@ -1,0 +1,115 @@
+import CTocsin
+import TocsinBase
+
+/// The state changes of one timer: start, suspend, resume, cancel, lap.
+/// Each queues its STATE event; none delivers anything.
+extension EngineCore {
+    /// Starts an idle, finished or cancelled timer from its full duration
+    /// at `now`; on failure the slot is as it was.
+    @inline(__always)
+    mutating func start(_ index: Int32, at now: Int64) throws(TocsinError) {
+        let slot = slots[index]
+        guard slot.pointee.state.canStart else { throw .wrongState }
+        let saved = slot.pointee
+        do throws(TocsinError) {
+            try beginRun(index, at: now)
+        } catch {
+            slot.pointee = saved
+            throw error
+        }
+    }
+
+    /// Runs timer `index` from running time 0 at `now`: ticks from 1, armed,
+    /// laps cleared, STATE queued. If arming fails it throws before the laps
+    /// and the queue are touched, for the caller to roll the slot back.
+    @inline(__always)
+    mutating func beginRun(_ index: Int32, at now: Int64) throws(TocsinError) {
+        try makeRoomForEvent()
+        let slot = slots[index]
+        slot.pointee.anchor = now
+        slot.pointee.state = .running
+        if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
+        let deadline = try pushDeadline(index)
+        if slot.pointee.flags.contains(.extras) { laps[index] = nil }
+        queueStateThenArmKernel(of: index, at: now, deadline: deadline)
+    }
+
+    /// A new countdown with a C callback for `events`, started at `now`
+    /// (`tocsin_countdown_start`).
+    @inline(__always)
+    mutating func startCountdown(
+        nanoseconds: Int64, at now: Int64, events: TimerEvent.Kinds, callback: tocsin_callback?,
+        context: UnsafeMutableRawPointer?
+    ) throws(TocsinError) -> TimerID {
+        let index = try newSlot(duration: nanoseconds)
+        let slot = slots[index]
+        slot.pointee.callback = callback
+        slot.pointee.context = callback == nil ? nil : context
+        slot.pointee.muted = TimerEvent.Kinds.all.subtracting(events)
+        do throws(TocsinError) {
+            try beginRun(index, at: now)
+        } catch {
+            slots.release(index)
+            throw error
+        }
+        return TimerID(rawValue: slots.handle(of: index))
+    }
+
+    /// Holds a running timer's time where it is.
+    mutating func suspend(_ index: Int32) throws(TocsinError) {
+        let slot = slots[index]
+        guard slot.pointee.state == .running else { throw .wrongState }
+        try makeRoomForEvent()
+        let now = clockNow()  // under the lock: never before an event already delivered
+        slot.pointee.hold(at: now)
+        slot.pointee.state = .suspended
+        disarm(index)
+        enqueueState(of: index, at: now)
+    }
+
+    /// Carries a suspended timer on from the time it held, at `now`.
+    mutating func resume(_ index: Int32, at now: Int64) throws(TocsinError) {
+        let slot = slots[index]
+        guard slot.pointee.state == .suspended else { throw .wrongState }
+        try makeRoomForEvent()
+        let saved = slot.pointee
+        slot.pointee.run(at: now)
+        slot.pointee.state = .running
+        let deadline: Int64?
+        do throws(TocsinError) {
+            deadline = try pushDeadline(index)
+        } catch {
+            slot.pointee = saved
+            throw error
+        }
+        queueStateThenArmKernel(of: index, at: now, deadline: deadline)
+    }
+
+    /// Cancels a running or suspended timer.
+    mutating func cancel(_ index: Int32) throws(TocsinError) {
+        let slot = slots[index]
+        let state = slot.pointee.state
+        guard state == .running || state == .suspended else { throw .wrongState }
+        try makeRoomForEvent()
+        let now = clockNow()  // under the lock: never before an event already delivered
+        slot.pointee.hold(at: now)
+        slot.pointee.state = .canceled
+        disarm(index)
+        enqueueState(of: index, at: now)
+    }
+
+    /// Records a lap of a running or suspended timer; returns its length.
+    mutating func lap(_ index: Int32) throws(TocsinError) -> Int64 {
+        let slot = slots[index]
+        let state = slot.pointee.state
+        guard state == .running || state == .suspended else { throw .wrongState }
+        let runningTime = slot.pointee.runningTime(at: clockNow())
+        var record = laps[index] ?? LapRecord()
+        let lap = runningTime - record.mark
+        record.mark = runningTime
+        record.lengths.append(lap)
+        laps[index] = record
+        slot.pointee.flags.insert(.extras)
+        return lap
+    }
+}

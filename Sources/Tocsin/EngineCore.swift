@@ -1,0 +1,116 @@
+import CTocsin
+import Glibc
+import TocsinBase
+
+/// Everything of an engine that its lock guards, as one value with plain
+/// `mutating` operations: the timer slots, the deadline heap, the queue of
+/// STATE events, the side tables, the delivery bookkeeping and the armed
+/// kernel deadline. It never waits and never calls a handler, so its rules
+/// can be tested step by step without threads.
+///
+/// Reached only through `LockedCore.withLock` (the engine) or owned outright
+/// (a test). Its operations live by concern: `+Timers` (creating, handlers,
+/// ticks, labels), `+Transitions` (start, suspend, resume, cancel, lap),
+/// `+Scheduling` (the heap, the kernel timer, the queue), `+Delivery` (what
+/// falls due next), `+Batch` (STATE events claimed in batches), `+Restore`
+/// (the timer file's contents), `+Teardown`.
+struct EngineCore {
+    let delivery: TimerEngine.Delivery
+    /// The kernel timer and poll fd; nil on a manual clock.
+    let kernel: KernelWakeup?
+    /// Shared with a batch's delivering thread without the lock.
+    let batchSignals = BatchSignals()
+
+    var slots: SlotTable
+    var heap = DeadlineHeap()
+    /// Heap entries whose timer was disarmed since they were pushed.
+    var staleEntries = 0
+    /// STATE events (and restored FINISH events), oldest first.
+    var pending = RingBuffer<PendingEvent>()
+    /// Side tables for the few timers that use them, keyed by slot.
+    var labels: [Int32: String] = [:]
+    var laps: [Int32: LapRecord] = [:]
+    var ticks: [Int32: TickSchedule] = [:]
+    /// Due times (engine clock) of FINISH events held for restored timers.
+    var heldFinishes: [Int32: Int64] = [:]
+    var nextCreated: UInt32 = 0
+    var observers: [Observer] = []
+    var nextObserverID: UInt64 = 1
+    var nextSequence: UInt64 = 1
+    var manualNow: Int64 = 0
+    var closed = false
+    var tornDown = false
+    /// The thread inside a delivery round, if any.
+    var deliveringThread: pthread_t?
+    /// The timer whose unbatched handler is running now; 0 if none.
+    var deliveringHandle: UInt64 = 0
+    /// The STATE events claimed for delivery together (see `+Batch`); the
+    /// delivering thread reads and clears its entries without the lock.
+    var batch: BatchBuffer
+    /// A batch is out for delivery.
+    var batchOut = false
+    /// The batch epoch the delivering thread has seen.
+    var batchAcked: UInt64 = 0
+    /// Threads sleeping in `Locked.wait`.
+    var waiters = 0
+    /// The deadline the kernel timer is armed for; `.max` when disarmed.
+    var armedDeadline = Int64.max
+    #if DEBUG
+    /// Times `armKernelTimer` set the kernel timer (a system call each), for tests.
+    var kernelTimerArmsByCalls = 0
+    /// Times `rearmKernelTimer` moved the kernel timer, for tests.
+    var kernelTimerRearms = 0
+    #endif
+    /// Polled: the eventfd has been raised and not cleared.
+    var signaled = false
+    /// Engine thread: when the kernel timer wakes it for the queued events
+    /// (see `signalQueuedEvents`); nil while none wait or a round takes them.
+    var queuedEventsDue: Int64?
+    var engineThread: pthread_t?
+    /// `close()` joins the engine thread (it was not called on it).
+    var closerJoinsEngineThread = false
+
+    /// Timers a core has room for before its tables first grow.
+    static let initialCapacity: Int32 = 1024
+
+    /// A core with its first tables reserved, untouched (about 88 KB of
+    /// address space, faulted in as used), so the first thousand timers
+    /// never wait for a table to be copied into a larger one.
+    ///
+    /// - Throws: `.outOfMemory` (nothing is left allocated).
+    init(delivery: TimerEngine.Delivery, kernel: KernelWakeup?, tag: UInt32) throws(TocsinError) {
+        guard let batch = BatchBuffer(capacity: Self.batchLimit) else { throw .outOfMemory }
+        self.delivery = delivery
+        self.kernel = kernel
+        self.slots = SlotTable(tag: tag)
+        self.batch = batch
+        guard slots.reserve(Self.initialCapacity), heap.reserve(Int(Self.initialCapacity)),
+              pending.reserve(Int(Self.initialCapacity))
+        else {
+            slots.deallocate()
+            heap.deallocate()
+            pending.removeAll()
+            batch.deallocate()
+            throw .outOfMemory
+        }
+    }
+
+    /// The engine's clock in ns: the boot clock, or the manual time.
+    @inline(__always)
+    func clockNow() -> Int64 {
+        delivery == .manualClock ? manualNow : Clocks.boot()
+    }
+
+    var onDeliveringThread: Bool {
+        guard let thread = deliveringThread else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// The slot of a live handle.
+    @inline(__always)
+    func slotIndex(of timer: TimerID) throws(TocsinError) -> Int32 {
+        guard !closed else { throw .closed }
+        guard let index = slots.index(of: timer.rawValue) else { throw .noSuchTimer }
+        return index
+    }
+}

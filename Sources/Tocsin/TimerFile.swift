@@ -1,0 +1,147 @@
+import Glibc
+import TocsinBase
+
+/// One timer as the file keeps it.
+struct SavedTimer: Equatable {
+    var stopwatch: Bool
+    var label: String
+    var duration: Int64
+    var tick: Int64
+    var state: TimerState
+    var elapsed: Int64
+    var laps: [Int64]
+}
+
+/// The timer file (docs/timer-file.md): its JSON, and reading and writing
+/// it whole. Knows nothing of engines.
+enum TimerFile {
+    /// The file format's name and version (`"format"`, `"version"`).
+    static let format = "tocsin-timers"
+    static let version: Int64 = 1
+    /// Larger files are not read: they are not timer files.
+    static let maxBytes = 64 << 20
+
+    /// The file's text for `timers`, saved at `realtime` (ns).
+    static func encode(_ timers: [SavedTimer], realtime: Int64) -> [UInt8] {
+        let document = JSON.object([
+            ("format", .string(format)), ("version", .integer(version)),
+            ("saved_realtime_ns", .integer(realtime)), ("timers", .array(timers.map(\.json))),
+        ])
+        return Array((document.encoded() + "\n").utf8)
+    }
+
+    /// The saved realtime and timers, or `.corrupt` for anything else.
+    static func decode(_ bytes: [UInt8]) throws(TocsinError) -> (savedAt: Int64, timers: [SavedTimer]) {
+        guard let document = JSON.parse(bytes),
+              case .string(format)? = document["format"],
+              case .integer(let fileVersion)? = document["version"], fileVersion == version,
+              case .integer(let savedAt)? = document["saved_realtime_ns"], savedAt >= 0,
+              case .array(let items)? = document["timers"], items.count <= Int(SlotTable.maxSlots)
+        else { throw .corrupt }
+        var timers: [SavedTimer] = []
+        for item in items {
+            guard let timer = SavedTimer(item) else { throw .corrupt }
+            timers.append(timer)
+        }
+        return (savedAt, timers)
+    }
+
+    /// The whole file: `.io` if it cannot be read or is no regular file,
+    /// `.corrupt` if it is too large or shrinks while read.
+    static func read(_ path: String) throws(TocsinError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .io }
+        guard info.st_size <= maxBytes else { throw .corrupt }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.unsafelyUnwrapped + offset, buffer.count - offset)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw count == 0 ? .corrupt : .io }  // shrank while read
+            offset += count
+        }
+        return bytes
+    }
+
+    /// Replaces `path` atomically: a temporary file in the same folder,
+    /// fsync, rename, fsync of the folder, so a crash leaves the old file or
+    /// the new one. Mode 0600.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TocsinError) {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress.unsafelyUnwrapped) }
+        guard fd >= 0 else { throw .io }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var ok = fchmod(fd, 0o600) == 0
+        var offset = 0
+        while ok && offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                write(fd, buffer.baseAddress.unsafelyUnwrapped + offset, buffer.count - offset)
+            }
+            if count < 0 && errno == EINTR { continue }
+            ok = count > 0
+            offset += max(0, count)
+        }
+        ok = ok && fsync(fd) == 0
+        ok = close(fd) == 0 && ok
+        guard ok, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw .io
+        }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let dirfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)  // the rename itself reaches the disk
+            close(dirfd)
+        }
+    }
+}
+
+extension SavedTimer {
+    var json: JSON {
+        .object([
+            ("kind", .string(stopwatch ? "stopwatch" : "countdown")), ("label", .string(label)),
+            ("duration_ns", .integer(duration)), ("tick_ns", .integer(tick)),
+            ("state", .string(state.description)), ("elapsed_ns", .integer(elapsed)),
+            ("laps_ns", .array(laps.map(JSON.integer))),
+        ])
+    }
+
+    /// A saved timer, or nil if anything in it is out of range or inconsistent.
+    init?(_ json: JSON) {
+        guard case .string(let kind)? = json["kind"], kind == "countdown" || kind == "stopwatch",
+              case .string(let label)? = json["label"], label.utf8.count <= TimerEngine.maxLabelBytes,
+              case .integer(let duration)? = json["duration_ns"],
+              case .integer(let tick)? = json["tick_ns"], (0...Nanos.max).contains(tick),
+              case .string(let stateName)? = json["state"],
+              let state = TimerState.allCases.first(where: { $0.description == stateName }),
+              case .integer(let elapsed)? = json["elapsed_ns"], elapsed >= 0,
+              case .array(let lapItems)? = json["laps_ns"], lapItems.count <= 1_000_000
+        else { return nil }
+        let stopwatch = kind == "stopwatch"
+        var laps: [Int64] = []
+        var lapTotal: Int64 = 0
+        for item in lapItems {
+            guard case .integer(let lap) = item, lap >= 0 else { return nil }
+            let (sum, overflow) = lapTotal.addingReportingOverflow(lap)
+            guard !overflow else { return nil }
+            lapTotal = sum
+            laps.append(lap)
+        }
+        guard lapTotal <= elapsed else { return nil }
+        if stopwatch {
+            guard duration == 0, state != .finished, elapsed <= Int64.max / 2 else { return nil }
+        } else {
+            guard (1...Nanos.max).contains(duration), elapsed <= duration else { return nil }
+            if state == .finished && elapsed != duration { return nil }
+        }
+        if state == .idle && (elapsed != 0 || !laps.isEmpty) { return nil }
+        self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
+                  elapsed: elapsed, laps: laps)
+    }
+}

@@ -14,6 +14,12 @@ import Tocsin
         case start(Int), suspend(Int), resume(Int), cancel(Int), free(Int), lap(Int)
         case tick(Int, milliseconds: Int64)
         case freeOnNextEvent(Int)
+        /// Timer #a's handler frees timer #b on #a's next event.
+        case freeOtherOnNextEvent(Int, Int)
+        /// Adds an engine observer; removes the oldest one.
+        case observe, unobserve
+        /// Timer #i's handler removes the oldest observer on #i's next event.
+        case unobserveOnNextEvent(Int)
         case advance(milliseconds: Int64)
 
         var description: String {
@@ -28,6 +34,10 @@ import Tocsin
             case .lap(let i): "lap(#\(i))"
             case .tick(let i, let ms): "tick(#\(i), \(ms)ms)"
             case .freeOnNextEvent(let i): "freeOnNextEvent(#\(i))"
+            case .freeOtherOnNextEvent(let a, let b): "freeOtherOnNextEvent(#\(a), #\(b))"
+            case .observe: "observe"
+            case .unobserve: "unobserve"
+            case .unobserveOnNextEvent(let i): "unobserveOnNextEvent(#\(i))"
             case .advance(let ms): "advance(\(ms)ms)"
             }
         }
@@ -57,6 +67,10 @@ import Tocsin
             case 52..<56: ops.append(.lap(pick()))
             case 56..<63: ops.append(.tick(pick(), milliseconds: random.next() % 3 == 0 ? 0 : Int64(random.next() % 1500) + 50))
             case 63..<66: ops.append(.freeOnNextEvent(pick()))
+            case 66..<69: ops.append(.freeOtherOnNextEvent(pick(), pick()))
+            case 69..<71: ops.append(.observe)
+            case 71: ops.append(.unobserve)
+            case 72: ops.append(.unobserveOnNextEvent(pick()))
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -142,6 +156,11 @@ final class RealSide: @unchecked Sendable {
     var handles: [TimerID?] = []
     let log = Mutex<[String]>([])
     let freeOnEvent = Mutex<Set<UInt64>>([])
+    /// Handle whose next event frees the other handle.
+    let freeOtherOnEvent = Mutex<[UInt64: UInt64]>([:])
+    let observers = Mutex<[ObserverID]>([])
+    var observersMade = 0
+    let unobserveOnEvent = Mutex<Set<UInt64>>([])
 
     init(_ engine: TimerEngine) { self.engine = engine }
 
@@ -166,12 +185,34 @@ final class RealSide: @unchecked Sendable {
             case .freeOnNextEvent(let i):
                 _ = try engine.state(of: handle(i))
                 freeOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
+            case .freeOtherOnNextEvent(let a, let b):
+                _ = try engine.state(of: handle(a))
+                _ = try engine.state(of: handle(b))
+                freeOtherOnEvent.withLock { $0[handle(a).rawValue] = handle(b).rawValue }
+            case .observe:
+                let number = observersMade
+                observersMade += 1
+                let observer = try engine.addObserver { [unowned self] event in
+                    let index = handles.firstIndex(of: event.timer) ?? -1
+                    log.withLock { $0.append("o\(number) " + ModelEvent.describe(index: index, event)) }
+                }
+                observers.withLock { $0.append(observer) }
+            case .unobserve:
+                try removeOldestObserver()
+            case .unobserveOnNextEvent(let i):
+                _ = try engine.state(of: handle(i))
+                unobserveOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
             case .advance(let ms): try engine.advance(by: .milliseconds(ms))
             }
         } catch {
             result = error.name
         }
         return .init(result: result, events: log.withLock { $0 })
+    }
+
+    private func removeOldestObserver() throws(TocsinError) {
+        try engine.removeObserver(observers.withLock { $0.first } ?? ObserverID(rawValue: .max))
+        observers.withLock { _ = $0.removeFirst() }
     }
 
     private func adopt(_ timer: TimerID) throws(TocsinError) {
@@ -181,6 +222,12 @@ final class RealSide: @unchecked Sendable {
             log.withLock { $0.append(ModelEvent.describe(index: index, event)) }
             if freeOnEvent.withLock({ $0.remove(event.timer.rawValue) }) != nil {
                 try? engine.free(event.timer)  // from inside its own handler
+            }
+            if let other = freeOtherOnEvent.withLock({ $0.removeValue(forKey: event.timer.rawValue) }) {
+                try? engine.free(TimerID(rawValue: other))  // another timer, maybe later in the same batch
+            }
+            if unobserveOnEvent.withLock({ $0.remove(event.timer.rawValue) }) != nil {
+                try? removeOldestObserver()  // the rest of a batch goes without it
             }
         }
     }
@@ -219,6 +266,9 @@ struct Model {
         var armedSequence: Int64?  // set while it has a due event
         var lapMark: Int64 = 0
         var freeOnEvent = false
+        /// Frees this timer (by creation number) on its next event.
+        var freeOtherOnEvent: Int?
+        var unobserveOnEvent = false
 
         func running(at now: Int64) -> Int64 {
             let value = state == .running ? banked + (now - segmentStart) : banked
@@ -252,6 +302,8 @@ struct Model {
     var timers: [Timer?] = []
     var pending: [Pending] = []
     var sequence: Int64 = 1
+    var observers: [Int] = []
+    var observersMade = 0
 
     func exists(_ index: Int) -> Bool { index < timers.count && timers[index] != nil }
 
@@ -319,10 +371,22 @@ struct Model {
         case .freeOnNextEvent(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.freeOnEvent = true
+        case .freeOtherOnNextEvent(let a, let b):
+            guard exists(a), exists(b) else { return fail(.noSuchTimer) }
+            timers[a]!.freeOtherOnEvent = b
+        case .observe:
+            observers.append(observersMade)
+            observersMade += 1
+        case .unobserve:
+            guard !observers.isEmpty else { return fail(.noSuchTimer) }
+            observers.removeFirst()
+        case .unobserveOnNextEvent(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            timers[i]!.unobserveOnEvent = true
         case .advance(let ms):
             let target = now + ms * 1_000_000
             while let next = nextEvent(until: target) {
-                events.append(next)
+                events += next
             }
             now = target
         }
@@ -341,8 +405,9 @@ struct Model {
         if front { pending.insert(item, at: 0) } else { pending.append(item) }
     }
 
-    /// The next event due by `target`, delivered (as text), or nil.
-    private mutating func nextEvent(until target: Int64) -> String? {
+    /// The next event due by `target`, delivered (as the lines its
+    /// observers and handler logged), or nil.
+    private mutating func nextEvent(until target: Int64) -> [String]? {
         var due: (index: Int, deadline: Int64, sequence: Int64)?
         for (index, timer) in timers.enumerated() {
             guard let timer, let deadline = timer.deadline(), deadline <= target else { continue }
@@ -377,12 +442,25 @@ struct Model {
         return deliver(due.index, text)
     }
 
-    /// The handler runs: it records the event, and may free its own timer.
-    private mutating func deliver(_ index: Int, _ text: String) -> String {
-        if timers[index]!.freeOnEvent {
-            timers[index] = nil
-            pending.removeAll { $0.timer == index }
+    /// The observers, then the handler run: they record the event, and the
+    /// handler may free its own timer or another.
+    private mutating func deliver(_ index: Int, _ text: String) -> [String] {
+        let line = "#\(index) \(text)"
+        let lines = observers.map { "o\($0) " + line } + [line]
+        if timers[index]!.unobserveOnEvent {
+            timers[index]!.unobserveOnEvent = false
+            if !observers.isEmpty { observers.removeFirst() }
         }
-        return "#\(index) \(text)"
+        if let other = timers[index]!.freeOtherOnEvent {
+            timers[index]!.freeOtherOnEvent = nil
+            if exists(other) { freeTimer(other) }
+        }
+        if exists(index) && timers[index]!.freeOnEvent { freeTimer(index) }
+        return lines
+    }
+
+    private mutating func freeTimer(_ index: Int) {
+        timers[index] = nil
+        pending.removeAll { $0.timer == index }
     }
 }

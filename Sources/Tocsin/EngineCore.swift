@@ -101,11 +101,6 @@ struct EngineCore {
         delivery == .manualClock ? manualNow : Clocks.boot()
     }
 
-    var onDeliveringThread: Bool {
-        guard let thread = deliveringThread else { return false }
-        return pthread_equal(thread, pthread_self()) != 0
-    }
-
     /// The slot of a live handle.
     @inline(__always)
     func slotIndex(of timer: TimerID) throws(TocsinError) -> Int32 {

@@ -5,7 +5,7 @@ import Glibc
 extension Locked {
     /// Blocks while another thread runs `handle`'s handler, alone or in a batch.
     func waitWhileDelivering(_ handle: UInt64) {
-        guard !core.onDeliveringThread else { return }
+        guard !onDeliveringThread else { return }
         wait { $0.deliveringHandle == handle }
         waitWhileBatchRuns(handle)
     }
@@ -22,7 +22,7 @@ extension Locked {
     /// delivering thread has seen epoch `mine` (see `EngineCore.bumpBatchEpoch`),
     /// which it does right after that handler returns.
     func waitForBatch(_ mine: UInt64?, runningHandler handle: UInt64?) {
-        guard let mine, !core.onDeliveringThread else { return }
+        guard let mine, !onDeliveringThread else { return }
         let claimed = core.batchSignals.claim.load(ordering: .sequentiallyConsistent)
         guard claimed != 0, handle == nil || claimed == handle else { return }
         wait { $0.batchOut && $0.batchAcked < mine }
@@ -30,7 +30,7 @@ extension Locked {
 
     /// Claims delivery for this thread, after any other thread's round.
     func beginDelivery() throws(TocsinError) {
-        guard !core.onDeliveringThread else { throw .wrongState }
+        guard !onDeliveringThread else { throw .wrongState }
         wait { $0.deliveringThread != nil && !$0.closed }
         guard !core.closed else { throw .closed }
         core.deliveringThread = pthread_self()

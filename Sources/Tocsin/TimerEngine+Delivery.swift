@@ -9,11 +9,7 @@ extension TimerEngine {
     ///
     /// - Throws: `.wrongState` in other modes, `.closed`.
     public func pollFileDescriptor() throws(TocsinError) -> Int32 {
-        try core.withLock { locked throws(TocsinError) in
-            guard !locked.core.closed else { throw .closed }
-            guard delivery == .polled, let kernel else { throw .wrongState }
-            return kernel.pollFD
-        }
+        try core.pollFileDescriptor()
     }
 
     /// `.polled`: delivers on this thread the events that were waiting when it
@@ -23,7 +19,7 @@ extension TimerEngine {
     /// - Throws: `.wrongState` in other modes or from inside a handler, `.closed`.
     @discardableResult
     public func dispatch() throws(TocsinError) -> Int {
-        try core.withLock { locked throws(TocsinError) in
+        try core.withLockAndWaits { locked throws(TocsinError) in
             guard !locked.core.closed else { throw .closed }
             guard delivery == .polled else { throw .wrongState }
             try locked.beginDelivery()
@@ -50,7 +46,7 @@ extension TimerEngine {
 
     package func advance(nanoseconds step: Int64) throws(TocsinError) -> Int {
         guard step >= 0, step <= Nanos.max else { throw .invalidArgument }
-        return try core.withLock { locked throws(TocsinError) in
+        return try core.withLockAndWaits { locked throws(TocsinError) in
             guard !locked.core.closed else { throw .closed }
             guard delivery == .manualClock else { throw .wrongState }
             guard step <= Nanos.clockCeiling - locked.core.manualNow else { throw .invalidArgument }
@@ -112,7 +108,7 @@ extension TimerEngine {
                 let epoch = signals.epoch.load(ordering: .sequentiallyConsistent)
                 if epoch != seen {
                     seen = epoch
-                    let retired = core.withLock { again in
+                    let retired = core.withLockAndWaits { again in
                         let retired = again.core.recheckBatch(from: position, observers: &watching)
                         again.core.batchAcked = epoch
                         again.wakeWaiters()

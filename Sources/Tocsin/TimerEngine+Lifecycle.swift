@@ -8,11 +8,11 @@ extension TimerEngine {
     /// engine is torn down when that handler returns. Later calls throw
     /// `.closed`; closing again does nothing.
     public func close() {
-        let join: pthread_t? = core.withLock { locked in
+        let join: pthread_t? = core.withLockAndWaits { locked in
             guard !locked.core.closed else { return nil }
             locked.core.closed = true
             _ = locked.core.bumpBatchEpoch(for: nil)  // a batch out for delivery stops at once
-            if locked.core.onDeliveringThread {
+            if locked.onDeliveringThread {
                 return nil  // the delivery round tears down when the handler returns
             }
             if delivery == .engineThread, let thread = locked.core.engineThread {
@@ -47,7 +47,7 @@ extension TimerEngine {
             Unmanaged<TimerEngine>.fromOpaque(context).release()
             throw .io  // deinit closes the fds
         }
-        core.withLock { $0.core.engineThread = thread }
+        core.withLock { $0.engineThread = thread }
     }
 
     /// Sleeps in the kernel until the timer expires or events are queued, then
@@ -56,7 +56,7 @@ extension TimerEngine {
         _ = tocsin_set_timer_slack(1)
         _ = tocsin_set_thread_name("tocsin")
         guard let kernel else { return }
-        core.withLock { locked in
+        core.withLockAndWaits { locked in
             while !locked.core.closed {
                 locked.unlocked { kernel.wait() }
                 guard !locked.core.closed else { break }

@@ -26,23 +26,12 @@ extension TimerEngine {
     ///
     /// - Complexity: O(observers).
     public func addObserver(_ handler: @escaping @Sendable (TimerEvent) -> Void) throws(TocsinError) -> ObserverID {
-        try addObserver(Observer(id: 0, callback: nil, context: nil, box: HandlerBox(handler)))
+        try core.addObserver(Observer(id: 0, callback: nil, context: nil, box: HandlerBox(handler)))
     }
 
     /// C observers (`tocsin_engine_add_observer`).
     package func addObserver(callback: tocsin_callback, context: UnsafeMutableRawPointer?) throws(TocsinError) -> ObserverID {
-        try addObserver(Observer(id: 0, callback: callback, context: context, box: nil))
-    }
-
-    private func addObserver(_ observer: Observer) throws(TocsinError) -> ObserverID {
-        try withOpenCore { core in
-            var observer = observer
-            observer.id = core.nextObserverID
-            core.nextObserverID += 1
-            core.observers.append(observer)
-            _ = core.bumpBatchEpoch(for: nil)  // a batch out for delivery picks it up
-            return ObserverID(rawValue: observer.id)
-        }
+        try core.addObserver(callback: callback, context: context)
     }
 
     /// Removes an observer. When this returns (from anywhere but a handler
@@ -51,14 +40,14 @@ extension TimerEngine {
     ///
     /// - Throws: `.noSuchTimer` for an unknown observer.
     public func removeObserver(_ observer: ObserverID) throws(TocsinError) {
-        let removed = try core.withLock { locked throws(TocsinError) in
+        let removed = try core.withLockAndWaits { locked throws(TocsinError) in
             guard !locked.core.closed else { throw .closed }
             guard let index = locked.core.observers.firstIndex(where: { $0.id == observer.rawValue }) else {
                 throw .noSuchTimer
             }
             let removed = locked.core.observers.remove(at: index)
             locked.waitForBatch(locked.core.bumpBatchEpoch(for: nil), runningHandler: nil)
-            if !locked.core.onDeliveringThread {
+            if !locked.onDeliveringThread {
                 locked.wait { $0.deliveringHandle != 0 }
             }
             return removed

@@ -9,13 +9,12 @@ extension TimerEngine {
     ///
     /// - Throws: `.io` if the file cannot be written; `.closed`.
     public func save(to path: String) throws(TocsinError) {
-        try save(to: path, realtime: Clocks.realtime())
+        try core.save(to: path)
     }
 
     /// `save`, with the realtime clock's reading given (for tests).
     package func save(to path: String, realtime: Int64) throws(TocsinError) {
-        let timers = try withOpenCore { core in core.savedTimers() }
-        try TimerFile.writeAtomically(TimerFile.encode(timers, realtime: realtime), to: path)
+        try core.save(to: path, realtime: realtime)
     }
 
     /// Adds the timers saved in `path` to the engine (existing timers stay),
@@ -34,13 +33,11 @@ extension TimerEngine {
     ///   anything that is not a valid timer file of a known version;
     ///   `.outOfMemory`; `.closed`. On any failure the engine is unchanged.
     public func load(from path: String) throws(TocsinError) -> [TimerID] {
-        try load(from: path, realtime: Clocks.realtime())
+        try core.load(from: path)
     }
 
     /// `load`, with the realtime clock's reading given (for tests).
     package func load(from path: String, realtime: Int64) throws(TocsinError) -> [TimerID] {
-        let (savedAt, saved) = try TimerFile.decode(try TimerFile.read(path))
-        let away = max(0, realtime - savedAt)
-        return try core.withLock { locked throws(TocsinError) in try locked.core.restore(saved, away: away) }
+        try core.load(from: path, realtime: realtime)
     }
 }

@@ -8,27 +8,18 @@ extension TimerEngine {
     /// - Complexity: O(1) amortized.
     public func countdown(_ duration: Duration) throws(TocsinError) -> TimerID {
         guard let nanoseconds = Nanos.from(duration) else { throw .invalidArgument }
-        return try countdown(nanoseconds: nanoseconds)
+        return try core.countdown(nanoseconds: nanoseconds)
     }
 
     package func countdown(nanoseconds: Int64) throws(TocsinError) -> TimerID {
-        guard nanoseconds > 0, nanoseconds <= Nanos.max else { throw .invalidArgument }
-        return try makeTimer(duration: nanoseconds)
+        try core.countdown(nanoseconds: nanoseconds)
     }
 
     /// Creates an idle stopwatch: it counts up and never finishes.
     ///
     /// - Complexity: O(1) amortized.
     public func stopwatch() throws(TocsinError) -> TimerID {
-        try makeTimer(duration: 0)
-    }
-
-    @inline(__always)
-    private func makeTimer(duration: Int64) throws(TocsinError) -> TimerID {
-        try core.withLock { locked throws(TocsinError) in
-            let index = try locked.core.newSlot(duration: duration)
-            return TimerID(rawValue: locked.core.slots.handle(of: index))
-        }
+        try core.stopwatch()
     }
 
     /// Frees a timer in any state; its handle is unknown from now on and its
@@ -37,9 +28,8 @@ extension TimerEngine {
     ///
     /// - Complexity: O(1).
     public func free(_ timer: TimerID) throws(TocsinError) {
-        let box = try core.withLock { locked throws(TocsinError) in
-            let index = try locked.core.slotIndex(of: timer)
-            let box = locked.core.free(index)
+        let box = try core.withLockAndWaits { locked throws(TocsinError) in
+            let box = try locked.access { core throws(TocsinError) in core.free(try core.slotIndex(of: timer)) }
             locked.waitWhileDelivering(timer.rawValue)
             return box
         }
@@ -52,7 +42,7 @@ extension TimerEngine {
     public func setHandler(for timer: TimerID, _ handler: (@Sendable (TimerEvent) -> Void)?) throws(TocsinError) {
         let box = handler.map { Unmanaged.passRetained(HandlerBox($0)) }
         do {
-            try installHandler(timer, callback: nil, context: box?.toOpaque(), isSwift: box != nil)
+            try core.installHandler(timer, callback: nil, context: box?.toOpaque(), isSwift: box != nil)
         } catch {
             box?.release()
             throw error
@@ -61,17 +51,7 @@ extension TimerEngine {
 
     /// Sets a C callback and its user data (`tocsin_timer_set_callback`).
     package func setCallback(for timer: TimerID, _ callback: tocsin_callback?, context: UnsafeMutableRawPointer?) throws(TocsinError) {
-        try installHandler(timer, callback: callback, context: callback == nil ? nil : context, isSwift: false)
-    }
-
-    @inline(__always)
-    private func installHandler(
-        _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
-    ) throws(TocsinError) {
-        let previous = try withTimer(timer) { core, index in
-            core.installHandler(index, callback: callback, context: context, isSwift: isSwift)
-        }
-        previous?.release()
+        try core.setCallback(for: timer, callback, context: context)
     }
 
     /// Chooses the kinds of event the timer's handler gets (`.all` unless
@@ -84,13 +64,12 @@ extension TimerEngine {
     ///
     /// - Throws: `.invalidArgument` for raw bits outside `.all`.
     public func setEvents(_ kinds: TimerEvent.Kinds, for timer: TimerID) throws(TocsinError) {
-        guard TimerEvent.Kinds.all.isSuperset(of: kinds) else { throw .invalidArgument }
-        try withTimer(timer) { core, index in core.setEvents(kinds, of: index) }
+        try core.setEvents(kinds, for: timer)
     }
 
     /// The kinds of event the timer's handler gets.
     public func events(for timer: TimerID) throws(TocsinError) -> TimerEvent.Kinds {
-        try withTimer(timer) { core, index in TimerEvent.Kinds.all.subtracting(core.slots[index].pointee.muted) }
+        try core.events(for: timer)
     }
 
     /// Sets the tick interval (nil or zero: no ticks). Tick k falls due at
@@ -101,19 +80,16 @@ extension TimerEngine {
     /// - Complexity: O(log n).
     public func setTickInterval(_ interval: Duration?, for timer: TimerID) throws(TocsinError) {
         guard let nanoseconds = Nanos.from(interval ?? .zero) else { throw .invalidArgument }
-        try setTickInterval(nanoseconds: nanoseconds, for: timer)
+        try core.setTickInterval(nanoseconds: nanoseconds, for: timer)
     }
 
     package func setTickInterval(nanoseconds interval: Int64, for timer: TimerID) throws(TocsinError) {
-        guard interval >= 0, interval <= Nanos.max else { throw .invalidArgument }
-        try withTimer(timer) { core, index throws(TocsinError) in try core.setTickInterval(interval, of: index) }
+        try core.setTickInterval(nanoseconds: interval, for: timer)
     }
 
     /// Sets the timer's label (nil or empty: none), at most 4096 bytes of UTF-8.
     public func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
-        let label = label ?? ""
-        guard label.utf8.count <= Self.maxLabelBytes else { throw .invalidArgument }
-        try withTimer(timer) { core, index in core.setLabel(label, of: index) }
+        try core.setLabel(label, for: timer)
     }
 
     /// `TOCSIN_LABEL_MAX`.
@@ -121,6 +97,6 @@ extension TimerEngine {
 
     /// The timer's label; empty if none.
     public func label(of timer: TimerID) throws(TocsinError) -> String {
-        try withTimer(timer) { core, index in core.labels[index] ?? "" }
+        try core.label(of: timer)
     }
 }

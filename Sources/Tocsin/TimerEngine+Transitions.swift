@@ -8,10 +8,7 @@ extension TimerEngine {
     ///   (nothing changed) if the engine's tables cannot grow.
     /// - Complexity: O(log n) in the number of armed timers.
     public func start(_ timer: TimerID) throws(TocsinError) {
-        let realNow = clockBeforeLock()
-        try withTimer(timer) { core, index throws(TocsinError) in
-            try core.start(index, at: realNow ?? core.manualNow)
-        }
+        try core.start(timer)
     }
 
     /// Creates a countdown with a C callback for `events` and starts it, all
@@ -19,15 +16,7 @@ extension TimerEngine {
     package func startCountdown(
         nanoseconds: Int64, events: TimerEvent.Kinds, callback: tocsin_callback?, context: UnsafeMutableRawPointer?
     ) throws(TocsinError) -> TimerID {
-        guard nanoseconds > 0, nanoseconds <= Nanos.max, TimerEvent.Kinds.all.isSuperset(of: events) else {
-            throw .invalidArgument
-        }
-        let realNow = clockBeforeLock()
-        return try core.withLock { locked throws(TocsinError) in
-            try locked.core.startCountdown(
-                nanoseconds: nanoseconds, at: realNow ?? locked.core.manualNow, events: events, callback: callback,
-                context: context)
-        }
+        try core.startCountdown(nanoseconds: nanoseconds, events: events, callback: callback, context: context)
     }
 
     /// Holds a running timer's time exactly where it is.
@@ -36,7 +25,7 @@ extension TimerEngine {
     ///   changed) if the event queue cannot grow.
     /// - Complexity: O(1) amortized.
     public func suspend(_ timer: TimerID) throws(TocsinError) {
-        try withTimer(timer) { core, index throws(TocsinError) in try core.suspend(index) }
+        try core.suspend(timer)
     }
 
     /// Carries a suspended timer on from the time it held.
@@ -45,10 +34,7 @@ extension TimerEngine {
     ///   changed) if the engine's tables cannot grow.
     /// - Complexity: O(log n).
     public func resume(_ timer: TimerID) throws(TocsinError) {
-        let realNow = clockBeforeLock()
-        try withTimer(timer) { core, index throws(TocsinError) in
-            try core.resume(index, at: realNow ?? core.manualNow)
-        }
+        try core.resume(timer)
     }
 
     /// Cancels a running or suspended timer. When this returns no tick or
@@ -60,8 +46,8 @@ extension TimerEngine {
     ///   (nothing changed) if the event queue cannot grow.
     /// - Complexity: O(1) amortized.
     public func cancel(_ timer: TimerID) throws(TocsinError) {
-        try core.withLock { locked throws(TocsinError) in
-            try locked.core.cancel(try locked.core.slotIndex(of: timer))
+        try core.withLockAndWaits { locked throws(TocsinError) in
+            try locked.access { core throws(TocsinError) in try core.cancel(try core.slotIndex(of: timer)) }
             locked.waitWhileDelivering(timer.rawValue)
         }
     }
@@ -71,10 +57,10 @@ extension TimerEngine {
     ///
     /// - Throws: `.wrongState` unless running or suspended.
     public func lap(_ timer: TimerID) throws(TocsinError) -> Duration {
-        .nanoseconds(try lapNanoseconds(timer))
+        .nanoseconds(try core.lapNanoseconds(timer))
     }
 
     package func lapNanoseconds(_ timer: TimerID) throws(TocsinError) -> Int64 {
-        try withTimer(timer) { core, index throws(TocsinError) in try core.lap(index) }
+        try core.lapNanoseconds(timer)
     }
 }

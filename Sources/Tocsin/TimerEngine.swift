@@ -43,7 +43,7 @@ public final class TimerEngine: Sendable {
     /// The engine's version, "MAJOR.MINOR.PATCH" (the C header's TOCSIN_VERSION_STRING).
     public static var version: String { String(cString: tocsin_version()) }
 
-    let core: LockedCore
+    package let core: LockedCore
     /// The kernel timer and poll fd; nil on a manual clock. The core holds
     /// the same fds and closes them.
     let kernel: KernelWakeup?
@@ -75,19 +75,12 @@ public final class TimerEngine: Sendable {
 
     deinit {
         // No other reference is left: nobody else can hold the lock.
-        let core = core.unguardedCore
-        let boxes = core.pointee.teardown()
+        let boxes = core.withLock { core in
+            defer { core.batch.deallocate() }
+            return core.teardown()
+        }
         for box in boxes { box.release() }
-        core.pointee.batch.deallocate()
-    }
-
-    /// The real clock, read before taking the lock so that the lock is held
-    /// for less time; nil on a manual clock, whose time the lock guards. For
-    /// start and resume only: suspend and cancel read the clock under the
-    /// lock, so a timer's time never reads less than an event delivered.
-    @inline(__always)
-    func clockBeforeLock() -> Int64? {
-        delivery == .manualClock ? nil : Clocks.boot()
+        core.deallocate()
     }
 
     /// The C API's view of this engine: the pointer `tocsin_engine_new` returned.
@@ -95,14 +88,4 @@ public final class TimerEngine: Sendable {
         OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Runs `body` on a live timer's slot index with the lock held.
-    @inline(__always)
-    func withTimer<Result>(
-        _ timer: TimerID, _ body: (inout EngineCore, Int32) throws(TocsinError) -> Result
-    ) throws(TocsinError) -> Result {
-        try core.withLock { locked throws(TocsinError) in
-            let index = try locked.core.slotIndex(of: timer)
-            return try body(&locked.core, index)
-        }
-    }
 }

@@ -12,6 +12,7 @@ package enum Nanos {
     /// Seconds as given to the C API, or nil for NaN, infinite, negative or
     /// larger than `maxSeconds`. A positive value below 1 ns becomes 1 ns, so
     /// that "greater than zero" survives the conversion.
+    @inlinable
     package static func from(seconds: Double) -> Int64? {
         // NaN fails both comparisons and an infinity one of them.
         guard seconds >= 0, seconds <= maxSeconds else { return nil }
@@ -35,6 +36,7 @@ package enum Nanos {
         return (nanos == 0 && attoseconds > 0) ? 1 : nanos
     }
 
+    @inlinable
     package static func seconds(_ nanos: Int64) -> Double {
         Double(nanos) / Double(perSecond)
     }
@@ -42,6 +44,7 @@ package enum Nanos {
 
 extension Int64 {
     /// `self - other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
+    @inlinable
     package func subtractingSaturated(_ other: Int64) -> Int64 {
         let (difference, overflow) = subtractingReportingOverflow(other)
         guard overflow else { return difference }
@@ -49,6 +52,7 @@ extension Int64 {
     }
 
     /// `self + other`, pinned to `Int64.max`/`Int64.min` instead of trapping.
+    @inlinable
     package func addingSaturated(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         guard overflow else { return sum }

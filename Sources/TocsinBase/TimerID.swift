@@ -5,6 +5,7 @@
 public struct TimerID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt64
 
+    @inlinable
     public init(rawValue: UInt64) {
         self.rawValue = rawValue
     }

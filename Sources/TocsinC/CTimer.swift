@@ -8,17 +8,17 @@ public func tocsin_countdown_new(
     _ pointer: OpaquePointer?, _ seconds: Double, _ out: UnsafeMutablePointer<tocsin_timer>?
 ) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
-    return status(pointer) { engine throws(TocsinError) in
+    return status(pointer) { core throws(TocsinError) in
         guard let nanoseconds = Nanos.from(seconds: seconds) else { throw .invalidArgument }
-        out.pointee = try engine.countdown(nanoseconds: nanoseconds).rawValue
+        out.pointee = try core.countdown(nanoseconds: nanoseconds).rawValue
     }
 }
 
 @_cdecl("tocsin_stopwatch_new")
 public func tocsin_stopwatch_new(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<tocsin_timer>?) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
-    return status(pointer) { engine throws(TocsinError) in
-        out.pointee = try engine.stopwatch().rawValue
+    return status(pointer) { core throws(TocsinError) in
+        out.pointee = try core.stopwatch().rawValue
     }
 }
 
@@ -31,16 +31,16 @@ public func tocsin_timer_free(_ pointer: OpaquePointer?, _ timer: tocsin_timer) 
 public func tocsin_timer_set_callback(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ callback: tocsin_callback?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in
-        try engine.setCallback(for: TimerID(rawValue: timer), callback, context: userData)
+    status(pointer) { core throws(TocsinError) in
+        try core.setCallback(for: TimerID(rawValue: timer), callback, context: userData)
     }
 }
 
 @_cdecl("tocsin_timer_set_tick")
 public func tocsin_timer_set_tick(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ seconds: Double) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in
+    status(pointer) { core throws(TocsinError) in
         guard let interval = Nanos.from(seconds: seconds) else { throw .invalidArgument }
-        try engine.setTickInterval(nanoseconds: interval, for: TimerID(rawValue: timer))
+        try core.setTickInterval(nanoseconds: interval, for: TimerID(rawValue: timer))
     }
 }
 
@@ -48,7 +48,7 @@ public func tocsin_timer_set_tick(_ pointer: OpaquePointer?, _ timer: tocsin_tim
 public func tocsin_timer_set_label(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ label: UnsafePointer<CChar>?
 ) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in
+    status(pointer) { core throws(TocsinError) in
         var text: String?
         if let label {
             // Bounded scan: a huge or unterminated-looking label is rejected
@@ -59,7 +59,7 @@ public func tocsin_timer_set_label(
             guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidArgument }
             text = decoded
         }
-        try engine.setLabel(text, for: TimerID(rawValue: timer))
+        try core.setLabel(text, for: TimerID(rawValue: timer))
     }
 }
 
@@ -69,24 +69,24 @@ public func tocsin_timer_label(
 ) -> Int32 {
     if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
     let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
-    return count(pointer) { engine throws(TocsinError) in
-        try engine.label(of: TimerID(rawValue: timer)).copyTruncated(into: buffer, capacity: capacity)
+    return count(pointer) { core throws(TocsinError) in
+        try core.label(of: TimerID(rawValue: timer)).copyTruncated(into: buffer, capacity: capacity)
     }
 }
 
 @_cdecl("tocsin_timer_start")
 public func tocsin_timer_start(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in try engine.start(TimerID(rawValue: timer)) }
+    status(pointer) { core throws(TocsinError) in try core.start(TimerID(rawValue: timer)) }
 }
 
 @_cdecl("tocsin_timer_suspend")
 public func tocsin_timer_suspend(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in try engine.suspend(TimerID(rawValue: timer)) }
+    status(pointer) { core throws(TocsinError) in try core.suspend(TimerID(rawValue: timer)) }
 }
 
 @_cdecl("tocsin_timer_resume")
 public func tocsin_timer_resume(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in try engine.resume(TimerID(rawValue: timer)) }
+    status(pointer) { core throws(TocsinError) in try core.resume(TimerID(rawValue: timer)) }
 }
 
 @_cdecl("tocsin_timer_cancel")
@@ -98,8 +98,8 @@ public func tocsin_timer_cancel(_ pointer: OpaquePointer?, _ timer: tocsin_timer
 public func tocsin_timer_lap(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
 ) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in
-        let lap = try engine.lapNanoseconds(TimerID(rawValue: timer))
+    status(pointer) { core throws(TocsinError) in
+        let lap = try core.lapNanoseconds(TimerID(rawValue: timer))
         out?.pointee = Nanos.seconds(lap)
     }
 }
@@ -110,8 +110,8 @@ public func tocsin_timer_laps(
 ) -> Int32 {
     if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
     let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
-    return count(pointer) { engine throws(TocsinError) in
-        let laps = try engine.lapNanoseconds(of: TimerID(rawValue: timer))
+    return count(pointer) { core throws(TocsinError) in
+        let laps = try core.lapNanoseconds(of: TimerID(rawValue: timer))
         if let buffer {
             for (index, lap) in laps.prefix(capacity).enumerated() {
                 buffer[index] = Nanos.seconds(lap)
@@ -123,8 +123,8 @@ public func tocsin_timer_laps(
 
 @_cdecl("tocsin_timer_state")
 public func tocsin_timer_state(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    count(pointer) { engine throws(TocsinError) in
-        Int(try engine.state(of: TimerID(rawValue: timer)).rawValue)
+    count(pointer) { core throws(TocsinError) in
+        Int(try core.state(of: TimerID(rawValue: timer)).rawValue)
     }
 }
 
@@ -133,8 +133,8 @@ public func tocsin_timer_elapsed(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
 ) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
-    return status(pointer) { engine throws(TocsinError) in
-        out.pointee = Nanos.seconds(try engine.elapsedNanoseconds(of: TimerID(rawValue: timer)))
+    return status(pointer) { core throws(TocsinError) in
+        out.pointee = Nanos.seconds(try core.elapsedNanoseconds(of: TimerID(rawValue: timer)))
     }
 }
 
@@ -143,8 +143,8 @@ public func tocsin_timer_remaining(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
 ) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
-    return status(pointer) { engine throws(TocsinError) in
-        out.pointee = try engine.remainingNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
+    return status(pointer) { core throws(TocsinError) in
+        out.pointee = try core.remainingNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
     }
 }
 
@@ -153,22 +153,22 @@ public func tocsin_timer_duration(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
 ) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
-    return status(pointer) { engine throws(TocsinError) in
-        out.pointee = try engine.durationNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
+    return status(pointer) { core throws(TocsinError) in
+        out.pointee = try core.durationNanoseconds(of: TimerID(rawValue: timer)).map(Nanos.seconds) ?? -1
     }
 }
 
 @_cdecl("tocsin_timer_set_events")
 public func tocsin_timer_set_events(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ events: UInt32) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in
-        try engine.setEvents(TimerEvent.Kinds(rawValue: events), for: TimerID(rawValue: timer))
+    status(pointer) { core throws(TocsinError) in
+        try core.setEvents(TimerEvent.Kinds(rawValue: events), for: TimerID(rawValue: timer))
     }
 }
 
 @_cdecl("tocsin_timer_events")
 public func tocsin_timer_events(_ pointer: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    count(pointer) { engine throws(TocsinError) in
-        Int(try engine.events(for: TimerID(rawValue: timer)).rawValue)
+    count(pointer) { core throws(TocsinError) in
+        Int(try core.events(for: TimerID(rawValue: timer)).rawValue)
     }
 }
 
@@ -177,9 +177,9 @@ public func tocsin_countdown_start(
     _ pointer: OpaquePointer?, _ seconds: Double, _ events: UInt32, _ callback: tocsin_callback?,
     _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<tocsin_timer>?
 ) -> Int32 {
-    status(pointer) { engine throws(TocsinError) in
+    status(pointer) { core throws(TocsinError) in
         guard let nanoseconds = Nanos.from(seconds: seconds) else { throw .invalidArgument }
-        let timer = try engine.startCountdown(
+        let timer = try core.startCountdown(
             nanoseconds: nanoseconds, events: TimerEvent.Kinds(rawValue: events), callback: callback,
             context: userData)
         out?.pointee = timer.rawValue

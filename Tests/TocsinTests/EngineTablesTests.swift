@@ -53,6 +53,6 @@ import Testing
 
 extension TimerEngine {
     fileprivate func locked<T>(_ body: (EngineCore) -> T) -> T {
-        core.withLock { body($0.core) }
+        core.withLock { body($0) }
     }
 }

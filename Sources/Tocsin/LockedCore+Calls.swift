@@ -1,0 +1,190 @@
+package import CTocsin
+
+/// Every engine call that never waits and never calls a handler, on the
+/// core alone. `TimerEngine`'s methods of the same names forward here (their
+/// documentation is there); the C ABI calls these directly, without
+/// touching the engine object's reference count. Each takes the lock once.
+extension LockedCore {
+    // MARK: - Timers
+
+    package func countdown(nanoseconds: Int64) throws(TocsinError) -> TimerID {
+        guard nanoseconds > 0, nanoseconds <= Nanos.max else { throw .invalidArgument }
+        return try makeTimer(duration: nanoseconds)
+    }
+
+    package func stopwatch() throws(TocsinError) -> TimerID {
+        try makeTimer(duration: 0)
+    }
+
+    @inline(__always)
+    private func makeTimer(duration: Int64) throws(TocsinError) -> TimerID {
+        try withLock { core throws(TocsinError) in
+            let index = try core.newSlot(duration: duration)
+            return TimerID(rawValue: core.slots.handle(of: index))
+        }
+    }
+
+    package func setCallback(for timer: TimerID, _ callback: tocsin_callback?, context: UnsafeMutableRawPointer?) throws(TocsinError) {
+        try installHandler(timer, callback: callback, context: callback == nil ? nil : context, isSwift: false)
+    }
+
+    /// Sets a C callback, or (`isSwift`) a retained `HandlerBox` as the
+    /// context; releases the Swift handler it replaces after the lock.
+    @inline(__always)
+    func installHandler(
+        _ timer: TimerID, callback: tocsin_callback?, context: UnsafeMutableRawPointer?, isSwift: Bool
+    ) throws(TocsinError) {
+        let previous = try withTimer(timer) { core, index in
+            core.installHandler(index, callback: callback, context: context, isSwift: isSwift)
+        }
+        previous?.release()
+    }
+
+    package func setEvents(_ kinds: TimerEvent.Kinds, for timer: TimerID) throws(TocsinError) {
+        guard TimerEvent.Kinds.all.isSuperset(of: kinds) else { throw .invalidArgument }
+        try withTimer(timer) { core, index in core.setEvents(kinds, of: index) }
+    }
+
+    package func events(for timer: TimerID) throws(TocsinError) -> TimerEvent.Kinds {
+        try withTimer(timer) { core, index in TimerEvent.Kinds.all.subtracting(core.slots[index].pointee.muted) }
+    }
+
+    package func setTickInterval(nanoseconds interval: Int64, for timer: TimerID) throws(TocsinError) {
+        guard interval >= 0, interval <= Nanos.max else { throw .invalidArgument }
+        try withTimer(timer) { core, index throws(TocsinError) in try core.setTickInterval(interval, of: index) }
+    }
+
+    package func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
+        let label = label ?? ""
+        guard label.utf8.count <= TimerEngine.maxLabelBytes else { throw .invalidArgument }
+        try withTimer(timer) { core, index in core.setLabel(label, of: index) }
+    }
+
+    package func label(of timer: TimerID) throws(TocsinError) -> String {
+        try withTimer(timer) { core, index in core.labels[index] ?? "" }
+    }
+
+    // MARK: - Transitions
+
+    package func start(_ timer: TimerID) throws(TocsinError) {
+        let realNow = clockBeforeLock()
+        try withTimer(timer) { core, index throws(TocsinError) in
+            try core.start(index, at: realNow ?? core.manualNow)
+        }
+    }
+
+    package func startCountdown(
+        nanoseconds: Int64, events: TimerEvent.Kinds, callback: tocsin_callback?, context: UnsafeMutableRawPointer?
+    ) throws(TocsinError) -> TimerID {
+        guard nanoseconds > 0, nanoseconds <= Nanos.max, TimerEvent.Kinds.all.isSuperset(of: events) else {
+            throw .invalidArgument
+        }
+        let realNow = clockBeforeLock()
+        return try withLock { core throws(TocsinError) in
+            try core.startCountdown(
+                nanoseconds: nanoseconds, at: realNow ?? core.manualNow, events: events, callback: callback,
+                context: context)
+        }
+    }
+
+    package func suspend(_ timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.suspend(index) }
+    }
+
+    package func resume(_ timer: TimerID) throws(TocsinError) {
+        let realNow = clockBeforeLock()
+        try withTimer(timer) { core, index throws(TocsinError) in
+            try core.resume(index, at: realNow ?? core.manualNow)
+        }
+    }
+
+    package func lapNanoseconds(_ timer: TimerID) throws(TocsinError) -> Int64 {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.lap(index) }
+    }
+
+    // MARK: - Queries
+
+    package func state(of timer: TimerID) throws(TocsinError) -> TimerState {
+        try withTimer(timer) { core, index in core.slots[index].pointee.state }
+    }
+
+    package func elapsedNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64 {
+        try withTimer(timer) { core, index in core.slots[index].pointee.runningTime(at: core.clockNow()) }
+    }
+
+    package func remainingNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
+        try withTimer(timer) { core, index in
+            let slot = core.slots[index].pointee
+            return slot.remaining(after: slot.runningTime(at: core.clockNow()))
+        }
+    }
+
+    package func durationNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
+        try withTimer(timer) { core, index in
+            let slot = core.slots[index].pointee
+            return slot.isStopwatch ? nil : slot.duration
+        }
+    }
+
+    package func lapNanoseconds(of timer: TimerID) throws(TocsinError) -> [Int64] {
+        try withTimer(timer) { core, index in core.laps[index]?.lengths ?? [] }
+    }
+
+    package func nowNanoseconds() throws(TocsinError) -> Int64 {
+        try withOpenCore { core in core.clockNow() }
+    }
+
+    package func timerCount() throws(TocsinError) -> Int {
+        try withOpenCore { core in core.slots.live }
+    }
+
+    package func timers() throws(TocsinError) -> [TimerID] {
+        try withOpenCore { core in
+            core.liveIndicesInCreationOrder().map { TimerID(rawValue: core.slots.handle(of: $0)) }
+        }
+    }
+
+    package func pollFileDescriptor() throws(TocsinError) -> Int32 {
+        try withOpenCore { core throws(TocsinError) in
+            guard core.delivery == .polled, let kernel = core.kernel else { throw .wrongState }
+            return kernel.pollFD
+        }
+    }
+
+    // MARK: - Observers and the timer file
+
+    /// Adds an observer (its id is filled in here).
+    func addObserver(_ observer: Observer) throws(TocsinError) -> ObserverID {
+        try withOpenCore { core in
+            var observer = observer
+            observer.id = core.nextObserverID
+            core.nextObserverID += 1
+            core.observers.append(observer)
+            _ = core.bumpBatchEpoch(for: nil)  // a batch out for delivery picks it up
+            return ObserverID(rawValue: observer.id)
+        }
+    }
+
+    package func addObserver(callback: tocsin_callback, context: UnsafeMutableRawPointer?) throws(TocsinError) -> ObserverID {
+        try addObserver(Observer(id: 0, callback: callback, context: context, box: nil))
+    }
+
+    package func save(to path: String, realtime: Int64 = Clocks.realtime()) throws(TocsinError) {
+        let timers = try withOpenCore { core in core.savedTimers() }
+        try TimerFile.writeAtomically(TimerFile.encode(timers, realtime: realtime), to: path)
+    }
+
+    package func load(from path: String, realtime: Int64 = Clocks.realtime()) throws(TocsinError) -> [TimerID] {
+        let (savedAt, saved) = try TimerFile.decode(try TimerFile.read(path))
+        let away = max(0, realtime - savedAt)
+        return try withLock { core throws(TocsinError) in try core.restore(saved, away: away) }
+    }
+
+    /// Runs `body` with the lock held, unless the engine is closed.
+    func withOpenCore<Result>(_ body: (inout EngineCore) throws(TocsinError) -> Result) throws(TocsinError) -> Result {
+        try withLock { core throws(TocsinError) in
+            guard !core.closed else { throw .closed }
+            return try body(&core)
+        }
+    }
+}

@@ -6,8 +6,11 @@
 #                   (with headers and pkg-config files)
 #   make demo       build the tocsin command and count down 5 s with it
 #   make command    build the tocsin command into out/CONFIG/bin
-#   make test       every test: Swift, C ABI, header/symbols, examples,
-#                   Python, desktop session, clean pip install
+#   make check      the fast check while working (about a minute on a built
+#                   tree): Swift, C ABI, header/symbols, Python and command
+#                   tests; no instrumented builds, no desktop session
+#   make test       every test: the above, the stress, sanitizer, fuzz and
+#                   crash tests, examples, desktop session, clean pip install
 #   make install    PREFIX=/usr/local by default; add CONFIG=release for an
 #                   optimized build (the default, debug, builds fastest)
 
@@ -25,7 +28,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop \
+.PHONY: all lib command demo check test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop \
 	test-python-install install install-lib clean
 
 all: lib
@@ -58,6 +61,9 @@ command:
 	@mkdir -p $(OUT)/bin
 	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/tocsin" $(OUT)/bin/tocsin
 
+check: test-swift test-c test-abi test-python test-cli
+	@echo "make check: all steps passed"
+
 test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
 	@echo "make test: all steps passed"
 
@@ -88,7 +94,9 @@ SWIFT_CLANG := $(dir $(shell readlink -f $$(command -v swift)))clang
 TSAN_LIBS := -L$(dir $(SWIFT_CLANG))../lib/swift/linux -ldispatch -lBlocksRuntime -Wl,-rpath,$(dir $(SWIFT_CLANG))../lib/swift/linux
 
 # pipefail: a test that dies under a sanitizer must fail the step, not just
-# lose its last line to tail.
+# lose its last line to tail. These are the same tests run again, so their
+# closing lines are marked "thread sanitizer:" / "address sanitizer:" and
+# scripts/test.sh reports them apart from the total.
 test-sanitizers:
 	@for kind in thread address; do \
 	  echo "== $$kind sanitizer: building libtocsin"; \
@@ -102,16 +110,16 @@ test-sanitizers:
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/stress/stress.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lpthread -o out/thread/stress
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/*.c out/address/lib/libtocsin.so.0 -lm -lpthread -o out/address/test_abi
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/stress/stress.c out/address/lib/libtocsin.so.0 -lpthread -o out/address/stress
-	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/test_abi | tail -1
-	env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/stress 8 $$((300 * $(SANITIZER_SCALE))) 100000
-	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_abi | tail -1
-	env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/stress 8 $$((300 * $(SANITIZER_SCALE))) 0
+	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/test_abi | tail -1 | sed 's/^/thread sanitizer: /'
+	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/thread/lib) TSAN_OPTIONS=halt_on_error=1:exitcode=66 out/thread/stress 8 $$((300 * $(SANITIZER_SCALE))) 100000 | sed 's/^/thread sanitizer: /'
+	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_abi | tail -1 | sed 's/^/address sanitizer: /'
+	set -o pipefail; env LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/stress 8 $$((300 * $(SANITIZER_SCALE))) 0 | sed 's/^/address sanitizer: /'
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/notify/bad_input.c out/address/lib/libtocsin.so.0 out/address/lib/libtocsin-notify.so.0 -o out/address/test_notify_input
-	set -o pipefail; env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_notify_input | tail -1
+	set -o pipefail; env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_notify_input | tail -1 | sed 's/^/address sanitizer: /'
 	@echo "== thread sanitizer: the Swift tests"
 	@swift build --build-tests --sanitize=thread --scratch-path .build-thread 2>&1 | grep -E "error:" ; true
 	set -o pipefail; TSAN_OPTIONS=halt_on_error=1:exitcode=66 swift test --skip-build --sanitize=thread --scratch-path .build-thread 2>&1 \
-	  | grep -E "Test run with|ThreadSanitizer|SUMMARY|✘"
+	  | grep -E "Test run with|ThreadSanitizer|SUMMARY|✘" | sed 's/^/thread sanitizer: /'
 
 # libFuzzer on the C ABI (Tests/fuzz/fuzz_abi.c): the library built with
 # AddressSanitizer and libFuzzer's coverage; starts from Tests/fuzz/corpus and

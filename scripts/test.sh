@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Runs every test: Swift engine tests, the C ABI tests against the real
-# libtocsin.so, the header/symbol check, the C examples built through an
-# installed copy and pkg-config, the Python binding's tests, and a clean pip
-# install of the binding with its examples. Installs what it needs first. The last line
-# totals what ran: "total: N passed, N failed".
+# Runs every test (make test), after installing what they need
+# (scripts/install-deps.sh). The steps, in order:
+#   test-swift         Swift tests of the engine, the command's parsing, the notifier
+#   test-c             C tests of libtocsin.so in all three modes; the notifier's C ABI under bad input
+#   test-stress        8 threads on one engine; a million create/start/cancel/free cycles
+#   test-sanitizers    the C tests, the stress test and the Swift tests again under
+#                      ThreadSanitizer and AddressSanitizer (instrumented rebuilds)
+#   test-fuzz          libFuzzer on the C ABI for FUZZ_SECONDS (60)
+#   test-crash         saving under SIGKILL, 300 kills
+#   test-abi           exported symbols against the headers, needed libraries, sonames
+#   test-examples      the C examples and the README's example through pkg-config
+#   test-python        mypy --strict and the binding's tests
+#   test-cli           the command under a pseudo-terminal and in scripts
+#   test-desktop       the notifier and the command in a headless desktop session
+#   test-python-install  a clean pip install and the Python examples
+# Each step ends with a closing line ("N passed, N failed", pytest's, or
+# swift test's); the last line totals them: "total: N passed, N failed".
+# The sanitizer steps run tests counted already: their lines are marked
+# "thread sanitizer:" / "address sanitizer:" and totalled apart.
+# `make check` is the fast subset for a built tree (see the README).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
@@ -12,17 +27,26 @@ trap 'rm -f "$log"' EXIT
 make --no-print-directory test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 awk -v status="$status" '
-  /Test run with [0-9]+ tests?.* passed/ { match($0, /with [0-9]+/); passed += substr($0, RSTART + 5, RLENGTH - 5) }
-  /Test run with [0-9]+ tests?.* failed/ { match($0, /with [0-9]+/); failed += substr($0, RSTART + 5, RLENGTH - 5) }
-  /^[0-9]+ passed, [0-9]+ failed$/ { passed += $1; failed += $3 }
-  /^(=+ )?[0-9]+ (passed|failed).* in [0-9.]+s/ {          # pytest
-    for (i = 1; i < NF; i++) {
-      if ($(i + 1) ~ /^passed/) passed += $i
-      if ($(i + 1) ~ /^failed/) failed += $i
+  function count(line, into,    i, n, words) {       # "N passed, N failed", pytest, swift test
+    if (match(line, /Test run with [0-9]+ tests?/)) {
+      n = substr(line, RSTART + 14, RLENGTH - 14) + 0
+      if (line ~ /passed/) into["passed"] += n; else if (line ~ /failed/) into["failed"] += n
+      return
+    }
+    if (line ~ /^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ ||
+        line ~ /^(=+ )?[0-9]+ (passed|failed).* in [0-9.]+s/) {
+      n = split(line, words, /[ ,]+/)
+      for (i = 1; i < n; i++) {
+        if (words[i + 1] ~ /^passed/) into["passed"] += words[i]
+        if (words[i + 1] ~ /^failed/) into["failed"] += words[i]
+      }
     }
   }
+  /^(thread|address) sanitizer: / { line = $0; sub(/^(thread|address) sanitizer: /, "", line); count(line, rerun); next }
+  { count($0, total) }
   END {
-    if (status != 0 && failed == 0) failed = 1
-    printf "total: %d passed, %d failed\n", passed, failed
+    if (status != 0 && total["failed"] == 0) total["failed"] = 1
+    printf "sanitizer re-runs of those tests: %d passed, %d failed\n", rerun["passed"], rerun["failed"]
+    printf "total: %d passed, %d failed\n", total["passed"], total["failed"]
   }' "$log"
 exit "$status"

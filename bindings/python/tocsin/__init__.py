@@ -24,7 +24,8 @@ from ._errors import (
     WrongStateError,
 )
 from ._library import LibraryNotFoundError, load
-from ._timer import Event, EventKind, State, Timer
+from ._timer import Timer
+from ._values import Event, EventKind, State
 
 __version__ = "0.2.0"
 

@@ -11,7 +11,8 @@ from typing import Any, Callable, Optional
 
 from . import _library
 from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, error_for
-from ._timer import (
+from ._timer import Timer
+from ._values import (
     EVENTS_ALL,
     EVENTS_FINISH,
     EVENTS_STATE,
@@ -20,7 +21,6 @@ from ._timer import (
     Handler,
     Seconds,
     State,
-    Timer,
     encode_label,
     event_from,
     to_seconds,
@@ -57,6 +57,10 @@ class Engine:
     Use as a context manager, or call ``close()``. Every method may be called
     from any thread and from inside a handler.
 
+    The engine makes every C call of libtocsin.so for itself and its
+    timers; ``Timer`` reaches it only through the few methods under
+    "Timer's way in" below.
+
     ``library``: path of libtocsin.so (else $TOCSIN_LIBRARY, the bundled copy,
     the system's). ``on_error(exception, event)``: called when a handler
     raises; by default the exception goes to ``sys.unraisablehook``.
@@ -82,7 +86,8 @@ class Engine:
         self._timers: dict[int, "weakref.ReferenceType[Timer]"] = {}
         self._active: dict[int, Timer] = {}
         self._handlers: tuple[Handler, ...] = ()
-        #: Notifiers with alerts on this engine's timers: told before it closes.
+        #: Notifiers with alerts on this engine's timers: told before it closes
+        #: (see ``_on_close``).
         self._notifiers: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._lock = threading.Lock()
         # One thunk for every timer of this engine, alive as long as the engine.
@@ -175,22 +180,21 @@ class Engine:
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
         encoded = encode_label(label) if label else None  # bad labels fail before anything starts
-        timer = Timer(self, 0)
-        timer._once = handler
-        timer._once_args = args
-        timer._events = EVENTS_ALL if self._handlers else EVENTS_FINISH
+        events = EVENTS_ALL if self._handlers else EVENTS_FINISH
+        timer = Timer._one_shot(self, handler, args, events)
         # Registered under the lock: a FINISH delivered on the engine thread
         # before this returns waits for it in _deliver.
         with self._lock:
             if self._ptr is None or self._closed:
-                timer._freed = True
+                timer._mark_freed()
                 raise EngineClosedError(ECLOSED, "tocsin_countdown_start: the engine is closed")
             status = self._countdown_start(
-                self._ptr, seconds, timer._events, self._callback_address, None, self._started_address)
+                self._ptr, seconds, events, self._callback_address, None, self._started_address)
             if status < 0:
-                timer._freed = True
+                timer._mark_freed()
                 raise error_for(status, "tocsin_countdown_start")
-            handle = timer._handle = self._started.value
+            handle = self._started.value
+            timer._bind(handle)
             self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
             _busy.add(self)
         if encoded:
@@ -245,13 +249,12 @@ class Engine:
 
     def _restored(self, handle: int) -> Timer:
         """A Timer for a handle the engine made (by loading a file)."""
-        timer = Timer(self, handle)
+        running = State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED)
+        timer = Timer(self, handle, deferred=not running)
         self._timers[handle] = weakref.ref(timer)
-        if State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED):
-            self._call("tocsin_timer_set_callback", handle, self._callback_address, None)
+        if running:
+            self._listen(handle)
             self._hold(timer)
-        else:
-            timer._deferred = True
         return timer
 
     def on_event(self, handler: Handler) -> Handler:
@@ -294,10 +297,13 @@ class Engine:
     def __repr__(self) -> str:
         return f"<tocsin.Engine {self.mode}{' closed' if self._closed else ''}>"
 
-    # -- internals ---------------------------------------------------------------
+    # -- Timer's way in ------------------------------------------------------------
+    # The only methods Timer calls. Each takes the timer (or its handle) and
+    # makes the C call with this engine's pointer, raising on a negative status.
 
     def _call(self, name: str, *args: Any) -> int:
-        """Calls a C function that returns a status or count; negative raises."""
+        """Calls a C function that returns a status or count; negative raises.
+        The general, checked way: looks the function up by name (cached)."""
         if self._ptr is None:
             raise EngineClosedError(ECLOSED, f"{name}: the engine is closed")
         function = self._unchecked.get(name)
@@ -307,6 +313,62 @@ class Engine:
         if status < 0:
             raise error_for(status, name)
         return status
+
+    def _start(self, timer: Timer) -> None:
+        """``tocsin_timer_start``, keeping the timer alive from before the call
+        (its run may end before the call returns)."""
+        self._run(timer, self._timer_start, "tocsin_timer_start")
+
+    def _resume(self, timer: Timer) -> None:
+        """``tocsin_timer_resume``, keeping the timer alive like ``_start``."""
+        self._run(timer, self._timer_resume, "tocsin_timer_resume")
+
+    def _run(self, timer: Timer, function: Any, name: str) -> None:
+        self._hold(timer)
+        try:
+            self._fast_call(function, name, timer)
+        except BaseException:
+            self._release_if_idle(timer._handle)
+            raise
+
+    def _cancel(self, timer: Timer, releases_itself: bool) -> None:
+        """``tocsin_timer_cancel``; ``releases_itself``: no STATE(CANCELED)
+        will come to end the keep-alive, so end it now."""
+        pointer = self._ptr  # _fast_call inline: cancels come in bulk
+        if timer._freed or pointer is None:
+            timer._call("tocsin_timer_cancel")  # raises the error that says which
+        status = self._timer_cancel(pointer, timer._handle)
+        if status < 0:
+            raise error_for(status, "tocsin_timer_cancel")
+        if releases_itself:
+            self._release_if_idle(timer._handle)
+
+    def _listen(self, handle: int) -> None:
+        """Gives the timer this engine's C callback (a restored timer gets it
+        with its first handler or run)."""
+        self._call("tocsin_timer_set_callback", handle, self._callback_address, None)
+
+    def _fast_call(self, function: Any, name: str, timer: Timer) -> None:
+        """A C call on a timer through a function cached at creation: no
+        lookup by name, no argument packing (start and cancel come in bulk)."""
+        pointer = self._ptr
+        if timer._freed or pointer is None:
+            timer._call(name)  # raises the error that says which
+        status = function(pointer, timer._handle)
+        if status < 0:
+            raise error_for(status, name)
+
+    # -- for the notifier ------------------------------------------------------------
+
+    def _c_pointer(self) -> Optional[int]:
+        """The ``tocsin_engine *`` (None once closed), for libtocsin-notify."""
+        return self._ptr
+
+    def _on_close(self, notifier: Any) -> None:
+        """Calls ``notifier._forget(self)`` before this engine closes (held weakly)."""
+        self._notifiers.add(notifier)
+
+    # -- internals ---------------------------------------------------------------
 
     def _hold(self, timer: Timer) -> None:
         """Keeps a starting timer alive until its run ends."""

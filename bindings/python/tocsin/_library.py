@@ -1,4 +1,19 @@
-"""Finding and loading libtocsin.so, and the table of its C prototypes."""
+"""Finding and loading the binding's C libraries (libtocsin.so, and
+libtocsin-notify.so for ``tocsin.notify``), one way for both, and the table
+of libtocsin.so's C prototypes.
+
+Two ways to call a C function, and when to use which:
+
+- **checked** (``library.tocsin_x(...)``, the default): the prototype's
+  errcheck turns a negative status into the matching ``TocsinError``. Use it
+  everywhere a call is not made per timer or per event.
+- **unchecked** (``unchecked(library, name)``, cached by the caller): the
+  same function with no errcheck; the caller tests ``status < 0`` and raises
+  ``error_for(status, name)`` itself. An errcheck is one more Python call per
+  C call, so the per-timer and per-event paths (countdown, start, resume,
+  cancel, free, the callback's state query) use this. ``Engine._call`` is
+  the checked way by name over unchecked functions.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +33,9 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from ._errors import TocsinError, error_for, set_strerror
 
@@ -116,16 +132,38 @@ def unchecked(library: ctypes.CDLL, name: str) -> Any:
     raise KeyError(name)
 
 
-class LibraryNotFoundError(TocsinError, OSError):
-    """libtocsin.so could not be loaded from any of the places tried."""
+@dataclass(frozen=True)
+class LibrarySpec:
+    """One of the binding's libraries: where to look for it and what it must
+    have. ``load_library`` does the rest, alike for both."""
 
-    def __init__(self, tried: list[str]) -> None:
+    #: The file name users know, e.g. "libtocsin.so".
+    name: str
+    #: The environment variable naming its path.
+    env_variable: str
+    #: Its soname, as bundled in the package and installed.
+    soname: str
+    #: The name ``ctypes.util.find_library`` takes.
+    find_name: str
+    #: (name, argtypes, restype, errcheck) of every function the binding calls.
+    prototypes: Sequence[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]]
+    #: How to pass a path explicitly, for the "Fix:" line.
+    explicit_argument: str
+    #: Checks a bound library's version; raises TocsinError if it will not do.
+    check_version: Optional[Callable[[ctypes.CDLL, str], None]] = None
+
+
+class LibraryNotFoundError(TocsinError, OSError):
+    """A library could not be loaded from any of the places tried."""
+
+    def __init__(self, tried: list[str], spec: "Optional[LibrarySpec]" = None) -> None:
+        spec = spec or ENGINE_LIBRARY
         lines = "\n".join(f"  - {place}" for place in tried)
         message = (
-            "could not load libtocsin.so; tried:\n"
+            f"could not load {spec.name}; tried:\n"
             f"{lines}\n"
-            "Fix: pass Engine(library='/path/to/libtocsin.so'), set "
-            f"{ENV_VARIABLE}=/path/to/libtocsin.so, reinstall the package from a "
+            f"Fix: pass {spec.explicit_argument}, set "
+            f"{spec.env_variable}=/path/to/{spec.name}, reinstall the package from a "
             "checkout with a Swift toolchain (it bundles the library), or install "
             "the library system-wide (make install in the Tocsin checkout)."
         )
@@ -134,26 +172,27 @@ class LibraryNotFoundError(TocsinError, OSError):
         self.tried = tried
 
 
-def _candidates(explicit: Optional[str]) -> list[tuple[str, str]]:
+def _candidates(spec: LibrarySpec, explicit: Optional[str]) -> list[tuple[str, str]]:
     """(description, path or name) in the order they are tried. An explicit
     path is the only one tried: asking for one library and silently getting
     another would hide the mistake."""
     if explicit:
         return [("library argument", str(explicit))]
     places: list[tuple[str, str]] = []
-    from_env = os.environ.get(ENV_VARIABLE)
+    from_env = os.environ.get(spec.env_variable)
     if from_env:
-        places.append((f"${ENV_VARIABLE}", from_env))
-    bundled = _BUNDLED_DIR / "libtocsin.so.0"
+        places.append((f"${spec.env_variable}", from_env))
+    bundled = _BUNDLED_DIR / spec.soname
     places.append(("bundled with the package", str(bundled)))
-    found = ctypes.util.find_library("tocsin")
-    places.append(("system (ctypes.util.find_library)", found or "libtocsin.so.0"))
+    found = ctypes.util.find_library(spec.find_name)
+    places.append(("system (ctypes.util.find_library)", found or spec.soname))
     return places
 
 
-def _bind(library: ctypes.CDLL, path: str) -> ctypes.CDLL:
-    """Sets argtypes/restype/errcheck on every prototype; checks the ABI."""
-    for name, argtypes, restype, errcheck in PROTOTYPES:
+def _bind(spec: LibrarySpec, library: ctypes.CDLL, path: str) -> ctypes.CDLL:
+    """Sets argtypes/restype/errcheck on every prototype; a missing function
+    means a library too old or too new; then the spec's version check."""
+    for name, argtypes, restype, errcheck in spec.prototypes:
         try:
             function = getattr(library, name)
         except AttributeError:
@@ -166,6 +205,12 @@ def _bind(library: ctypes.CDLL, path: str) -> ctypes.CDLL:
         function.restype = restype
         if errcheck is not None:
             function.errcheck = errcheck
+    if spec.check_version is not None:
+        spec.check_version(library, path)
+    return library
+
+
+def _check_engine_version(library: ctypes.CDLL, path: str) -> None:
     set_strerror(library.tocsin_strerror)
     version = library.tocsin_version_hex()
     major, minor = version >> 16, (version >> 8) & 0xFF
@@ -175,30 +220,42 @@ def _bind(library: ctypes.CDLL, path: str) -> ctypes.CDLL:
             f"{path} is version {library.tocsin_version().decode()}; this binding "
             f"needs {ABI_MAJOR}.{ABI_MINOR} or a later {ABI_MAJOR}.x",
         )
-    return library
 
+
+ENGINE_LIBRARY = LibrarySpec(
+    name="libtocsin.so", env_variable=ENV_VARIABLE, soname="libtocsin.so.0", find_name="tocsin",
+    prototypes=PROTOTYPES, explicit_argument="Engine(library='/path/to/libtocsin.so')",
+    check_version=_check_engine_version,
+)
 
 _loaded: dict[str, ctypes.CDLL] = {}
 _load_lock = threading.Lock()
 
 
-def load(explicit: Optional[str] = None) -> ctypes.CDLL:
-    """Loads and binds libtocsin.so: an explicit path (alone), or else
-    $TOCSIN_LIBRARY, then the copy bundled in the package, then the system's.
-    Cached per path.
+def load_library(spec: LibrarySpec, explicit: Optional[str] = None) -> ctypes.CDLL:
+    """Loads and binds one of the binding's libraries: an explicit path
+    (alone), or else its environment variable's, then the copy bundled in
+    the package, then the system's. Cached per path.
 
-    Raises LibraryNotFoundError listing every place tried.
+    Raises LibraryNotFoundError listing every place tried, or TocsinError
+    for a library too old or too new for this binding.
     """
     with _load_lock:
-        for _, path in _candidates(explicit):
+        places = _candidates(spec, explicit)
+        for _, path in places:
             if path in _loaded:
                 return _loaded[path]
-        library, path = open_first(_candidates(explicit))
-        _loaded[path] = _bind(library, path)
+        library, path = open_first(places, spec)
+        _loaded[path] = _bind(spec, library, path)
         return _loaded[path]
 
 
-def open_first(places: list[tuple[str, str]]) -> tuple[ctypes.CDLL, str]:
+def load(explicit: Optional[str] = None) -> ctypes.CDLL:
+    """Loads and binds libtocsin.so (see ``load_library``)."""
+    return load_library(ENGINE_LIBRARY, explicit)
+
+
+def open_first(places: list[tuple[str, str]], spec: Optional[LibrarySpec] = None) -> tuple[ctypes.CDLL, str]:
     """The first of (description, path) that loads, and its path; else
     LibraryNotFoundError naming every place tried and why it failed."""
     tried: list[str] = []
@@ -212,4 +269,4 @@ def open_first(places: list[tuple[str, str]]) -> tuple[ctypes.CDLL, str]:
             return ctypes.CDLL(path), path
         except OSError as error:
             tried.append(f"{description}: {path} ({error})")
-    raise LibraryNotFoundError(tried)
+    raise LibraryNotFoundError(tried, spec)

@@ -3,94 +3,28 @@
 from __future__ import annotations
 
 import asyncio
-import enum
 from ctypes import byref, c_double, create_string_buffer
-from dataclasses import dataclass
-from datetime import timedelta
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 
-from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError, error_for
+from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError
+from ._values import (
+    EVENTS_ALL,
+    EVENTS_STATE,
+    Event,
+    EventKind,
+    Handler,
+    Seconds,
+    State,
+    encode_label,
+    to_seconds,
+)
 
 if TYPE_CHECKING:
     from ._engine import Engine
 
-Seconds = Union[float, int, timedelta]
-Handler = Callable[["Event"], object]
-
 #: A timer's handlers until it gets some: shared, as handler maps are
 #: replaced, never mutated.
 _NO_HANDLERS: "dict[Optional[EventKind], tuple[Handler, ...]]" = {}
-
-
-class State(enum.IntEnum):
-    """A timer's state (TOCSIN_IDLE ... TOCSIN_CANCELED)."""
-
-    IDLE = 0
-    RUNNING = 1
-    SUSPENDED = 2
-    FINISHED = 3
-    CANCELED = 4
-
-
-class EventKind(enum.IntEnum):
-    """What an event reports (TOCSIN_EVENT_*)."""
-
-    TICK = 1
-    STATE = 2
-    FINISH = 3
-
-
-#: TOCSIN_EVENTS_* bits: the event kinds a timer's C callback is given.
-EVENTS_TICK, EVENTS_STATE, EVENTS_FINISH = 1 << EventKind.TICK, 1 << EventKind.STATE, 1 << EventKind.FINISH
-EVENTS_ALL = EVENTS_TICK | EVENTS_STATE | EVENTS_FINISH
-
-
-@dataclass(frozen=True)
-class Event:
-    """One event of a timer, as its handlers receive it.
-
-    ``elapsed`` is running time in seconds (exactly ``tick`` x interval on a
-    tick); ``remaining`` is the countdown's time left (None for a stopwatch);
-    ``lateness`` is how long after its due time the event was delivered."""
-
-    kind: EventKind
-    state: State
-    timer: "Timer"
-    elapsed: float
-    remaining: Optional[float]
-    tick: int
-    lateness: float
-
-
-_KINDS = {kind.value: kind for kind in EventKind}
-_STATES = {state.value: state for state in State}
-
-
-def event_from(raw: Any, timer: "Timer") -> Event:
-    """The Event of a C ``tocsin_event``. Every delivery builds one, so it
-    skips the frozen dataclass's ``__init__`` (seven ``object.__setattr__``
-    calls) and the enum constructors: ~2 µs less per event."""
-    kind, state = _KINDS.get(raw.kind), _STATES.get(raw.state)
-    event = object.__new__(Event)
-    object.__setattr__(event, "__dict__", {
-        "kind": EventKind(raw.kind) if kind is None else kind,  # unknown: ValueError
-        "state": State(raw.state) if state is None else state,
-        "timer": timer,
-        "elapsed": raw.elapsed,
-        "remaining": None if raw.remaining < 0 else raw.remaining,
-        "tick": raw.tick,
-        "lateness": raw.lateness,
-    })
-    return event
-
-
-def to_seconds(value: Seconds) -> float:
-    """Seconds from a number or a timedelta."""
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidArgumentError(-1, f"seconds must be a number or timedelta, not {type(value).__name__}")
-    return float(value)
 
 
 class Timer:
@@ -100,19 +34,24 @@ class Timer:
     While running or suspended the engine keeps the timer alive, so
     ``engine.countdown(5).start()`` fires even if nothing else refers to it;
     otherwise it is freed when its last reference goes (or by ``free()``).
+
+    Every C call goes through the Engine (see "Timer's way in" there).
+    The Engine reads ``_handle``, ``_freed``, ``_handlers``, ``_once``,
+    ``_once_args`` and ``_events`` (to deliver events and check calls); only
+    this class writes them.
     """
 
     __slots__ = (
         "_engine", "_handle", "_freed", "_handlers", "_deferred", "_events", "_once", "_once_args", "__weakref__"
     )
 
-    def __init__(self, engine: "Engine", handle: int) -> None:
+    def __init__(self, engine: "Engine", handle: int, *, deferred: bool = False) -> None:
         self._engine = engine
         self._handle = handle
         self._freed = False
         # Restored from a file and not running: its C callback is set with the
         # first handler, so a FINISH held since the program was away reaches it.
-        self._deferred = False
+        self._deferred = deferred
         # kind (or None: every kind) -> handlers; replaced, never mutated, so
         # the delivery thread can read it while another thread adds to it.
         self._handlers = _NO_HANDLERS
@@ -123,6 +62,24 @@ class Timer:
         # The TOCSIN_EVENTS_* bits its C callback is given: FINISH, plus what
         # its handlers want (only ever grows; see _want).
         self._events = EVENTS_ALL
+
+    @classmethod
+    def _one_shot(cls, engine: "Engine", handler: Callable[..., object], args: tuple[object, ...], events: int) -> "Timer":
+        """``Engine.after``'s timer before its C call: FINISH calls
+        ``handler(event, *args)``; ``events`` are the kinds it is given."""
+        timer = cls(engine, 0)
+        timer._once = handler
+        timer._once_args = args
+        timer._events = events
+        return timer
+
+    def _bind(self, handle: int) -> None:
+        """The handle ``Engine.after``'s C call made."""
+        self._handle = handle
+
+    def _mark_freed(self) -> None:
+        """The C timer is gone (or was never made): later calls raise."""
+        self._freed = True
 
     # -- identity --------------------------------------------------------
 
@@ -150,16 +107,6 @@ class Timer:
             raise NoSuchTimerError(-2, f"{name}: this timer was freed")
         return self._engine._call(name, self._handle, *args)
 
-    def _fast_call(self, function: Any, name: str) -> None:
-        """A C call on this timer through a function the engine has cached:
-        no lookup by name, no argument packing (start and cancel come in bulk)."""
-        pointer = self._engine._ptr
-        if self._freed or pointer is None:
-            self._call(name)  # raises the error that says which
-        status = function(pointer, self._handle)
-        if status < 0:
-            raise error_for(status, name)
-
     def _double(self, name: str) -> float:
         out = c_double()
         self._call(name, byref(out))
@@ -169,7 +116,10 @@ class Timer:
 
     def start(self) -> "Timer":
         """Starts (or restarts) from the full duration. Returns self."""
-        return self._run(self._engine._timer_start, "tocsin_timer_start")
+        if self._deferred:
+            self._listen_if_deferred()
+        self._engine._start(self)
+        return self
 
     def suspend(self) -> "Timer":
         """Holds the time exactly where it is. Returns self."""
@@ -178,29 +128,22 @@ class Timer:
 
     def resume(self) -> "Timer":
         """Carries on from the time held. Returns self."""
-        return self._run(self._engine._timer_resume, "tocsin_timer_resume")
-
-    def _run(self, function: Any, name: str) -> "Timer":
-        """Starts or resumes, with the engine keeping the timer alive from
-        before the call (its run may end before the call returns)."""
-        if self._deferred:  # its events are wanted from now on
-            self._deferred = False
-            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback_address, None)
-        self._engine._hold(self)
-        try:
-            self._fast_call(function, name)
-        except BaseException:
-            self._engine._release_if_idle(self._handle)
-            raise
+        if self._deferred:
+            self._listen_if_deferred()
+        self._engine._resume(self)
         return self
 
     def cancel(self) -> "Timer":
         """Cancels a running or suspended timer: no tick or finish of the run
         follows. Returns self."""
-        self._fast_call(self._engine._timer_cancel, "tocsin_timer_cancel")
-        if not self._events & EVENTS_STATE:  # no STATE(CANCELED) will come to release it
-            self._engine._release_if_idle(self._handle)
+        self._engine._cancel(self, not self._events & EVENTS_STATE)
         return self
+
+    def _listen_if_deferred(self) -> None:
+        """A restored timer's events are wanted from now on."""
+        if self._deferred:
+            self._deferred = False
+            self._engine._listen(self._handle)
 
     def lap(self) -> float:
         """Records a lap; returns its length in seconds."""
@@ -303,9 +246,7 @@ class Timer:
         handlers[kind] = handlers.get(kind, ()) + (handler,)
         self._handlers = handlers
         self._want(EVENTS_ALL if kind is None else 1 << kind)
-        if self._deferred:
-            self._deferred = False
-            self._engine._call("tocsin_timer_set_callback", self._handle, self._engine._callback_address, None)
+        self._listen_if_deferred()
         return handler
 
     def _want(self, events: int) -> None:
@@ -374,16 +315,3 @@ def _call_soon(loop: asyncio.AbstractEventLoop, function: Callable[[Event], None
         loop.call_soon_threadsafe(function, event)
     except RuntimeError:
         pass
-
-
-def encode_label(value: Optional[str]) -> Optional[bytes]:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InvalidArgumentError(-1, f"label must be str, not {type(value).__name__}")
-    if "\0" in value:
-        raise InvalidArgumentError(-1, "label must not contain NUL")
-    try:
-        return value.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise InvalidArgumentError(-1, f"label is not valid UTF-8: {error}") from None

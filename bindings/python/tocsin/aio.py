@@ -16,7 +16,7 @@ import asyncio
 from typing import Callable, Optional
 
 from . import _engine
-from ._timer import Event
+from ._values import Event
 
 __all__ = ["Engine"]
 

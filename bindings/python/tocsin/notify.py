@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import atexit
 import ctypes
-import ctypes.util
-import os
 import threading
 from ctypes import (
     CFUNCTYPE,
@@ -34,12 +32,11 @@ from ctypes import (
     create_string_buffer,
 )
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._errors import InvalidArgumentError, TocsinError, error_for
-from ._library import _check, open_first
-from ._timer import Seconds, to_seconds
+from ._library import LibrarySpec, _check, load_library
+from ._values import Seconds, to_seconds
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -109,22 +106,18 @@ class Report:
         return self.status < 0
 
 
+NOTIFY_LIBRARY = LibrarySpec(
+    name="libtocsin-notify.so", env_variable=ENV_VARIABLE, soname="libtocsin-notify.so.0",
+    find_name="tocsin-notify", prototypes=_PROTOTYPES,
+    explicit_argument="Notifier(library='/path/to/libtocsin-notify.so')",
+)
+
+
 def load(explicit: Optional[str] = None) -> ctypes.CDLL:
-    """libtocsin-notify.so: an explicit path (alone), or else
+    """libtocsin-notify.so, found and bound as libtocsin.so is (see
+    ``tocsin._library.load_library``): an explicit path (alone), or else
     $TOCSIN_NOTIFY_LIBRARY, the copy bundled with the package, the system's."""
-    bundled = Path(__file__).resolve().parent / "_lib" / "libtocsin-notify.so.0"
-    if explicit:
-        places = [("library argument", explicit)]
-    else:
-        places = [(f"${ENV_VARIABLE}", os.environ.get(ENV_VARIABLE, "")), ("bundled with the package", str(bundled))]
-        places.append(("system", ctypes.util.find_library("tocsin-notify") or "libtocsin-notify.so.0"))
-    library, _ = open_first(places)
-    for name, argtypes, restype, errcheck in _PROTOTYPES:
-        function = getattr(library, name)
-        function.argtypes, function.restype = argtypes, restype
-        if errcheck is not None:
-            function.errcheck = errcheck
-    return library
+    return load_library(NOTIFY_LIBRARY, explicit)
 
 
 class Notifier:
@@ -161,19 +154,19 @@ class Notifier:
         dismissed), "normal" or "low"."""
         alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role)
         engine = timer.engine
-        self._lib.tocsin_notify_attach(self._pointer(), engine._ptr, timer.handle, byref(alert))
+        self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
         with self._lock:
             self._engines[id(engine)] = engine
-        engine._notifiers.add(self)
+        engine._on_close(self)
 
     def detach(self, timer: "Timer") -> None:
-        self._lib.tocsin_notify_detach(self._pointer(), timer.engine._ptr, timer.handle)
+        self._lib.tocsin_notify_detach(self._pointer(), timer.engine._c_pointer(), timer.handle)
 
     def stop(self, timer: "Timer") -> None:
         """Silences and dismisses the timer's alert (the Stop button); it stays
         attached for the next finish. NoSuchTimerError if none is attached."""
-        self._lib.tocsin_notify_stop(self._pointer(), timer.engine._ptr, timer.handle)
+        self._lib.tocsin_notify_stop(self._pointer(), timer.engine._c_pointer(), timer.handle)
 
     def show(self, summary: str = "Tocsin", body: Optional[str] = None, **options: Any) -> None:
         """Shows an alert now, with no timer."""
@@ -205,8 +198,9 @@ class Notifier:
         """Detaches every timer of an engine that is closing."""
         with self._lock:
             known = self._engines.pop(id(engine), None)
-        if known is not None and self._ptr is not None and engine._ptr is not None:
-            self._lib.tocsin_notify_forget_engine(self._ptr, engine._ptr)
+        pointer = engine._c_pointer()
+        if known is not None and self._ptr is not None and pointer is not None:
+            self._lib.tocsin_notify_forget_engine(self._ptr, pointer)
 
     def close(self) -> None:
         """Withdraws every alert, silences every sound, stops the threads."""

@@ -57,14 +57,8 @@ extension EngineCore {
 
     /// Holds a running timer's time where it is.
     mutating func suspend(_ index: Int32) throws(TocsinError) {
-        let slot = slots[index]
-        guard slot.pointee.state == .running else { throw .wrongState }
-        try makeRoomForEvent()
-        let now = clockNow()  // under the lock: never before an event already delivered
-        slot.pointee.hold(at: now)
-        slot.pointee.state = .suspended
-        disarm(index)
-        enqueueState(of: index, at: now)
+        guard slots[index].pointee.state == .running else { throw .wrongState }
+        try hold(index, as: .suspended)
     }
 
     /// Carries a suspended timer on from the time it held, at `now`.
@@ -87,13 +81,19 @@ extension EngineCore {
 
     /// Cancels a running or suspended timer.
     mutating func cancel(_ index: Int32) throws(TocsinError) {
-        let slot = slots[index]
-        let state = slot.pointee.state
+        let state = slots[index].pointee.state
         guard state == .running || state == .suspended else { throw .wrongState }
+        try hold(index, as: .canceled)
+    }
+
+    /// Holds the timer's running time, moves it to `state` (suspended or
+    /// cancelled), takes it off the heap and queues its STATE event.
+    private mutating func hold(_ index: Int32, as state: TimerState) throws(TocsinError) {
         try makeRoomForEvent()
         let now = clockNow()  // under the lock: never before an event already delivered
+        let slot = slots[index]
         slot.pointee.hold(at: now)
-        slot.pointee.state = .canceled
+        slot.pointee.state = state
         disarm(index)
         enqueueState(of: index, at: now)
     }

@@ -6,9 +6,7 @@ extension EngineCore {
         tornDown = true
         closed = true
         var boxes: [Unmanaged<HandlerBox>] = []
-        var live: [Int32] = []
-        slots.forEachLive { live.append($0) }
-        for index in live {
+        for index in 0..<slots.count where !slots[index].pointee.flags.contains(.free) {
             if let box = takeSwiftHandler(index) { boxes.append(box) }
         }
         slots.deallocate()

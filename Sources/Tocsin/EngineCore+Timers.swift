@@ -62,6 +62,7 @@ extension EngineCore {
     }
 
     /// Clears a Swift handler from its slot and hands over its retain.
+    @inline(__always)
     mutating func takeSwiftHandler(_ index: Int32) -> Unmanaged<HandlerBox>? {
         let slot = slots[index]
         guard slot.pointee.flags.contains(.swiftHandler), let context = slot.pointee.context else { return nil }

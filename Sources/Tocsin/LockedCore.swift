@@ -49,7 +49,7 @@ package struct LockedCore: @unchecked Sendable {
     /// lock, so a timer's time never reads less than an event delivered.
     @inline(__always)
     func clockBeforeLock() -> Int64? {
-        manualClock ? nil : Clocks.boot()
+        manualClock ? nil : bootClockNow()
     }
 
     /// Runs `body` on the core with the lock held: for calls that never

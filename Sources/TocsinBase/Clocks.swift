@@ -4,8 +4,8 @@ public import Glibc
 package enum Clocks {
     /// `CLOCK_BOOTTIME`: monotonic, and it keeps counting while the machine
     /// sleeps, so a countdown ends in real time across a suspend.
-    @inlinable
-    package static func boot() -> Int64 { read(CLOCK_BOOTTIME) }
+    @inlinable @inline(__always)
+    package static func boot() -> Int64 { bootClockNow() }
 
     /// `CLOCK_MONOTONIC`: stops while the machine sleeps.
     package static func monotonic() -> Int64 { read(CLOCK_MONOTONIC) }
@@ -13,10 +13,22 @@ package enum Clocks {
     /// `CLOCK_REALTIME`: the wall clock, which may jump either way.
     package static func realtime() -> Int64 { read(CLOCK_REALTIME) }
 
-    @inlinable
+    /// Inlined into the engine's start and resume (a literal, not
+    /// `Nanos.perSecond`: a stored global read across modules is a call).
+    @inlinable @inline(__always)
     static func read(_ clock: clockid_t) -> Int64 {
         var time = timespec()
         clock_gettime(clock, &time)
-        return Int64(time.tv_sec) * Nanos.perSecond + Int64(time.tv_nsec)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
+}
+
+/// `Clocks.boot()`, as a free function: the engine's start and resume read
+/// it, and a static member of a package enum is not inlined across modules
+/// here (a call each), while a free `@inlinable` function is.
+@inlinable @inline(__always)
+package func bootClockNow() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &time)
+    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
 }

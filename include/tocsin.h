@@ -71,9 +71,9 @@ typedef uint64_t tocsin_timer;
 /* --------------------------------------------------------------- version -- */
 
 #define TOCSIN_VERSION_MAJOR 0
-#define TOCSIN_VERSION_MINOR 2
+#define TOCSIN_VERSION_MINOR 3
 #define TOCSIN_VERSION_PATCH 0
-#define TOCSIN_VERSION_STRING "0.2.0"
+#define TOCSIN_VERSION_STRING "0.3.0"
 /** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
 #define TOCSIN_VERSION_HEX                                                     \
     ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \
@@ -432,6 +432,36 @@ TOCSIN_EXTERN int tocsin_timer_cancel(tocsin_engine *engine,
 TOCSIN_EXTERN int tocsin_countdown_start(tocsin_engine *engine, double seconds,
                                          unsigned events, tocsin_callback cb,
                                          void *user_data, tocsin_timer *out);
+
+/**
+ * Changes a countdown's duration by delta_seconds (negative shortens) for
+ * its current run: the remaining time and the FINISH deadline move with it,
+ * exactly (to the nanosecond). Since 0.3.
+ *
+ *   IDLE, SUSPENDED  the new duration must stay above the elapsed time,
+ *                    else TOCSIN_EINVAL and nothing changes
+ *   RUNNING          a new duration at or below the elapsed time finishes
+ *                    the countdown now: FINISH, then STATE(FINISHED), are
+ *                    delivered the usual way, never inside this call
+ *   FINISHED         a positive delta runs it again with delta left, the
+ *                    elapsed time carrying on from the old duration ("one
+ *                    more minute" after the alarm); negative: TOCSIN_EINVAL
+ *   CANCELED         TOCSIN_ESTATE
+ *
+ * Hosts learn of an adjustment by a STATE event with the timer's state
+ * (RUNNING for a finished countdown run again; the same state otherwise)
+ * whose `remaining` is the new time left; an adjustment that finishes the
+ * countdown sends its FINISH instead. Ticks stay at k x interval of running
+ * time; a tick at the new end is folded into the FINISH. The adjustment
+ * lasts for the run: tocsin_timer_start() from FINISHED or CANCELED starts
+ * again from the duration the countdown was created with. It is saved and
+ * restored with the run (tocsin_engine_save()).
+ * Returns TOCSIN_EINVAL for NaN, an infinity, zero, a stopwatch, or a new
+ * duration of zero or above TOCSIN_MAX_SECONDS; TOCSIN_ESTATE, TOCSIN_ENOENT,
+ * TOCSIN_ECLOSED, TOCSIN_ENOMEM (nothing changed). Cost: O(log n).
+ */
+TOCSIN_EXTERN int tocsin_timer_adjust(tocsin_engine *engine, tocsin_timer timer,
+                                      double delta_seconds);
 
 /**
  * Records a lap on a RUNNING or SUSPENDED timer (either kind) and stores the

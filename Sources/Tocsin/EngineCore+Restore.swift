@@ -10,7 +10,7 @@ extension EngineCore {
             return SavedTimer(
                 stopwatch: slot.isStopwatch, label: labels[index] ?? "", duration: slot.duration,
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
-                laps: laps[index]?.lengths ?? [])
+                laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index])
         }
     }
 
@@ -49,6 +49,10 @@ extension EngineCore {
         }
         if !saved.laps.isEmpty {
             laps[index] = LapRecord(mark: saved.laps.reduce(0, +), lengths: saved.laps)
+            slot.pointee.flags.insert(.extras)
+        }
+        if let original = saved.originalDuration {
+            baseDurations[index] = original
             slot.pointee.flags.insert(.extras)
         }
         var running = saved.elapsed

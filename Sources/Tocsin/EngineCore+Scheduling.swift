@@ -10,15 +10,15 @@ extension EngineCore {
     }
 
     /// Pushes the timer's next due event, if any, onto the heap and returns
-    /// its deadline; the kernel timer is left alone.
+    /// its deadline (never before `notBefore`); the kernel timer is left alone.
     @inline(__always)
-    mutating func pushDeadline(_ index: Int32) throws(TocsinError) -> Int64? {
+    mutating func pushDeadline(_ index: Int32, notBefore: Int64 = .min) throws(TocsinError) -> Int64? {
         let slot = slots[index]
         guard let due = nextDue(index) else {
             slot.pointee.armKey = 0
             return nil
         }
-        let deadline = slot.pointee.deadline(forRunningTime: due.runningTime)
+        let deadline = max(slot.pointee.deadline(forRunningTime: due.runningTime), notBefore)
         let key = (nextSequence << 24) | UInt64(index)
         guard heap.push(HeapEntry(deadline: deadline, key: key)) else { throw .outOfMemory }
         // 40 bits of sequence: ties keep start order for 10^12 starts.

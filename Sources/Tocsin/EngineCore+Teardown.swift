@@ -20,6 +20,7 @@ extension EngineCore {
         laps = [:]
         ticks = [:]
         heldFinishes = [:]
+        baseDurations = [:]
         kernel?.close()
         return boxes
     }

@@ -57,6 +57,7 @@ extension EngineCore {
             labels[index] = nil
             laps[index] = nil
             heldFinishes[index] = nil
+            baseDurations[index] = nil
         }
         if flags.contains(.ticking) { ticks[index] = nil }
     }

@@ -11,10 +11,15 @@ extension EngineCore {
         let slot = slots[index]
         guard slot.pointee.state.canStart else { throw .wrongState }
         let saved = slot.pointee
+        // A restart runs from the duration the countdown was created with.
+        let base = slot.pointee.flags.contains(.extras) && slot.pointee.state != .idle
+            ? baseDurations.removeValue(forKey: index) : nil
+        if let base { slot.pointee.duration = base }
         do throws(TocsinError) {
             try beginRun(index, at: now)
         } catch {
             slot.pointee = saved
+            if let base { baseDurations[index] = base }
             throw error
         }
     }
@@ -96,6 +101,90 @@ extension EngineCore {
         slot.pointee.state = state
         disarm(index)
         enqueueState(of: index, at: now)
+    }
+
+    /// Changes a countdown's duration by `delta` ns for the current run (the
+    /// rules are `TimerEngine.adjust`'s). Queues a STATE event with the
+    /// timer's state, unless the change finishes it: then its FINISH falls
+    /// due now. On failure nothing changed.
+    mutating func adjust(_ index: Int32, by delta: Int64) throws(TocsinError) {
+        let slot = slots[index]
+        guard !slot.pointee.isStopwatch, delta != 0 else { throw .invalidArgument }
+        let state = slot.pointee.state
+        guard state != .canceled else { throw .wrongState }
+        let oldDuration = slot.pointee.duration
+        let newDuration = oldDuration + delta  // both within 100 years: no overflow
+        guard newDuration > 0, newDuration <= Nanos.max else { throw .invalidArgument }
+        let now = clockNow()  // under the lock: never before an event already delivered
+        let elapsed = slot.pointee.runningTime(at: now)
+        switch state {
+        case .idle, .suspended:
+            guard newDuration > elapsed else { throw .invalidArgument }
+            try makeRoomForEvent()
+            noteBaseDuration(index)
+            slot.pointee.duration = newDuration
+            enqueueState(of: index, at: now)
+        case .running:
+            try makeRoomForEvent()
+            let finishesNow = newDuration <= elapsed
+            try rearm(index) { core throws(TocsinError) in
+                core.slots[index].pointee.duration = newDuration
+                return try core.pushDeadline(index, notBefore: now)
+            }
+            noteBaseDuration(index, was: oldDuration)
+            if !finishesNow { enqueueState(of: index, at: now) }
+        case .finished:
+            guard delta > 0 else { throw .invalidArgument }
+            try makeRoomForEvent()
+            let savedTicks = ticks[index]
+            do throws(TocsinError) {
+                try rearm(index) { core throws(TocsinError) in
+                    let slot = core.slots[index]
+                    slot.pointee.duration = newDuration
+                    slot.pointee.anchor = oldDuration  // running time carries on from the old end
+                    slot.pointee.run(at: now)
+                    slot.pointee.state = .running
+                    if slot.pointee.flags.contains(.ticking) { core.ticks[index]?.resume(after: oldDuration) }
+                    return try core.pushDeadline(index)
+                }
+            } catch {
+                ticks[index] = savedTicks
+                throw error
+            }
+            noteBaseDuration(index, was: oldDuration)
+            if slot.pointee.flags.contains(.extras) { heldFinishes[index] = nil }  // it runs again
+            enqueueState(of: index, at: now)
+        case .canceled:
+            throw .wrongState
+        }
+    }
+
+    /// Replaces the timer's heap entry: `change` alters the slot and pushes
+    /// the new entry. If the push fails the slot and its old entry come back.
+    private mutating func rearm(
+        _ index: Int32, _ change: (inout EngineCore) throws(TocsinError) -> Int64?
+    ) throws(TocsinError) {
+        let saved = slots[index].pointee
+        disarm(index)
+        let deadline: Int64?
+        do throws(TocsinError) {
+            deadline = try change(&self)
+        } catch {
+            slots[index].pointee = saved
+            slots[index].pointee.armKey = 0
+            if saved.state == .running { try? arm(index) }  // the old entry went stale: arm it again
+            throw error
+        }
+        if let deadline { armKernelTimer(by: deadline) }
+    }
+
+    /// Remembers the duration the countdown had before its first adjustment
+    /// since it was created or last restarted.
+    private mutating func noteBaseDuration(_ index: Int32, was duration: Int64? = nil) {
+        let slot = slots[index]
+        if slot.pointee.flags.contains(.extras), baseDurations[index] != nil { return }
+        baseDurations[index] = duration ?? slot.pointee.duration
+        slot.pointee.flags.insert(.extras)
     }
 
     /// Records a lap of a running or suspended timer; returns its length.

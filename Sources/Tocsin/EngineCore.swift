@@ -33,6 +33,9 @@ struct EngineCore {
     var ticks: [Int32: TickSchedule] = [:]
     /// Due times (engine clock) of FINISH events held for restored timers.
     var heldFinishes: [Int32: Int64] = [:]
+    /// The duration an adjusted countdown was created with, for its next
+    /// restart (an adjustment lasts for the run).
+    var baseDurations: [Int32: Int64] = [:]
     var nextCreated: UInt32 = 0
     var observers: [Observer] = []
     var nextObserverID: UInt64 = 1

@@ -98,6 +98,10 @@ extension LockedCore {
         }
     }
 
+    package func adjust(_ timer: TimerID, byNanoseconds delta: Int64) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.adjust(index, by: delta) }
+    }
+
     package func lapNanoseconds(_ timer: TimerID) throws(TocsinError) -> Int64 {
         try withTimer(timer) { core, index throws(TocsinError) in try core.lap(index) }
     }

@@ -25,11 +25,16 @@ struct PendingEvent {
 
     /// The event to deliver, for its live timer `index` of `slots`. `kind` is
     /// this event's `kind`, passed in by a caller that has read it already
-    /// (reading it twice cost the batch claim 8 instructions an event).
+    /// (reading it twice cost the batch claim 8 instructions an event). The
+    /// remaining time is the countdown's duration now less the elapsed time
+    /// queued; an adjustment made since that shortened it below that is
+    /// pinned at zero left.
     @inline(__always)
     func engineEvent(_ kind: TimerEvent.Kind, of index: Int32, in slots: SlotTable) -> EngineEvent {
-        EngineEvent(
+        let slot = slots[index]
+        let elapsed = slot.pointee.isStopwatch ? elapsed : min(elapsed, slot.pointee.duration)
+        return EngineEvent(
             kind: kind, state: state, handle: slots.handle(of: index), elapsed: elapsed,
-            remaining: slots[index].pointee.remaining(after: elapsed), tick: 0, due: time)
+            remaining: slot.pointee.remaining(after: elapsed), tick: 0, due: time)
     }
 }

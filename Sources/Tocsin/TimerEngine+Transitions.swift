@@ -52,6 +52,40 @@ extension TimerEngine {
         }
     }
 
+    /// Lengthens (positive `delta`) or shortens a countdown for its current
+    /// run; `remaining` and the finish move with it, to the nanosecond.
+    ///
+    /// - Idle or suspended: the new duration must stay above the elapsed
+    ///   time (else `.invalidArgument`, nothing changed).
+    /// - Running: at or below the elapsed time, the countdown finishes now
+    ///   (its FINISH, then STATE(finished), delivered as usual, never inside
+    ///   this call).
+    /// - Finished: a positive `delta` runs it again with `delta` left, its
+    ///   elapsed time carrying on from the old end ("one more minute");
+    ///   a negative one is `.invalidArgument`.
+    /// - Cancelled: `.wrongState`. A stopwatch, a zero `delta`, or a new
+    ///   duration of zero or more than 100 years: `.invalidArgument`.
+    ///
+    /// Hosts learn of it by a STATE event with the timer's state (running
+    /// for a finished countdown run again), its `remaining` the new time
+    /// left; a change that finishes the countdown sends its FINISH instead.
+    /// Ticks stay at k x interval of running time; one at the new end is
+    /// folded into the finish. The change lasts for the run: starting the
+    /// countdown again from finished or cancelled uses the duration it was
+    /// created with. Saved and restored with the run.
+    ///
+    /// - Throws: `.outOfMemory` (nothing changed) if the engine's tables
+    ///   cannot grow.
+    /// - Complexity: O(log n).
+    public func adjust(_ timer: TimerID, by delta: Duration) throws(TocsinError) {
+        guard let nanoseconds = Nanos.from(signed: delta) else { throw .invalidArgument }
+        try core.adjust(timer, byNanoseconds: nanoseconds)
+    }
+
+    package func adjust(_ timer: TimerID, byNanoseconds delta: Int64) throws(TocsinError) {
+        try core.adjust(timer, byNanoseconds: delta)
+    }
+
     /// Records a lap on a running or suspended timer of either kind and
     /// returns its length: running time since the previous lap (or the start).
     ///

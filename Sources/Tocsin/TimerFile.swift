@@ -10,6 +10,9 @@ struct SavedTimer: Equatable {
     var state: TimerState
     var elapsed: Int64
     var laps: [Int64]
+    /// An adjusted countdown's duration before the adjustments of its run:
+    /// what a restart runs from. Nil if not adjusted.
+    var originalDuration: Int64? = nil
 }
 
 /// The timer file (docs/timer-file.md): its JSON, and reading and writing
@@ -104,12 +107,14 @@ enum TimerFile {
 
 extension SavedTimer {
     var json: JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("kind", .string(stopwatch ? "stopwatch" : "countdown")), ("label", .string(label)),
             ("duration_ns", .integer(duration)), ("tick_ns", .integer(tick)),
             ("state", .string(state.description)), ("elapsed_ns", .integer(elapsed)),
             ("laps_ns", .array(laps.map(JSON.integer))),
-        ])
+        ]
+        if let originalDuration { members.append(("original_duration_ns", .integer(originalDuration))) }
+        return .object(members)
     }
 
     /// A saved timer, or nil if anything in it is out of range or inconsistent.
@@ -141,7 +146,13 @@ extension SavedTimer {
             if state == .finished && elapsed != duration { return nil }
         }
         if state == .idle && (elapsed != 0 || !laps.isEmpty) { return nil }
+        var original: Int64?
+        switch json["original_duration_ns"] {
+        case nil: original = nil
+        case .integer(let value)? where !stopwatch && (1...Nanos.max).contains(value): original = value
+        default: return nil
+        }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
-                  elapsed: elapsed, laps: laps)
+                  elapsed: elapsed, laps: laps, originalDuration: original)
     }
 }

@@ -32,9 +32,10 @@ struct TimerSlot {
         static var free: Flags { Flags(rawValue: 1 << 0) }
         /// `context` is a retained `HandlerBox` for a Swift closure.
         static var swiftHandler: Flags { Flags(rawValue: 1 << 1) }
-        /// May have entries in the rare side tables: `labels`, `laps`, or
+        /// May have entries in the rare side tables: `labels`, `laps`,
         /// `heldFinishes` (restored as having run out while the program was
-        /// away: its FINISH waits there until a handler wants it).
+        /// away: its FINISH waits there until a handler wants it), or
+        /// `baseDurations` (adjusted: the duration to restart from).
         static var extras: Flags { Flags(rawValue: 1 << 2) }
         static var ticking: Flags { Flags(rawValue: 1 << 3) }
         /// Bit 4 is unused. Bits 5-7: the event kinds the handler does not

@@ -36,6 +36,21 @@ package enum Nanos {
         return (nanos == 0 && attoseconds > 0) ? 1 : nanos
     }
 
+    /// A Swift `Duration` of either sign, or nil when longer than `max`
+    /// either way (sub-nanosecond parts dropped, as `from(_:)`).
+    package static func from(signed duration: Duration) -> Int64? {
+        guard duration < .zero else { return from(duration) }
+        return from(.zero - duration).map { -$0 }
+    }
+
+    /// Signed seconds as given to the C API (`tocsin_timer_adjust`), or nil
+    /// for NaN, infinite or longer than `maxSeconds` either way. Rounded as
+    /// `from(seconds:)` on the magnitude.
+    @inlinable
+    package static func from(signedSeconds seconds: Double) -> Int64? {
+        seconds < 0 ? from(seconds: -seconds).map { -$0 } : from(seconds: seconds)
+    }
+
     @inlinable
     package static func seconds(_ nanos: Int64) -> Double {
         Double(nanos) / Double(perSecond)

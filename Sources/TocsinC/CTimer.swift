@@ -94,6 +94,14 @@ public func tocsin_timer_cancel(_ pointer: OpaquePointer?, _ timer: tocsin_timer
     statusHolding(pointer) { engine throws(TocsinError) in try engine.cancel(TimerID(rawValue: timer)) }
 }
 
+@_cdecl("tocsin_timer_adjust")
+public func tocsin_timer_adjust(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ deltaSeconds: Double) -> Int32 {
+    status(pointer) { core throws(TocsinError) in
+        guard let delta = Nanos.from(signedSeconds: deltaSeconds) else { throw .invalidArgument }
+        try core.adjust(TimerID(rawValue: timer), byNanoseconds: delta)
+    }
+}
+
 @_cdecl("tocsin_timer_lap")
 public func tocsin_timer_lap(
     _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?

@@ -13,6 +13,7 @@ import Tocsin
         case countdown(milliseconds: Int64), stopwatch
         case start(Int), suspend(Int), resume(Int), cancel(Int), free(Int), lap(Int)
         case tick(Int, milliseconds: Int64)
+        case adjust(Int, milliseconds: Int64)
         case freeOnNextEvent(Int)
         /// Timer #a's handler frees timer #b on #a's next event.
         case freeOtherOnNextEvent(Int, Int)
@@ -33,6 +34,7 @@ import Tocsin
             case .free(let i): "free(#\(i))"
             case .lap(let i): "lap(#\(i))"
             case .tick(let i, let ms): "tick(#\(i), \(ms)ms)"
+            case .adjust(let i, let ms): "adjust(#\(i), \(ms)ms)"
             case .freeOnNextEvent(let i): "freeOnNextEvent(#\(i))"
             case .freeOtherOnNextEvent(let a, let b): "freeOtherOnNextEvent(#\(a), #\(b))"
             case .observe: "observe"
@@ -71,6 +73,9 @@ import Tocsin
             case 69..<71: ops.append(.observe)
             case 71: ops.append(.unobserve)
             case 72: ops.append(.unobserveOnNextEvent(pick()))
+            case 73..<78:
+                let magnitude = Int64(random.next() % 3000) + 1
+                ops.append(.adjust(pick(), milliseconds: random.next() % 3 == 0 ? -magnitude : magnitude))
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -182,6 +187,7 @@ final class RealSide: @unchecked Sendable {
             case .free(let i): try engine.free(handle(i))
             case .lap(let i): result = "lap \(try engine.lap(handle(i)).nanoseconds)"
             case .tick(let i, let ms): try engine.setTickInterval(.milliseconds(ms), for: handle(i))
+            case .adjust(let i, let ms): try engine.adjust(handle(i), by: .milliseconds(ms))
             case .freeOnNextEvent(let i):
                 _ = try engine.state(of: handle(i))
                 freeOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
@@ -269,6 +275,10 @@ struct Model {
         /// Frees this timer (by creation number) on its next event.
         var freeOtherOnEvent: Int?
         var unobserveOnEvent = false
+        /// The duration before this run's adjustments (restarts use it).
+        var base: Int64?
+        /// Finished by an adjustment: its FINISH falls due no sooner than then.
+        var dueNoSooner: Int64?
 
         func running(at now: Int64) -> Int64 {
             let value = state == .running ? banked + (now - segmentStart) : banked
@@ -286,7 +296,7 @@ struct Model {
 
         func deadline() -> Int64? {
             guard state == .running, armedSequence != nil, let (at, _) = nextDue else { return nil }
-            return segmentStart + (at - banked)
+            return max(segmentStart + (at - banked), dueNoSooner ?? .min)
         }
     }
 
@@ -325,6 +335,10 @@ struct Model {
         case .start(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             guard [.idle, .finished, .canceled].contains(timers[i]!.state) else { return fail(.wrongState) }
+            if timers[i]!.state != .idle, let base = timers[i]!.base {  // a restart: the created duration
+                timers[i]!.duration = base
+                timers[i]!.base = nil
+            }
             timers[i]!.state = .running
             timers[i]!.banked = 0
             timers[i]!.segmentStart = now
@@ -368,6 +382,9 @@ struct Model {
             timers[i]!.interval = ms * 1_000_000
             timers[i]!.nextTick = ms > 0 ? timers[i]!.running(at: now) / (ms * 1_000_000) + 1 : 1
             if timers[i]!.state == .running { arm(i) }
+        case .adjust(let i, let ms):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            return adjust(i, by: ms * 1_000_000)
         case .freeOnNextEvent(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.freeOnEvent = true
@@ -393,7 +410,47 @@ struct Model {
         return .init(result: "ok", events: events)
     }
 
+    /// The header's adjust rules.
+    private mutating func adjust(_ i: Int, by delta: Int64) -> ModelTests.Outcome {
+        let fail = { (error: TocsinError) in ModelTests.Outcome(result: error.name, events: []) }
+        guard let old = timers[i]!.duration, delta != 0 else { return fail(.invalidArgument) }
+        let state = timers[i]!.state
+        guard state != .canceled else { return fail(.wrongState) }
+        let new = old + delta
+        guard new > 0, new <= 3_155_760_000 * 1_000_000_000 else { return fail(.invalidArgument) }
+        let elapsed = timers[i]!.running(at: now)
+        switch state {
+        case .idle, .suspended:
+            guard new > elapsed else { return fail(.invalidArgument) }
+            timers[i]!.base = timers[i]!.base ?? old
+            timers[i]!.duration = new
+            queueState(i)
+        case .running:
+            timers[i]!.base = timers[i]!.base ?? old
+            timers[i]!.duration = new
+            if new <= elapsed {  // finishes now: running time reads the new end until then
+                arm(i)
+                timers[i]!.dueNoSooner = now
+            } else {
+                arm(i)
+                queueState(i)
+            }
+        default:  // finished
+            guard delta > 0 else { return fail(.invalidArgument) }
+            timers[i]!.base = timers[i]!.base ?? old
+            timers[i]!.duration = new
+            timers[i]!.state = .running
+            timers[i]!.banked = old
+            timers[i]!.segmentStart = now
+            if timers[i]!.interval > 0 { timers[i]!.nextTick = old / timers[i]!.interval + 1 }
+            arm(i)
+            queueState(i)
+        }
+        return .init(result: "ok", events: [])
+    }
+
     private mutating func arm(_ i: Int) {
+        timers[i]!.dueNoSooner = nil
         timers[i]!.armedSequence = timers[i]!.nextDue == nil ? nil : sequence
         if timers[i]!.nextDue != nil { sequence += 1 }
     }
@@ -418,8 +475,9 @@ struct Model {
         if let head = pending.first, due == nil || head.time <= due!.deadline {
             pending.removeFirst()
             let timer = timers[head.timer]!
-            let remaining = timer.duration.map { $0 - head.elapsed }
-            return deliver(head.timer, "\(head.kind == "finish" ? "finish" : "state") \(head.state) e=\(head.elapsed) r=\(remaining.map(String.init) ?? "-") t=0")
+            let elapsed = timer.duration.map { min(head.elapsed, $0) } ?? head.elapsed  // shortened since
+            let remaining = timer.duration.map { $0 - elapsed }
+            return deliver(head.timer, "\(head.kind == "finish" ? "finish" : "state") \(head.state) e=\(elapsed) r=\(remaining.map(String.init) ?? "-") t=0")
         }
         guard let due else { return nil }
         now = max(now, due.deadline)

@@ -63,5 +63,6 @@ extern const test_case threaded_tests[];
 extern const test_case polled_tests[];
 extern const test_case persistence_tests[];
 extern const test_case events_tests[];
+extern const test_case adjust_tests[];
 
 #endif

@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (s.at < s.size && !s.engine_freed) {
         tocsin_engine *e = s.engine;
         int rc = 0;
-        switch (next(&s) % 27) {
+        switch (next(&s) % 28) {
         case 0: rc = tocsin_countdown_new(e, seconds(&s), &s.timers[next(&s) % SLOTS]); break;
         case 1: rc = tocsin_stopwatch_new(e, &s.timers[next(&s) % SLOTS]); break;
         case 2: rc = tocsin_timer_start(e, timer(&s)); break;
@@ -175,6 +175,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             rc = tocsin_timer_events(e, timer(&s));
             check(rc < 0 || (rc & ~TOCSIN_EVENTS_ALL) == 0, "events are TOCSIN_EVENTS_* bits");
             break;
+        case 26: {
+            double delta = seconds(&s);
+            tocsin_timer t = timer(&s);
+            rc = tocsin_timer_adjust(e, t, next(&s) % 2 ? -delta : delta);
+            if (rc == TOCSIN_OK && tocsin_timer_remaining(e, t, &value) == TOCSIN_OK)
+                check(value >= 0 && value <= TOCSIN_MAX_SECONDS, "adjusted remaining in range");
+            break;
+        }
         default: rc = tocsin_engine_now(e, &value); check(rc == TOCSIN_OK && value >= 0, "now"); break;
         }
         check(rc >= 0 || is_status(rc), "every failure is a documented status");

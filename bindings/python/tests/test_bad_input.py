@@ -41,6 +41,31 @@ def test_tick_zero_and_tick_longer_than_the_countdown_mean_no_ticks(manual):
         assert events == [] and timer.state is State.FINISHED
 
 
+@pytest.mark.parametrize("delta", [math.nan, math.inf, -math.inf, 0, -0.0, 1e300, -1e300, "5", None, True])
+def test_bad_adjustments_change_nothing(manual, delta):
+    timer = manual.countdown(5).start()
+    manual.advance(1)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        timer.adjust(delta)
+    assert timer.remaining == 4 and timer.duration == 5
+
+
+def test_adjustments_the_state_forbids(manual):
+    watch = manual.stopwatch()
+    with pytest.raises(tocsin.InvalidArgumentError):
+        watch.adjust(1)
+    timer = manual.countdown(5).start()
+    timer.cancel()
+    with pytest.raises(tocsin.WrongStateError):
+        timer.adjust(1)
+    idle = manual.countdown(5)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        idle.adjust(-5)  # not above the elapsed 0
+    timer.free()
+    with pytest.raises(tocsin.NoSuchTimerError):
+        timer.adjust(1)
+
+
 @pytest.mark.parametrize("label, expected", [(None, ""), ("", ""), ("x" * 4096, "x" * 4096), ("é" * 2048, "é" * 2048)])
 def test_labels_at_the_edges(manual, label, expected):
     timer = manual.countdown(1, label="before")

@@ -42,7 +42,7 @@ from ._errors import TocsinError, error_for, set_strerror
 #: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The oldest library minor version that has every function below.
-ABI_MINOR = 2
+ABI_MINOR = 3
 
 ENV_VARIABLE = "TOCSIN_LIBRARY"
 _BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"
@@ -107,6 +107,7 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_timer_suspend", [_ENGINE, _TIMER], c_int, _check),
     ("tocsin_timer_resume", [_ENGINE, _TIMER], c_int, _check),
     ("tocsin_timer_cancel", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_adjust", [_ENGINE, _TIMER, c_double], c_int, _check),
     ("tocsin_timer_lap", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_timer_laps", [_ENGINE, _TIMER, _OUT_DOUBLE, c_size_t], c_int, _check),
     ("tocsin_timer_state", [_ENGINE, _TIMER], c_int, _check),

@@ -145,6 +145,19 @@ class Timer:
             self._deferred = False
             self._engine._listen(self._handle)
 
+    def adjust(self, seconds: Seconds) -> "Timer":
+        """Adds ``seconds`` to a countdown's current run (negative: takes
+        them off); remaining time and the finish move with it. Running: a
+        countdown shortened to its elapsed time or less finishes now.
+        Finished: positive seconds run it again with that much left ("one
+        more minute"). A restart from finished or cancelled runs the
+        original duration again. Its handlers get a STATE event with the new
+        ``remaining``. Raises InvalidArgumentError (stopwatch, zero, the
+        new duration not above the elapsed time while idle or suspended, or
+        out of range) or WrongStateError (cancelled). Returns self."""
+        self._call("tocsin_timer_adjust", to_seconds(seconds))
+        return self
+
     def lap(self) -> float:
         """Records a lap; returns its length in seconds."""
         return self._double("tocsin_timer_lap")

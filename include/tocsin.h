@@ -160,6 +160,9 @@ typedef struct tocsin_event {
     uint64_t tick;        /* 1-based tick number on TICK, else 0 */
     double lateness;      /* seconds from the event's due time to its delivery
                              (never negative; always 0 on a manual clock) */
+    uint64_t missed;      /* on a coalesced TICK: ticks skipped before this
+                             one (see tocsin_timer_set_tick_policy); else 0.
+                             Since 0.3 */
 } tocsin_event;
 
 /**
@@ -432,6 +435,24 @@ TOCSIN_EXTERN int tocsin_timer_cancel(tocsin_engine *engine,
 TOCSIN_EXTERN int tocsin_countdown_start(tocsin_engine *engine, double seconds,
                                          unsigned events, tocsin_callback cb,
                                          void *user_data, tocsin_timer *out);
+
+/** Tick policies (tocsin_timer_set_tick_policy). */
+enum { TOCSIN_TICKS_EVERY = 0, TOCSIN_TICKS_COALESCE = 1 };
+
+/**
+ * Chooses what happens to a timer's ticks that are all due when the engine
+ * gets to them (after the process or the machine stalled, or a long
+ * tocsin_engine_advance()): TOCSIN_TICKS_EVERY (the default) delivers each
+ * one; TOCSIN_TICKS_COALESCE delivers one TICK for the latest of them, with
+ * `tick` its number, `elapsed` its nominal time (tick x interval) and
+ * `missed` how many were skipped. Only ticks due before any other event
+ * (another timer's, a queued STATE) are merged, so events keep due-time
+ * order. A timer nobody listens to skips ticks either way. Any state; kept
+ * across runs and saved. Since 0.3. Returns TOCSIN_EINVAL for another
+ * policy, TOCSIN_ENOENT, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_tick_policy(tocsin_engine *engine,
+                                               tocsin_timer timer, int policy);
 
 /**
  * Changes a countdown's duration by delta_seconds (negative shortens) for

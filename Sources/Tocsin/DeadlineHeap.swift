@@ -67,6 +67,35 @@ struct DeadlineHeap {
         checkInvariantsInDebug()
     }
 
+    /// The position (1 to 4) of the earliest entry after the top: in a 4-ary
+    /// heap it is one of the top's children. Nil with fewer than two entries. O(1).
+    var runnerUpPosition: Int? {
+        guard count > 1 else { return nil }
+        let base = base.unsafelyUnwrapped
+        var best = 1
+        for child in 2..<min(5, count) where base[child].precedes(base[best]) { best = child }
+        return best
+    }
+
+    subscript(position: Int) -> HeapEntry { base.unsafelyUnwrapped[position] }
+
+    /// Removes the entry at `position` (not the top: see `removeTop`). O(log n).
+    mutating func remove(at position: Int) {
+        count -= 1
+        guard position < count else {
+            checkInvariantsInDebug()
+            return
+        }
+        let last = base.unsafelyUnwrapped[count]
+        let base = base.unsafelyUnwrapped
+        if last.precedes(base[(position - 1) / 4]) {
+            siftUp(last, from: position)
+        } else {
+            siftDown(last, from: position)
+        }
+        checkInvariantsInDebug()
+    }
+
     /// Removes every entry, keeping the buffer. O(1).
     mutating func removeAll() { count = 0 }
 

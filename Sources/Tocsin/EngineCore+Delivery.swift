@@ -39,8 +39,10 @@ extension EngineCore {
             dropStaleTops(dueBy: limit)
             guard let top = heap.top, top.deadline <= limit else { return nil }
             if skipUnheardTicks(top, until: limit) { continue }
-            if delivery == .manualClock { manualNow = max(manualNow, top.deadline) }
-            if let event = fire(top) { return event }
+            if let event = fire(top, until: limit) {
+                if delivery == .manualClock { manualNow = max(manualNow, event.due) }
+                return event
+            }
         }
     }
 
@@ -88,8 +90,9 @@ extension EngineCore {
     }
 
     /// Moves the timer at the top of the heap past its due event and returns
-    /// that event.
-    private mutating func fire(_ top: HeapEntry) -> EngineEvent? {
+    /// that event; a coalescing timer's ticks due by `limit` before anything
+    /// else become one TICK.
+    private mutating func fire(_ top: HeapEntry, until limit: Int64) -> EngineEvent? {
         let index = top.slotIndex
         let slot = slots[index]
         guard let due = nextDue(index) else {
@@ -99,10 +102,20 @@ extension EngineCore {
         }
         let handle = slots.handle(of: index)
         if due.isTick, var schedule = ticks[index] {
+            var tick = schedule.next
+            var (runningTime, deadline) = (due.runningTime, top.deadline)
+            if slot.pointee.flags.contains(.coalescesTicks) {
+                tick = latestTickDueFirst(top, schedule: schedule, until: limit)
+                if tick != schedule.next {
+                    runningTime = Int64(tick) * schedule.interval
+                    deadline = slot.pointee.deadline(forRunningTime: runningTime)
+                }
+            }
             let event = EngineEvent(
-                kind: .tick, state: .running, handle: handle, elapsed: due.runningTime,
-                remaining: slot.pointee.remaining(after: due.runningTime), tick: schedule.next, due: top.deadline)
-            schedule.next += 1
+                kind: .tick, state: .running, handle: handle, elapsed: runningTime,
+                remaining: slot.pointee.remaining(after: runningTime), tick: tick, due: deadline,
+                missed: tick - schedule.next)
+            schedule.next = tick + 1
             ticks[index] = schedule
             retimeTop(index)
             return event
@@ -115,6 +128,33 @@ extension EngineCore {
         return EngineEvent(
             kind: .finish, state: .finished, handle: handle, elapsed: slot.pointee.duration,
             remaining: 0, tick: 0, due: top.deadline)
+    }
+
+    /// The last tick of the heap's top timer (coalescing, running, ticks
+    /// due) that is due by `limit` and would still be delivered before any
+    /// other event: before the next live heap entry (by deadline, then
+    /// start order) and before a queued STATE event. Stale heap entries
+    /// among the top's children are dropped on the way. O(1) amortized.
+    private mutating func latestTickDueFirst(_ top: HeapEntry, schedule: TickSchedule, until limit: Int64) -> UInt64 {
+        var last = limit  // the latest deadline a tick may have
+        while let position = heap.runnerUpPosition {
+            let next = heap[position]
+            guard slots[next.slotIndex].pointee.armKey == next.key else {
+                heap.remove(at: position)  // stale: nothing is due there
+                staleEntries -= 1
+                continue
+            }
+            last = min(last, top.key < next.key ? next.deadline : next.deadline - 1)
+            break
+        }
+        if let head = pending.first { last = min(last, head.time - 1) }
+        let slot = slots[top.slotIndex].pointee
+        let reach = last.subtractingSaturated(slot.anchor)  // running time at `last`
+        var latest = reach >= 0 ? UInt64(reach / schedule.interval) : 0
+        if !slot.isStopwatch {  // ticks at or after the end are folded into the finish
+            latest = min(latest, UInt64((slot.duration - 1) / schedule.interval))
+        }
+        return max(schedule.next, latest)
     }
 
     /// Ends a delivery round that is not closing the engine: re-arms the

@@ -10,7 +10,8 @@ extension EngineCore {
             return SavedTimer(
                 stopwatch: slot.isStopwatch, label: labels[index] ?? "", duration: slot.duration,
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
-                laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index])
+                laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index],
+                coalescesTicks: slot.flags.contains(.coalescesTicks))
         }
     }
 
@@ -51,6 +52,7 @@ extension EngineCore {
             laps[index] = LapRecord(mark: saved.laps.reduce(0, +), lengths: saved.laps)
             slot.pointee.flags.insert(.extras)
         }
+        if saved.coalescesTicks { slot.pointee.flags.insert(.coalescesTicks) }
         if let original = saved.originalDuration {
             baseDurations[index] = original
             slot.pointee.flags.insert(.extras)

@@ -99,6 +99,15 @@ extension EngineCore {
         }
     }
 
+    /// Chooses whether ticks all due together come as one.
+    mutating func setTickPolicy(_ policy: TickPolicy, of index: Int32) {
+        if policy == .coalesce {
+            slots[index].pointee.flags.insert(.coalescesTicks)
+        } else {
+            slots[index].pointee.flags.remove(.coalescesTicks)
+        }
+    }
+
     /// Sets the label (empty: none).
     mutating func setLabel(_ label: String, of index: Int32) {
         if label.isEmpty {

@@ -54,6 +54,16 @@ extension LockedCore {
         try withTimer(timer) { core, index throws(TocsinError) in try core.setTickInterval(interval, of: index) }
     }
 
+    package func setTickPolicy(_ policy: TickPolicy, for timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { core, index in core.setTickPolicy(policy, of: index) }
+    }
+
+    package func tickPolicy(of timer: TimerID) throws(TocsinError) -> TickPolicy {
+        try withTimer(timer) { core, index in
+            core.slots[index].pointee.flags.contains(.coalescesTicks) ? .coalesce : .every
+        }
+    }
+
     package func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
         let label = label ?? ""
         guard label.utf8.count <= TimerEngine.maxLabelBytes else { throw .invalidArgument }

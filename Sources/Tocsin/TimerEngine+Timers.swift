@@ -87,6 +87,22 @@ extension TimerEngine {
         try core.setTickInterval(nanoseconds: interval, for: timer)
     }
 
+    /// Chooses what happens to ticks that are all due when the engine gets
+    /// to them (after a stall, a suspend of the machine, a long `advance`):
+    /// `.every` (the default) delivers each; `.coalesce` delivers one TICK
+    /// for the latest, with `elapsed` that tick's nominal time and `missed`
+    /// how many were skipped. Only ticks due before any other event are
+    /// merged, so events still come in due-time order. Any state; kept
+    /// across runs and saved with the timer.
+    public func setTickPolicy(_ policy: TickPolicy, for timer: TimerID) throws(TocsinError) {
+        try core.setTickPolicy(policy, for: timer)
+    }
+
+    /// The timer's tick policy.
+    public func tickPolicy(of timer: TimerID) throws(TocsinError) -> TickPolicy {
+        try core.tickPolicy(of: timer)
+    }
+
     /// Sets the timer's label (nil or empty: none), at most 4096 bytes of UTF-8.
     public func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
         try core.setLabel(label, for: timer)

@@ -30,10 +30,14 @@ public struct TimerEvent: Sendable, Hashable {
     public var tick: UInt64
     /// From the event's due time to its delivery; zero on a manual clock.
     public var lateness: Duration
+    /// On a TICK of a timer whose ticks coalesce (`TickPolicy.coalesce`): how
+    /// many ticks before `tick` were skipped because they were all due
+    /// together; 0 otherwise.
+    public var missed: UInt64
 
     public init(
         kind: Kind, state: TimerState, timer: TimerID, elapsed: Duration,
-        remaining: Duration?, tick: UInt64, lateness: Duration
+        remaining: Duration?, tick: UInt64, lateness: Duration, missed: UInt64 = 0
     ) {
         self.kind = kind
         self.state = state
@@ -42,5 +46,6 @@ public struct TimerEvent: Sendable, Hashable {
         self.remaining = remaining
         self.tick = tick
         self.lateness = lateness
+        self.missed = missed
     }
 }

@@ -13,6 +13,7 @@ struct SavedTimer: Equatable {
     /// An adjusted countdown's duration before the adjustments of its run:
     /// what a restart runs from. Nil if not adjusted.
     var originalDuration: Int64? = nil
+    var coalescesTicks = false
 }
 
 /// The timer file (docs/timer-file.md): its JSON, and reading and writing
@@ -114,6 +115,7 @@ extension SavedTimer {
             ("laps_ns", .array(laps.map(JSON.integer))),
         ]
         if let originalDuration { members.append(("original_duration_ns", .integer(originalDuration))) }
+        if coalescesTicks { members.append(("tick_policy", .string("coalesce"))) }
         return .object(members)
     }
 
@@ -152,7 +154,13 @@ extension SavedTimer {
         case .integer(let value)? where !stopwatch && (1...Nanos.max).contains(value): original = value
         default: return nil
         }
+        let coalesces: Bool
+        switch json["tick_policy"] {
+        case nil, .string("every")?: coalesces = false
+        case .string("coalesce")?: coalesces = true
+        default: return nil
+        }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
-                  elapsed: elapsed, laps: laps, originalDuration: original)
+                  elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces)
     }
 }

@@ -38,8 +38,9 @@ struct TimerSlot {
         /// `baseDurations` (adjusted: the duration to restart from).
         static var extras: Flags { Flags(rawValue: 1 << 2) }
         static var ticking: Flags { Flags(rawValue: 1 << 3) }
-        /// Bit 4 is unused. Bits 5-7: the event kinds the handler does not
-        /// want (see `muted`).
+        /// Ticks all due together are delivered as one (`TickPolicy.coalesce`).
+        static var coalescesTicks: Flags { Flags(rawValue: 1 << 4) }
+        /// Bits 5-7: the event kinds the handler does not want (see `muted`).
         static var mutedKinds: Flags { Flags(rawValue: 0b1110_0000) }
     }
 

@@ -94,6 +94,14 @@ public func tocsin_timer_cancel(_ pointer: OpaquePointer?, _ timer: tocsin_timer
     statusHolding(pointer) { engine throws(TocsinError) in try engine.cancel(TimerID(rawValue: timer)) }
 }
 
+@_cdecl("tocsin_timer_set_tick_policy")
+public func tocsin_timer_set_tick_policy(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ policy: Int32) -> Int32 {
+    status(pointer) { core throws(TocsinError) in
+        guard let policy = TickPolicy(rawValue: policy) else { throw .invalidArgument }
+        try core.setTickPolicy(policy, for: TimerID(rawValue: timer))
+    }
+}
+
 @_cdecl("tocsin_timer_adjust")
 public func tocsin_timer_adjust(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ deltaSeconds: Double) -> Int32 {
     status(pointer) { core throws(TocsinError) in

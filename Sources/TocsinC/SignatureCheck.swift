@@ -30,6 +30,7 @@ private func checkSignatures() {
     sameSignature(CTocsin.tocsin_timer_resume, TocsinC.tocsin_timer_resume)
     sameSignature(CTocsin.tocsin_timer_cancel, TocsinC.tocsin_timer_cancel)
     sameSignature(CTocsin.tocsin_timer_adjust, TocsinC.tocsin_timer_adjust)
+    sameSignature(CTocsin.tocsin_timer_set_tick_policy, TocsinC.tocsin_timer_set_tick_policy)
     sameSignature(CTocsin.tocsin_timer_lap, TocsinC.tocsin_timer_lap)
     sameSignature(CTocsin.tocsin_timer_laps, TocsinC.tocsin_timer_laps)
     sameSignature(CTocsin.tocsin_timer_state, TocsinC.tocsin_timer_state)

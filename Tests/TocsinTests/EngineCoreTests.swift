@@ -84,13 +84,19 @@ import Testing
         core.retireBatch()
     }
 
-    @Test func theHeapKeepsItsOrderThroughEveryChange() {
+    @Test func theHeapKeepsItsOrderThroughEveryChangeAndFindsItsRunnerUp() {
         var heap = DeadlineHeap()
         defer { heap.deallocate() }
         var random = SplitMix(seed: 42)
         var live: [UInt64: Int64] = [:]
         for step in 0..<20_000 {
-            switch random.next() % 4 {
+            switch random.next() % 5 {
+            case 4:
+                guard let position = heap.runnerUpPosition else { continue }
+                let runnerUp = heap[position]
+                #expect(runnerUp.deadline == live.filter { $0.key != heap.top!.key }.values.min())
+                heap.remove(at: position)
+                live[runnerUp.key] = nil
             case 0, 1:
                 let entry = HeapEntry(deadline: Int64(random.next() % 1000), key: UInt64(step + 1) << 24)
                 let pushed = heap.push(entry)

@@ -14,6 +14,7 @@ import Tocsin
         case start(Int), suspend(Int), resume(Int), cancel(Int), free(Int), lap(Int)
         case tick(Int, milliseconds: Int64)
         case adjust(Int, milliseconds: Int64)
+        case coalesce(Int, Bool)
         case freeOnNextEvent(Int)
         /// Timer #a's handler frees timer #b on #a's next event.
         case freeOtherOnNextEvent(Int, Int)
@@ -35,6 +36,7 @@ import Tocsin
             case .lap(let i): "lap(#\(i))"
             case .tick(let i, let ms): "tick(#\(i), \(ms)ms)"
             case .adjust(let i, let ms): "adjust(#\(i), \(ms)ms)"
+            case .coalesce(let i, let on): "coalesce(#\(i), \(on))"
             case .freeOnNextEvent(let i): "freeOnNextEvent(#\(i))"
             case .freeOtherOnNextEvent(let a, let b): "freeOtherOnNextEvent(#\(a), #\(b))"
             case .observe: "observe"
@@ -76,6 +78,7 @@ import Tocsin
             case 73..<78:
                 let magnitude = Int64(random.next() % 3000) + 1
                 ops.append(.adjust(pick(), milliseconds: random.next() % 3 == 0 ? -magnitude : magnitude))
+            case 78..<80: ops.append(.coalesce(pick(), random.next() % 4 != 0))
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -188,6 +191,7 @@ final class RealSide: @unchecked Sendable {
             case .lap(let i): result = "lap \(try engine.lap(handle(i)).nanoseconds)"
             case .tick(let i, let ms): try engine.setTickInterval(.milliseconds(ms), for: handle(i))
             case .adjust(let i, let ms): try engine.adjust(handle(i), by: .milliseconds(ms))
+            case .coalesce(let i, let on): try engine.setTickPolicy(on ? .coalesce : .every, for: handle(i))
             case .freeOnNextEvent(let i):
                 _ = try engine.state(of: handle(i))
                 freeOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
@@ -249,7 +253,7 @@ final class RealSide: @unchecked Sendable {
 
 enum ModelEvent {
     static func describe(index: Int, _ event: TimerEvent) -> String {
-        "#\(index) \(event.kind) \(event.state) e=\(event.elapsed.nanoseconds) r=\(event.remaining.map { String($0.nanoseconds) } ?? "-") t=\(event.tick)"
+        "#\(index) \(event.kind) \(event.state) e=\(event.elapsed.nanoseconds) r=\(event.remaining.map { String($0.nanoseconds) } ?? "-") t=\(event.tick) m=\(event.missed)"
     }
 }
 
@@ -279,6 +283,7 @@ struct Model {
         var base: Int64?
         /// Finished by an adjustment: its FINISH falls due no sooner than then.
         var dueNoSooner: Int64?
+        var coalesces = false
 
         func running(at now: Int64) -> Int64 {
             let value = state == .running ? banked + (now - segmentStart) : banked
@@ -385,6 +390,9 @@ struct Model {
         case .adjust(let i, let ms):
             guard exists(i) else { return fail(.noSuchTimer) }
             return adjust(i, by: ms * 1_000_000)
+        case .coalesce(let i, let on):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            timers[i]!.coalesces = on
         case .freeOnNextEvent(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.freeOnEvent = true
@@ -477,7 +485,7 @@ struct Model {
             let timer = timers[head.timer]!
             let elapsed = timer.duration.map { min(head.elapsed, $0) } ?? head.elapsed  // shortened since
             let remaining = timer.duration.map { $0 - elapsed }
-            return deliver(head.timer, "\(head.kind == "finish" ? "finish" : "state") \(head.state) e=\(elapsed) r=\(remaining.map(String.init) ?? "-") t=0")
+            return deliver(head.timer, "\(head.kind == "finish" ? "finish" : "state") \(head.state) e=\(elapsed) r=\(remaining.map(String.init) ?? "-") t=0 m=0")
         }
         guard let due else { return nil }
         now = max(now, due.deadline)
@@ -485,8 +493,23 @@ struct Model {
         let (at, isTick) = timer.nextDue!
         let text: String
         if isTick {
-            text = "tick running e=\(at) r=\(timer.duration.map { String($0 - at) } ?? "-") t=\(timer.nextTick)"
-            timer.nextTick += 1
+            // Coalescing: the last tick due by `target` before any other event.
+            var tick = timer.nextTick
+            if timer.coalesces {
+                var last = target
+                for (index, other) in timers.enumerated() where index != due.index {
+                    guard let other, let deadline = other.deadline() else { continue }
+                    last = min(last, other.armedSequence! > due.sequence ? deadline : deadline - 1)
+                }
+                if let head = pending.first { last = min(last, head.time - 1) }
+                var latest = (timer.banked + (last - timer.segmentStart)) / timer.interval
+                if let duration = timer.duration { latest = min(latest, (duration - 1) / timer.interval) }
+                tick = max(tick, latest)
+                now = max(now, timer.segmentStart + (tick * timer.interval - timer.banked))
+            }
+            let at = tick * timer.interval
+            text = "tick running e=\(at) r=\(timer.duration.map { String($0 - at) } ?? "-") t=\(tick) m=\(tick - timer.nextTick)"
+            timer.nextTick = tick + 1
             if timer.nextDue == nil { timer.armedSequence = nil }
             timers[due.index] = timer
         } else {
@@ -495,7 +518,7 @@ struct Model {
             timer.armedSequence = nil
             timers[due.index] = timer
             queueState(due.index, front: true, at: due.deadline)
-            text = "finish finished e=\(timer.duration!) r=0 t=0"
+            text = "finish finished e=\(timer.duration!) r=0 t=0 m=0"
         }
         return deliver(due.index, text)
     }

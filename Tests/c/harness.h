@@ -64,5 +64,6 @@ extern const test_case polled_tests[];
 extern const test_case persistence_tests[];
 extern const test_case events_tests[];
 extern const test_case adjust_tests[];
+extern const test_case ticks_tests[];
 
 #endif

@@ -54,3 +54,25 @@ def test_an_after_timer_can_be_adjusted(manual):
     assert fired == []
     manual.advance(1)
     assert fired == [3]
+
+
+def test_coalesced_ticks_after_a_long_advance(manual):
+    ticks = []
+    timer = manual.countdown(3600, tick=0.1, tick_policy="coalesce")
+    timer.on_tick(ticks.append)
+    timer.start()
+    manual.advance(1000)
+    assert [(event.tick, event.missed, event.elapsed) for event in ticks] == [(10000, 9999, 1000.0)]
+    timer.set_tick_policy(tocsin.TickPolicy.EVERY)
+    manual.advance(0.3)
+    assert [event.missed for event in ticks[1:]] == [0, 0, 0]
+
+
+def test_bad_tick_policies(manual):
+    timer = manual.countdown(5)
+    for policy in ("sometimes", 7, None):
+        try:
+            timer.set_tick_policy(policy)
+        except tocsin.InvalidArgumentError:
+            continue
+        raise AssertionError(f"{policy!r} was accepted")

@@ -25,7 +25,7 @@ from ._errors import (
 )
 from ._library import LibraryNotFoundError, load
 from ._timer import Timer
-from ._values import Event, EventKind, State
+from ._values import Event, EventKind, State, TickPolicy
 
 __version__ = "0.3.0"
 
@@ -39,6 +39,7 @@ __all__ = [
     "LibraryNotFoundError",
     "NoSuchTimerError",
     "State",
+    "TickPolicy",
     "Timer",
     "TimerCancelledError",
     "TocsinError",

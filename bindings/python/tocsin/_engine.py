@@ -21,9 +21,11 @@ from ._values import (
     Handler,
     Seconds,
     State,
+    TickPolicy,
     encode_label,
     event_from,
     to_seconds,
+    to_tick_policy,
 )
 
 DEFAULT, POLLED, MANUAL_CLOCK = 0, 1, 2
@@ -145,8 +147,12 @@ class Engine:
 
     # -- timers ----------------------------------------------------------------
 
-    def countdown(self, seconds: Seconds, *, label: Optional[str] = None, tick: Optional[Seconds] = None) -> Timer:
-        """A new idle countdown of ``seconds`` (0 < seconds <= 100 years)."""
+    def countdown(
+        self, seconds: Seconds, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
+        tick_policy: "Optional[TickPolicy | str]" = None,
+    ) -> Timer:
+        """A new idle countdown of ``seconds`` (0 < seconds <= 100 years).
+        ``tick_policy``: see ``Timer.set_tick_policy``."""
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
         handle = c_uint64()
@@ -156,13 +162,16 @@ class Engine:
         status = self._countdown_new(pointer, seconds, byref(handle))  # inline: a hot path
         if status < 0:
             raise error_for(status, "tocsin_countdown_new")
-        return self._adopt(handle.value, label, tick)
+        return self._adopt(handle.value, label, tick, tick_policy)
 
-    def stopwatch(self, *, label: Optional[str] = None, tick: Optional[Seconds] = None) -> Timer:
+    def stopwatch(
+        self, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
+        tick_policy: "Optional[TickPolicy | str]" = None,
+    ) -> Timer:
         """A new idle stopwatch: counts up, never finishes."""
         handle = c_uint64()
         self._call("tocsin_stopwatch_new", byref(handle))
-        return self._adopt(handle.value, label, tick)
+        return self._adopt(handle.value, label, tick, tick_policy)
 
     def after(
         self, seconds: Seconds, handler: Callable[..., object], *args: object, label: Optional[str] = None
@@ -205,7 +214,10 @@ class Engine:
                 raise
         return timer
 
-    def _adopt(self, handle: int, label: Optional[str], tick: Optional[Seconds]) -> Timer:
+    def _adopt(
+        self, handle: int, label: Optional[str], tick: Optional[Seconds],
+        tick_policy: "Optional[TickPolicy | str]" = None,
+    ) -> Timer:
         timer = Timer(self, handle)
         self._timers[handle] = weakref.ref(timer)
         try:
@@ -217,6 +229,8 @@ class Engine:
                 self._call("tocsin_timer_set_label", handle, encode_label(label))
             if tick:
                 self._call("tocsin_timer_set_tick", handle, to_seconds(tick))
+            if tick_policy is not None:
+                self._call("tocsin_timer_set_tick_policy", handle, int(to_tick_policy(tick_policy)))
         except BaseException:
             timer.free()  # a failed call leaves nothing behind
             raise

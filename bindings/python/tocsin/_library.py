@@ -59,6 +59,7 @@ class CEvent(ctypes.Structure):
         ("remaining", c_double),
         ("tick", c_uint64),
         ("lateness", c_double),
+        ("missed", c_uint64),  # since 0.3
     ]
 
 
@@ -108,6 +109,7 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_timer_resume", [_ENGINE, _TIMER], c_int, _check),
     ("tocsin_timer_cancel", [_ENGINE, _TIMER], c_int, _check),
     ("tocsin_timer_adjust", [_ENGINE, _TIMER, c_double], c_int, _check),
+    ("tocsin_timer_set_tick_policy", [_ENGINE, _TIMER, c_int], c_int, _check),
     ("tocsin_timer_lap", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_timer_laps", [_ENGINE, _TIMER, _OUT_DOUBLE, c_size_t], c_int, _check),
     ("tocsin_timer_state", [_ENGINE, _TIMER], c_int, _check),

@@ -15,8 +15,10 @@ from ._values import (
     Handler,
     Seconds,
     State,
+    TickPolicy,
     encode_label,
     to_seconds,
+    to_tick_policy,
 )
 
 if TYPE_CHECKING:
@@ -212,6 +214,14 @@ class Timer:
     @label.setter
     def label(self, value: Optional[str]) -> None:
         self._call("tocsin_timer_set_label", encode_label(value))
+
+    def set_tick_policy(self, policy: "TickPolicy | str") -> "Timer":
+        """``TickPolicy.COALESCE`` (or "coalesce"): ticks all due at once
+        (after a stall, a suspend, a long advance) come as one TICK for the
+        latest, with ``event.missed`` the number skipped. ``EVERY`` (the
+        default): each one. Returns self."""
+        self._call("tocsin_timer_set_tick_policy", int(to_tick_policy(policy)))
+        return self
 
     def set_tick(self, interval: Optional[Seconds]) -> "Timer":
         """A TICK event every ``interval`` seconds of running time (None or 0:

@@ -36,6 +36,14 @@ class EventKind(enum.IntEnum):
     FINISH = 3
 
 
+class TickPolicy(enum.IntEnum):
+    """What happens to ticks all due at once (TOCSIN_TICKS_*): EVERY delivers
+    each; COALESCE delivers one TICK for the latest, with ``missed`` set."""
+
+    EVERY = 0
+    COALESCE = 1
+
+
 #: TOCSIN_EVENTS_* bits: the event kinds a timer's C callback is given.
 EVENTS_TICK, EVENTS_STATE, EVENTS_FINISH = 1 << EventKind.TICK, 1 << EventKind.STATE, 1 << EventKind.FINISH
 EVENTS_ALL = EVENTS_TICK | EVENTS_STATE | EVENTS_FINISH
@@ -47,7 +55,9 @@ class Event:
 
     ``elapsed`` is running time in seconds (exactly ``tick`` x interval on a
     tick); ``remaining`` is the countdown's time left (None for a stopwatch);
-    ``lateness`` is how long after its due time the event was delivered."""
+    ``lateness`` is how long after its due time the event was delivered;
+    ``missed``, on a TICK of a timer whose ticks coalesce, is how many ticks
+    before this one were skipped (0 otherwise)."""
 
     kind: EventKind
     state: State
@@ -56,6 +66,7 @@ class Event:
     remaining: Optional[float]
     tick: int
     lateness: float
+    missed: int = 0
 
 
 _KINDS = {kind.value: kind for kind in EventKind}
@@ -76,6 +87,7 @@ def event_from(raw: Any, timer: "Timer") -> Event:
         "remaining": None if raw.remaining < 0 else raw.remaining,
         "tick": raw.tick,
         "lateness": raw.lateness,
+        "missed": raw.missed,
     })
     return event
 
@@ -100,3 +112,12 @@ def encode_label(value: Optional[str]) -> Optional[bytes]:
         return value.encode("utf-8")
     except UnicodeEncodeError as error:
         raise InvalidArgumentError(-1, f"label is not valid UTF-8: {error}") from None
+
+
+def to_tick_policy(value: "TickPolicy | str") -> TickPolicy:
+    """A TickPolicy from itself or its name ("every", "coalesce")."""
+    if isinstance(value, TickPolicy):
+        return value
+    if isinstance(value, str) and value.upper() in TickPolicy.__members__:
+        return TickPolicy[value.upper()]
+    raise InvalidArgumentError(-1, f"tick policy must be a TickPolicy, 'every' or 'coalesce', not {value!r}")

@@ -85,6 +85,7 @@ public final class CountdownRunner: @unchecked Sendable {
             try? loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }  // releases a held FINISH
             attachAlert(timer, label: label, duration: duration.nanoseconds)
             if output.mode == .live { try? loop.engine.setTickInterval(.milliseconds(100), for: timer) }
+            try? loop.engine.setTickPolicy(.coalesce, for: timer)
         }
         guard !active.isEmpty else {
             output.permanent("Nothing to resume in \(path)")
@@ -141,6 +142,8 @@ public final class CountdownRunner: @unchecked Sendable {
         case .json: try loop.engine.setTickInterval(options.jsonTick, for: timer)
         case .quiet: break
         }
+        // After a stall (SIGSTOP, a suspended laptop) one tick, not thousands.
+        try loop.engine.setTickPolicy(.coalesce, for: timer)
         try loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }
         attachAlert(timer, label: entry.label, duration: duration)
         active.append(Active(timer: timer, label: entry.label, duration: duration, index: index))
@@ -185,10 +188,15 @@ public final class CountdownRunner: @unchecked Sendable {
         let timer = active[position]
         switch event.kind {
         case .tick:
-            emit("tick", timer, event, extra: [("tick", .integer(Int64(event.tick)))])
+            emit("tick", timer, event, extra: [
+                ("tick", .integer(Int64(event.tick))), ("missed", .integer(Int64(clamping: event.missed))),
+            ])
         case .stateChange:
             emit("state", timer, event)
             saveState()
+            if let duration = (try? loop.engine.duration(of: timer.timer)) ?? nil {  // adjusted: + and -
+                active[position].duration = duration.nanoseconds
+            }
             // Judge by the state now, not the event's: `r` cancels and starts
             // at once, and the alert's Restart button starts a finished timer.
             switch try? loop.engine.state(of: timer.timer) {
@@ -228,6 +236,13 @@ public final class CountdownRunner: @unchecked Sendable {
                 try? loop.engine.cancel(timer.timer)
                 try? loop.engine.start(timer.timer)
             }
+        } else if key == UInt8(ascii: "+") || key == UInt8(ascii: "=") {
+            for timer in running { try? loop.engine.adjust(timer.timer, by: .seconds(60)) }
+            _ = loop.next(timeoutMilliseconds: 0)  // the STATE events: new durations for the display
+        } else if key == UInt8(ascii: "-") || key == UInt8(ascii: "_") {
+            // A minute off; one with a minute or less left finishes now.
+            for timer in running { try? loop.engine.adjust(timer.timer, by: .seconds(-60)) }
+            _ = loop.next(timeoutMilliseconds: 0)
         }
     }
 

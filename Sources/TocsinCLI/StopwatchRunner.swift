@@ -65,6 +65,7 @@ public final class StopwatchRunner: @unchecked Sendable {
                 try loop.engine.setLabel(label, for: watch)
             }
             if output.mode == .live { try loop.engine.setTickInterval(.milliseconds(100), for: watch) }
+            try loop.engine.setTickPolicy(.coalesce, for: watch)  // after a stall: one redraw, not thousands
             try loop.engine.setHandler(for: watch) { [unowned self] event in
                 guard event.kind == .stateChange else { return }
                 emit("state", state: event.state, elapsed: event.elapsed.nanoseconds)

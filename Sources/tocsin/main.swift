@@ -26,6 +26,7 @@ struct TocsinCommand: ParsableCommand {
 
             KEYS (on a terminal)
               space  pause / resume     r  restart     q, Esc, Ctrl-C  cancel
+              +  one more minute        -  one minute less (at a minute or less: finish now)
 
             Without a terminal nothing is shown but the final line (or, with
             --json, one JSON object per event: tick, state, finish, lap).

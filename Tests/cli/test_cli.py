@@ -271,3 +271,40 @@ def test_list_and_resume_of_a_bad_file_fail_cleanly(tmp_path):
                     ["list", "--state", str(tmp_path / "missing.json")]):
         result = run(*command)
         assert result.returncode == 1 and result.stderr.startswith("tocsin: cannot")
+
+
+def test_a_stopped_json_countdown_prints_one_coalesced_tick_line():
+    # SIGSTOP for 3 s: the ticks missed meanwhile come as one line with "missed".
+    process = subprocess.Popen([TOCSIN, "8s", "Tea", "--json", "--quiet"], stdout=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(process.stdout.readline())
+        assert first["event"] == "state"
+        time.sleep(1.5)
+        process.send_signal(signal.SIGSTOP)
+        time.sleep(3)
+        process.send_signal(signal.SIGCONT)
+        assert process.wait(20) == 0
+    finally:
+        process.kill()
+    events = [json.loads(line) for line in [json.dumps(first)] + process.stdout.read().splitlines()]
+    ticks = [event for event in events if event["event"] == "tick"]
+    assert [tick["tick"] for tick in ticks] == sorted({tick["tick"] for tick in ticks})  # no tick twice
+    coalesced = [tick for tick in ticks if tick["missed"] > 0]
+    assert len(coalesced) == 1 and coalesced[0]["missed"] >= 2, ticks
+    assert coalesced[0]["elapsed"] == coalesced[0]["tick"] * 1.0
+    assert len(ticks) < 7  # one line per tick would be 7
+    assert [event["event"] for event in events][-2:] == ["finish", "state"]
+
+
+def test_plus_gives_one_more_minute_and_minus_takes_it_back():
+    child = spawn("5s Tea --quiet")
+    drain(child, 0.5)
+    child.send("+")
+    more = drain(child, 0.6)
+    assert "Tea  01:0" in more  # about 1:04 left
+    child.send("-")
+    less = drain(child, 0.6)
+    assert "Tea  00:0" in screen_lines(less)[-1]
+    child.send("q")
+    assert terminal_restored(child)
+    assert re.search(r"Tea: cancelled with 00:0\d left", child.before)

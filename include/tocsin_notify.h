@@ -6,8 +6,8 @@
  * sound (freedesktop sound theme, through libcanberra). The alert is
  * withdrawn when the timer is started again or cancelled. Where the server
  * supports buttons it offers Stop (silence, dismiss), Restart (start the
- * timer again) and +1 min (a new 60 s countdown with the same label and
- * alert).
+ * timer again) and +1 min (the same timer runs again with 60 s left:
+ * tocsin_timer_adjust(), since 0.3).
  *
  * THREADS
  *   The notifier runs a GLib main loop on a private thread (so buttons work
@@ -107,7 +107,9 @@ typedef struct tocsin_notify_report {
     tocsin_engine *engine;  /* NULL for tocsin_notify_show() alerts */
     tocsin_timer timer;     /* 0 for tocsin_notify_show() alerts */
     const char *detail;     /* UTF-8 text, as described per kind */
-    tocsin_timer new_timer; /* the countdown a snooze started, else 0 */
+    tocsin_timer new_timer; /* the countdown a snooze ran again: since 0.3
+                               the alert's own timer (tocsin_timer_adjust),
+                               else 0 */
 } tocsin_notify_report;
 
 typedef void (*tocsin_notify_callback)(tocsin_notifier *notifier,

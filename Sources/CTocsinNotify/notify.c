@@ -15,8 +15,7 @@ int tocsin_find_engine_functions(struct tocsin_engine_functions *functions) {
     if (!(functions->field = (__typeof__(&function))dlsym(library, #function))) return -1
     FIND(timer_start, tocsin_timer_start);
     FIND(timer_state, tocsin_timer_state);
-    FIND(countdown_new, tocsin_countdown_new);
-    FIND(timer_set_label, tocsin_timer_set_label);
+    FIND(timer_adjust, tocsin_timer_adjust);
     FIND(timer_label, tocsin_timer_label);
     FIND(engine_add_observer, tocsin_engine_add_observer);
     FIND(engine_remove_observer, tocsin_engine_remove_observer);

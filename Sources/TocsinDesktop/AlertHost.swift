@@ -5,8 +5,9 @@ package protocol AlertHost: AnyObject, Sendable {
     func label(of timer: UInt64) -> String
     /// Starts the timer (again).
     func start(_ timer: UInt64) -> Bool
-    /// A new idle countdown with the timer's label, for a snooze.
-    func makeCountdown(like timer: UInt64, seconds: Double) -> UInt64?
+    /// Gives the timer `seconds` more (a finished countdown runs again with
+    /// that much left), for a snooze.
+    func adjust(_ timer: UInt64, seconds: Double) -> Bool
     /// Follows every timer's events; false if the engine refused.
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool
     func stopObserving()

@@ -205,11 +205,11 @@ public final class Notifier: @unchecked Sendable {
             if let attachment { _ = attachment.host.start(key.timer) }  // its RUNNING withdraws the alert
         case "snooze":
             withdraw(key)
-            let seconds = Double(options.snooze.components.seconds)
-            if let attachment, let fresh = attachment.host.makeCountdown(like: key.timer, seconds: seconds) {
-                try? attach(fresh, host: attachment.host, alert: attachment.alert)
-                _ = attachment.host.start(fresh)
-                newTimer = TimerID(rawValue: fresh)
+            // The same timer, run again with the snooze's time left: hosts see
+            // one timer that got more time, not a new one.
+            let seconds = Double(options.snooze.nanoseconds) / Double(Nanos.perSecond)
+            if let attachment, attachment.host.adjust(key.timer, seconds: seconds) {
+                newTimer = TimerID(rawValue: key.timer)
             }
         default:  // "stop", and the default action
             withdraw(key)

@@ -24,7 +24,7 @@ public struct NotifierReport: Sendable, Hashable, CustomStringConvertible {
     public var detail: String
     /// The error code for a failure (`TocsinError.unavailable` or `.io`).
     public var error: TocsinError?
-    /// The countdown a snooze started.
+    /// The countdown a snooze ran again (the alert's own timer, since 0.3).
     public var newTimer: TimerID?
     /// The engine's host, for the C interface to name the engine.
     package var host: ObjectIdentifier?

@@ -44,10 +44,9 @@ final class EngineHost: AlertHost, @unchecked Sendable {
         (try? engine.start(TimerID(rawValue: timer))) != nil
     }
 
-    func makeCountdown(like timer: UInt64, seconds: Double) -> UInt64? {
-        guard let fresh = try? engine.countdown(.milliseconds(Int64(seconds * 1000))) else { return nil }
-        try? engine.setLabel(label(of: timer), for: fresh)
-        return fresh.rawValue
+    func adjust(_ timer: UInt64, seconds: Double) -> Bool {
+        guard let delta = Nanos.from(signedSeconds: seconds) else { return false }
+        return (try? engine.adjust(TimerID(rawValue: timer), byNanoseconds: delta)) != nil
     }
 
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool {

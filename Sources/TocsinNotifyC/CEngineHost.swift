@@ -45,11 +45,8 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         functions.start(engine, timer) == 0
     }
 
-    func makeCountdown(like timer: UInt64, seconds: Double) -> UInt64? {
-        var fresh: UInt64 = 0
-        guard functions.table.countdown_new.unsafelyUnwrapped(engine, seconds, &fresh) == 0 else { return nil }
-        _ = functions.table.timer_set_label.unsafelyUnwrapped(engine, fresh, label(of: timer))
-        return fresh
+    func adjust(_ timer: UInt64, seconds: Double) -> Bool {
+        functions.table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
     }
 
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool {

@@ -12,8 +12,7 @@
 struct tocsin_engine_functions {
     __typeof__(tocsin_timer_start) *timer_start;
     __typeof__(tocsin_timer_state) *timer_state;
-    __typeof__(tocsin_countdown_new) *countdown_new;
-    __typeof__(tocsin_timer_set_label) *timer_set_label;
+    __typeof__(tocsin_timer_adjust) *timer_adjust;
     __typeof__(tocsin_timer_label) *timer_label;
     __typeof__(tocsin_engine_add_observer) *engine_add_observer;
     __typeof__(tocsin_engine_remove_observer) *engine_remove_observer;

@@ -16,7 +16,20 @@
  *   no thread or kernel object per timer, and no wakeups while nothing is due
  *   (in DEFAULT mode, at most one at the deadline of a timer cancelled while
  *   it was the earliest: cancelling makes no system call).
- *   All times in this API are seconds as double; the engine keeps nanoseconds.
+ *   All times in this API are seconds as double; the engine keeps
+ *   nanoseconds. A time given in seconds becomes the nearest whole number of
+ *   nanoseconds (halves away from zero), and any time above zero at least
+ *   1 ns, so that "more than zero" holds: advancing n times by x is n times
+ *   the rounded x, which differs from advancing once by n * x when x is not
+ *   a whole number of nanoseconds (n * 1e-10 s advances n ns, not n/10).
+ *
+ * ORDER
+ *   In every mode events are delivered in due-time order. Events due at the
+ *   same time: first the STATE events already queued (in the order of the
+ *   calls that caused them), then TICK and FINISH events in the order their
+ *   runs were started or resumed. A STATE event caused by a callback joins
+ *   that queue: after the STATE events queued before it, before the TICK and
+ *   FINISH events due at the same time or later.
  *
  * THREADS
  *   Every function may be called from any thread, and from inside a callback

@@ -183,14 +183,18 @@ extension LockedCore {
         try addObserver(Observer(id: 0, callback: callback, context: context, box: nil))
     }
 
-    package func save(to path: String, realtime: Int64 = Clocks.realtime()) throws(TocsinError) {
+    /// Saves the timers with the clocks given (`BootStamp.current()` and the
+    /// realtime clock for a real save; tests give their own).
+    package func save(to path: String, realtime: Int64, boot: BootStamp?) throws(TocsinError) {
         let timers = try withOpenCore { core in core.savedTimers() }
-        try TimerFile.writeAtomically(TimerFile.encode(timers, realtime: realtime), to: path)
+        let header = TimerFile.Header(realtime: realtime, boot: boot)
+        try TimerFile.writeAtomically(TimerFile.encode(timers, header: header), to: path)
     }
 
-    package func load(from path: String, realtime: Int64 = Clocks.realtime()) throws(TocsinError) -> [TimerID] {
-        let (savedAt, saved) = try TimerFile.decode(try TimerFile.read(path))
-        let away = max(0, realtime - savedAt)
+    /// Loads timers, the time away measured against the clocks given.
+    package func load(from path: String, realtime: Int64, boot: BootStamp?) throws(TocsinError) -> [TimerID] {
+        let (header, saved) = try TimerFile.decode(try TimerFile.read(path))
+        let away = TimerFile.timeAway(since: header, realtime: realtime, boot: boot)
         return try withLock { core throws(TocsinError) in try core.restore(saved, away: away) }
     }
 

@@ -16,38 +16,103 @@ struct SavedTimer: Equatable {
     var coalescesTicks = false
 }
 
+/// Which boot of the machine, and the boot clock then: a file saved and
+/// loaded in the same boot measures the time away on the boot clock, which
+/// no change of the wall clock moves.
+package struct BootStamp: Equatable, Sendable {
+    /// `/proc/sys/kernel/random/boot_id`: a UUID, new at every boot.
+    package var id: String
+    /// `CLOCK_BOOTTIME`, ns.
+    package var time: Int64
+
+    package init(id: String, time: Int64) {
+        self.id = id
+        self.time = time
+    }
+
+    /// This boot now; nil if the kernel does not say which boot this is.
+    package static func current() -> BootStamp? {
+        // A /proc file says its size is 0: read what it gives.
+        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let id = String(decoding: buffer.prefix(count), as: UTF8.self).filter { !$0.isWhitespace }
+        return isBootID(id) ? BootStamp(id: id, time: Clocks.boot()) : nil
+    }
+
+    /// 8-4-4-4-12 lowercase hexadecimal digits.
+    static func isBootID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12]
+            && groups.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } }
+    }
+}
+
 /// The timer file (docs/timer-file.md): its JSON, and reading and writing
 /// it whole. Knows nothing of engines.
 enum TimerFile {
-    /// The file format's name and version (`"format"`, `"version"`).
+    /// The file format's name and version (`"format"`, `"version"`); files of
+    /// version 1 (no boot stamp) still load.
     static let format = "tocsin-timers"
-    static let version: Int64 = 1
+    static let version: Int64 = 2
     /// Larger files are not read: they are not timer files.
     static let maxBytes = 64 << 20
 
-    /// The file's text for `timers`, saved at `realtime` (ns).
-    static func encode(_ timers: [SavedTimer], realtime: Int64) -> [UInt8] {
-        let document = JSON.object([
-            ("format", .string(format)), ("version", .integer(version)),
-            ("saved_realtime_ns", .integer(realtime)), ("timers", .array(timers.map(\.json))),
-        ])
-        return Array((document.encoded() + "\n").utf8)
+    /// What a file holds besides its timers.
+    struct Header: Equatable {
+        /// `CLOCK_REALTIME` at the save, ns.
+        var realtime: Int64
+        /// The boot and boot clock at the save; nil in version 1 files.
+        var boot: BootStamp?
     }
 
-    /// The saved realtime and timers, or `.corrupt` for anything else.
-    static func decode(_ bytes: [UInt8]) throws(TocsinError) -> (savedAt: Int64, timers: [SavedTimer]) {
+    /// The file's text for `timers`.
+    static func encode(_ timers: [SavedTimer], header: Header) -> [UInt8] {
+        var members: [(String, JSON)] = [
+            ("format", .string(format)), ("version", .integer(version)),
+            ("saved_realtime_ns", .integer(header.realtime)),
+        ]
+        if let boot = header.boot {
+            members += [("boot_id", .string(boot.id)), ("saved_boottime_ns", .integer(boot.time))]
+        }
+        members.append(("timers", .array(timers.map(\.json))))
+        return Array((JSON.object(members).encoded() + "\n").utf8)
+    }
+
+    /// The header and timers, or `.corrupt` for anything else.
+    static func decode(_ bytes: [UInt8]) throws(TocsinError) -> (header: Header, timers: [SavedTimer]) {
         guard let document = JSON.parse(bytes),
               case .string(format)? = document["format"],
-              case .integer(let fileVersion)? = document["version"], fileVersion == version,
+              case .integer(let fileVersion)? = document["version"], fileVersion == 1 || fileVersion == version,
               case .integer(let savedAt)? = document["saved_realtime_ns"], savedAt >= 0,
               case .array(let items)? = document["timers"], items.count <= Int(SlotTable.maxSlots)
         else { throw .corrupt }
+        var header = Header(realtime: savedAt)
+        switch (document["boot_id"], document["saved_boottime_ns"]) {
+        case (nil, nil): break
+        case (.string(let id)?, .integer(let time)?) where fileVersion >= 2 && BootStamp.isBootID(id) && time >= 0:
+            header.boot = BootStamp(id: id, time: time)
+        default: throw .corrupt  // one without the other, a bad value, or in a version 1 file
+        }
         var timers: [SavedTimer] = []
         for item in items {
             guard let timer = SavedTimer(item) else { throw .corrupt }
             timers.append(timer)
         }
-        return (savedAt, timers)
+        return (header, timers)
+    }
+
+    /// How long the timers were away: on the boot clock when saved in this
+    /// boot (immune to wall-clock jumps either way), else on the wall clock,
+    /// a clock that went backwards counting as none.
+    static func timeAway(since saved: Header, realtime: Int64, boot: BootStamp?) -> Int64 {
+        if let then = saved.boot, let now = boot, then.id == now.id {
+            return max(0, now.time - then.time)
+        }
+        return max(0, realtime - saved.realtime)
     }
 
     /// The whole file: `.io` if it cannot be read or is no regular file,

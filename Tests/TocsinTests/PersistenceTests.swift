@@ -160,8 +160,8 @@ import Testing
         let text = String(decoding: valid, as: UTF8.self)
         let wrongShapes = [
             "[]", "{}", "null", "42", "\"tocsin\"",
-            text.replacingFirst("\"version\": 1", with: "\"version\": 2"),  // a future version
-            text.replacingFirst("\"version\": 1", with: "\"version\": \"1\""),
+            text.replacingFirst("\"version\": 2", with: "\"version\": 3"),  // a future version
+            text.replacingFirst("\"version\": 2", with: "\"version\": \"2\""),
             text.replacingFirst("\"duration_ns\": 60000000000", with: "\"duration_ns\": 99999999999999999999"),
             text.replacingFirst("\"duration_ns\": 60000000000", with: "\"duration_ns\": 6e10"),
             text.replacingFirst("\"elapsed_ns\": 3000000000", with: "\"elapsed_ns\": -3000000000"),
@@ -208,5 +208,96 @@ extension String {
             index = self.index(after: index)
         }
         return nil
+    }
+}
+
+/// Format 2: the boot stamp, and the time away it measures.
+@Suite struct BootClockRestoreTests {
+    static let second: Int64 = 1_000_000_000
+    static let savedAt: Int64 = 1_700_000_000 * second
+    static let boot = BootStamp(id: "f78714b1-9c52-4591-afa1-afc904065c77", time: 100 * second)
+
+    let path: String
+
+    init() {
+        var template = Array("/tmp/tocsin-boot-XXXXXX".utf8CString)
+        path = String(cString: mkdtemp(&template)) + "/timers.json"
+    }
+
+    /// A 60 s countdown that had run 3 s when saved at `savedAt`, boot time 100 s.
+    func save() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let timer = try engine.countdown(.seconds(60))
+        try engine.start(timer)
+        try engine.advance(by: .seconds(3))
+        try engine.save(to: path, realtime: Self.savedAt, boot: Self.boot)
+    }
+
+    func elapsedAfterLoad(realtime: Int64, boot: BootStamp?) throws -> Duration {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let restored = try engine.load(from: path, realtime: realtime, boot: boot)
+        return try engine.elapsed(of: restored[0])
+    }
+
+    @Test func inTheSameBootTheBootClockMeasuresTheTimeAway() throws {
+        try save()
+        let tenSecondsLater = BootStamp(id: Self.boot.id, time: Self.boot.time + 10 * Self.second)
+        // The wall clock jumped an hour forward, then an hour back: neither counts.
+        #expect(try elapsedAfterLoad(realtime: Self.savedAt + 3600 * Self.second, boot: tenSecondsLater) == .seconds(13))
+        #expect(try elapsedAfterLoad(realtime: Self.savedAt - 3600 * Self.second, boot: tenSecondsLater) == .seconds(13))
+    }
+
+    @Test func afterARebootTheWallClockMeasuresIt() throws {
+        try save()
+        let otherBoot = BootStamp(id: "00000000-0000-4000-8000-000000000000", time: 5 * Self.second)
+        #expect(try elapsedAfterLoad(realtime: Self.savedAt + 20 * Self.second, boot: otherBoot) == .seconds(23))
+        #expect(try elapsedAfterLoad(realtime: Self.savedAt - 20 * Self.second, boot: otherBoot) == .seconds(3))
+        #expect(try elapsedAfterLoad(realtime: Self.savedAt + 20 * Self.second, boot: nil) == .seconds(23))
+    }
+
+    @Test func theFileRecordsThisBoot() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        _ = try engine.countdown(.seconds(1))
+        try engine.save(to: path)
+        let text = String(decoding: try TimerFile.read(path), as: UTF8.self)
+        let current = try #require(BootStamp.current())
+        #expect(text.contains("\"version\": 2"))
+        #expect(text.contains("\"boot_id\": \"\(current.id)\""))
+        #expect(text.contains("\"saved_boottime_ns\""))
+    }
+
+    @Test func versionOneFilesStillLoad() throws {
+        let text = """
+            {"format": "tocsin-timers", "version": 1, "saved_realtime_ns": \(Self.savedAt), "timers": [
+              {"kind": "countdown", "label": "Old", "duration_ns": 60000000000, "tick_ns": 0,
+               "state": "running", "elapsed_ns": 3000000000, "laps_ns": []}]}
+            """
+        try TimerFile.writeAtomically(Array(text.utf8), to: path)
+        #expect(try elapsedAfterLoad(realtime: Self.savedAt + 10 * Self.second, boot: Self.boot) == .seconds(13))
+    }
+
+    @Test func badBootFieldsAreCorruptAndChangeNothing() throws {
+        try save()
+        let good = String(decoding: try TimerFile.read(path), as: UTF8.self)
+        let bad = [
+            good.replacing(Self.boot.id, with: "not-a-boot-id"),
+            good.replacing(Self.boot.id, with: Self.boot.id.uppercased()),
+            good.replacing("\"saved_boottime_ns\": 100000000000", with: "\"saved_boottime_ns\": -1"),
+            good.replacing("\"saved_boottime_ns\": 100000000000,", with: ""),
+            good.replacing("\"boot_id\": \"\(Self.boot.id)\",", with: ""),
+            good.replacing("\"version\": 2", with: "\"version\": 1"),
+            good.replacing("\"version\": 2", with: "\"version\": 3"),
+        ]
+        for text in bad {
+            #expect(text != good)
+            try TimerFile.writeAtomically(Array(text.utf8), to: path)
+            let engine = try TimerEngine(delivery: .manualClock)
+            defer { engine.close() }
+            #expect(throws: TocsinError.corrupt) { try engine.load(from: path, realtime: Self.savedAt, boot: Self.boot) }
+            #expect(try engine.timerCount() == 0)
+        }
     }
 }

@@ -27,6 +27,27 @@ extension EngineCore {
         return deadline
     }
 
+    /// Replaces the timer's heap entry: `change` alters the slot (and its
+    /// tick schedule) and pushes the new entry. If the push fails the slot,
+    /// its schedule and its old entry come back.
+    mutating func rearm(
+        _ index: Int32, _ change: (inout EngineCore) throws(TocsinError) -> Int64?
+    ) throws(TocsinError) {
+        let (saved, savedTicks) = (slots[index].pointee, ticks[index])
+        disarm(index)
+        let deadline: Int64?
+        do throws(TocsinError) {
+            deadline = try change(&self)
+        } catch {
+            slots[index].pointee = saved
+            slots[index].pointee.armKey = 0
+            ticks[index] = savedTicks
+            if saved.state == .running { try? arm(index) }  // the old entry went stale: arm it again
+            throw error
+        }
+        if let deadline { armKernelTimer(by: deadline) }
+    }
+
     /// Marks the timer's heap entry stale. Stale entries are dropped when they
     /// reach the top, or all at once when they outnumber the live ones, so
     /// this is O(1) amortized and makes no system call unless no live entry

@@ -76,8 +76,16 @@ extension EngineCore {
     /// the first multiple of the new interval after its running time. On
     /// failure (`.outOfMemory`) the old schedule stays.
     mutating func setTickInterval(_ interval: Int64, of index: Int32) throws(TocsinError) {
+        guard slots[index].pointee.state == .running else { return applyTickInterval(interval, of: index) }
+        try rearm(index) { core throws(TocsinError) in
+            core.applyTickInterval(interval, of: index)
+            return try core.pushDeadline(index)
+        }
+    }
+
+    /// The new schedule, its first tick after the running time now.
+    private mutating func applyTickInterval(_ interval: Int64, of index: Int32) {
         let slot = slots[index]
-        let (savedSlot, savedTicks) = (slot.pointee, ticks[index])
         if interval == 0 {
             ticks[index] = nil
             slot.pointee.flags.remove(.ticking)
@@ -86,16 +94,6 @@ extension EngineCore {
             schedule.resume(after: slot.pointee.runningTime(at: clockNow()))
             ticks[index] = schedule
             slot.pointee.flags.insert(.ticking)
-        }
-        guard slot.pointee.state == .running else { return }
-        disarm(index)
-        do throws(TocsinError) {
-            try arm(index)
-        } catch {
-            slot.pointee = savedSlot
-            ticks[index] = savedTicks
-            try? arm(index)  // the old entry went stale: arm the old schedule again
-            throw error
         }
     }
 

@@ -121,7 +121,7 @@ extension EngineCore {
         case .idle, .suspended:
             guard newDuration > elapsed else { throw .invalidArgument }
             try makeRoomForEvent()
-            noteBaseDuration(index)
+            noteBaseDuration(index, was: oldDuration)
             slot.pointee.duration = newDuration
             enqueueState(of: index, at: now)
         case .running:
@@ -136,54 +136,29 @@ extension EngineCore {
         case .finished:
             guard delta > 0 else { throw .invalidArgument }
             try makeRoomForEvent()
-            let savedTicks = ticks[index]
-            do throws(TocsinError) {
-                try rearm(index) { core throws(TocsinError) in
-                    let slot = core.slots[index]
-                    slot.pointee.duration = newDuration
-                    slot.pointee.anchor = oldDuration  // running time carries on from the old end
-                    slot.pointee.run(at: now)
-                    slot.pointee.state = .running
-                    if slot.pointee.flags.contains(.ticking) { core.ticks[index]?.resume(after: oldDuration) }
-                    return try core.pushDeadline(index)
-                }
-            } catch {
-                ticks[index] = savedTicks
-                throw error
+            try rearm(index) { core throws(TocsinError) in
+                let slot = core.slots[index]
+                slot.pointee.duration = newDuration
+                slot.pointee.anchor = oldDuration  // running time carries on from the old end
+                slot.pointee.run(at: now)
+                slot.pointee.state = .running
+                if slot.pointee.flags.contains(.ticking) { core.ticks[index]?.resume(after: oldDuration) }
+                return try core.pushDeadline(index)
             }
             noteBaseDuration(index, was: oldDuration)
-            if slot.pointee.flags.contains(.extras) { heldFinishes[index] = nil }  // it runs again
+            heldFinishes[index] = nil  // it runs again
             enqueueState(of: index, at: now)
         case .canceled:
             throw .wrongState
         }
     }
 
-    /// Replaces the timer's heap entry: `change` alters the slot and pushes
-    /// the new entry. If the push fails the slot and its old entry come back.
-    private mutating func rearm(
-        _ index: Int32, _ change: (inout EngineCore) throws(TocsinError) -> Int64?
-    ) throws(TocsinError) {
-        let saved = slots[index].pointee
-        disarm(index)
-        let deadline: Int64?
-        do throws(TocsinError) {
-            deadline = try change(&self)
-        } catch {
-            slots[index].pointee = saved
-            slots[index].pointee.armKey = 0
-            if saved.state == .running { try? arm(index) }  // the old entry went stale: arm it again
-            throw error
-        }
-        if let deadline { armKernelTimer(by: deadline) }
-    }
-
     /// Remembers the duration the countdown had before its first adjustment
     /// since it was created or last restarted.
-    private mutating func noteBaseDuration(_ index: Int32, was duration: Int64? = nil) {
+    private mutating func noteBaseDuration(_ index: Int32, was duration: Int64) {
         let slot = slots[index]
         if slot.pointee.flags.contains(.extras), baseDurations[index] != nil { return }
-        baseDurations[index] = duration ?? slot.pointee.duration
+        baseDurations[index] = duration
         slot.pointee.flags.insert(.extras)
     }
 

@@ -101,7 +101,7 @@ struct EngineCore {
     /// The engine's clock in ns: the boot clock, or the manual time.
     @inline(__always)
     func clockNow() -> Int64 {
-        delivery == .manualClock ? manualNow : Clocks.boot()
+        delivery == .manualClock ? manualNow : bootClockNow()
     }
 
     /// The slot of a live handle.

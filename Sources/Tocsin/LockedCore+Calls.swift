@@ -183,15 +183,24 @@ extension LockedCore {
         try addObserver(Observer(id: 0, callback: callback, context: context, box: nil))
     }
 
-    /// Saves the timers with the clocks given (`BootStamp.current()` and the
-    /// realtime clock for a real save; tests give their own).
+    /// Saves the timers, stamped with the realtime clock and this boot.
+    package func save(to path: String) throws(TocsinError) {
+        try save(to: path, realtime: Clocks.realtime(), boot: .current())
+    }
+
+    /// Loads timers, the time away measured against the clocks now.
+    package func load(from path: String) throws(TocsinError) -> [TimerID] {
+        try load(from: path, realtime: Clocks.realtime(), boot: .current())
+    }
+
+    /// Saves the timers with the clocks given (tests).
     package func save(to path: String, realtime: Int64, boot: BootStamp?) throws(TocsinError) {
         let timers = try withOpenCore { core in core.savedTimers() }
         let header = TimerFile.Header(realtime: realtime, boot: boot)
         try TimerFile.writeAtomically(TimerFile.encode(timers, header: header), to: path)
     }
 
-    /// Loads timers, the time away measured against the clocks given.
+    /// Loads timers, the time away measured against the clocks given (tests).
     package func load(from path: String, realtime: Int64, boot: BootStamp?) throws(TocsinError) -> [TimerID] {
         let (header, saved) = try TimerFile.decode(try TimerFile.read(path))
         let away = TimerFile.timeAway(since: header, realtime: realtime, boot: boot)

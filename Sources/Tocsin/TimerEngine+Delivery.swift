@@ -23,7 +23,7 @@ extension TimerEngine {
             guard !locked.core.closed else { throw .closed }
             guard delivery == .polled else { throw .wrongState }
             try locked.beginDelivery()
-            let delivered = deliver(locked, until: Clocks.boot())
+            let delivered = deliver(locked, until: bootClockNow())
             locked.endDelivery()
             return delivered
         }
@@ -73,7 +73,7 @@ extension TimerEngine {
             guard let recipients = locked.core.recipients(of: event) else { continue }
             locked.core.deliveringHandle = event.handle
             locked.unlocked {
-                let lateness = max(0, (recipients.manualNow ?? Clocks.boot()) - event.due)
+                let lateness = max(0, (recipients.manualNow ?? bootClockNow()) - event.due)
                 for observer in recipients.observers {
                     invoke(event, lateness: lateness, callback: observer.callback, context: observer.context,
                            box: observer.box)
@@ -118,7 +118,7 @@ extension TimerEngine {
                 }
                 let entry = entries[position]
                 guard !entry.dropped else { continue }
-                let lateness = max(0, (manualNow ?? Clocks.boot()) - entry.event.due)
+                let lateness = max(0, (manualNow ?? bootClockNow()) - entry.event.due)
                 for observer in watching {
                     invoke(entry.event, lateness: lateness, callback: observer.callback, context: observer.context,
                            box: observer.box)

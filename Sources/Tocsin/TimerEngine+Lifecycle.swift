@@ -62,7 +62,7 @@ extension TimerEngine {
                 guard !locked.core.closed else { break }
                 locked.core.deliveringThread = pthread_self()
                 locked.core.queuedEventsDue = nil  // this round takes them
-                _ = deliver(locked, until: Clocks.boot())
+                _ = deliver(locked, until: bootClockNow())
                 locked.endDelivery()
             }
             if !locked.core.closerJoinsEngineThread {

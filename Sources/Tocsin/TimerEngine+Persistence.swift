@@ -10,7 +10,7 @@ extension TimerEngine {
     ///
     /// - Throws: `.io` if the file cannot be written; `.closed`.
     public func save(to path: String) throws(TocsinError) {
-        try core.save(to: path, realtime: Clocks.realtime(), boot: .current())
+        try core.save(to: path)
     }
 
     /// `save`, with the clocks' readings given (for tests; no boot: a file
@@ -37,7 +37,7 @@ extension TimerEngine {
     ///   anything that is not a valid timer file of a known version;
     ///   `.outOfMemory`; `.closed`. On any failure the engine is unchanged.
     public func load(from path: String) throws(TocsinError) -> [TimerID] {
-        try core.load(from: path, realtime: Clocks.realtime(), boot: .current())
+        try core.load(from: path)
     }
 
     /// `load`, with the clocks' readings given (for tests).

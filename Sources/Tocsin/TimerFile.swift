@@ -40,7 +40,7 @@ package struct BootStamp: Equatable, Sendable {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         let id = String(decoding: buffer.prefix(count), as: UTF8.self).filter { !$0.isWhitespace }
-        return isBootID(id) ? BootStamp(id: id, time: Clocks.boot()) : nil
+        return isBootID(id) ? BootStamp(id: id, time: bootClockNow()) : nil
     }
 
     /// 8-4-4-4-12 lowercase hexadecimal digits.

@@ -163,7 +163,7 @@ public func tocsin_engine_timers(
 @_cdecl("tocsin_engine_save")
 public func tocsin_engine_save(_ pointer: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
     guard let path else { return Int32(TOCSIN_EINVAL) }
-    return status(pointer) { core throws(TocsinError) in try core.save(to: String(cString: path), realtime: Clocks.realtime(), boot: .current()) }
+    return status(pointer) { core throws(TocsinError) in try core.save(to: String(cString: path)) }
 }
 
 @_cdecl("tocsin_engine_load")
@@ -172,7 +172,7 @@ public func tocsin_engine_load(
 ) -> Int32 {
     guard let path else { return Int32(TOCSIN_EINVAL) }
     return status(pointer) { core throws(TocsinError) in
-        let restored = try core.load(from: String(cString: path), realtime: Clocks.realtime(), boot: .current())
+        let restored = try core.load(from: String(cString: path))
         restoredOut?.pointee = restored.count
     }
 }

@@ -237,12 +237,20 @@ public final class CountdownRunner: @unchecked Sendable {
                 try? loop.engine.start(timer.timer)
             }
         } else if key == UInt8(ascii: "+") || key == UInt8(ascii: "=") {
-            for timer in running { try? loop.engine.adjust(timer.timer, by: .seconds(60)) }
-            _ = loop.next(timeoutMilliseconds: 0)  // the STATE events: new durations for the display
+            adjustRunning(by: .seconds(60))
         } else if key == UInt8(ascii: "-") || key == UInt8(ascii: "_") {
-            // A minute off; one with a minute or less left finishes now.
-            for timer in running { try? loop.engine.adjust(timer.timer, by: .seconds(-60)) }
-            _ = loop.next(timeoutMilliseconds: 0)
+            adjustRunning(by: .seconds(-60))  // with a minute or less left it finishes now
+        }
+    }
+
+    /// `+` and `-`: the running countdowns get `delta` more, and the display
+    /// their new durations at once (their STATE events come with the next wake).
+    private func adjustRunning(by delta: Duration) {
+        for position in active.indices where active[position].outcome == nil {
+            try? loop.engine.adjust(active[position].timer, by: delta)
+            if let duration = (try? loop.engine.duration(of: active[position].timer)) ?? nil {
+                active[position].duration = duration.nanoseconds
+            }
         }
     }
 

@@ -207,7 +207,7 @@ public final class Notifier: @unchecked Sendable {
             withdraw(key)
             // The same timer, run again with the snooze's time left: hosts see
             // one timer that got more time, not a new one.
-            let seconds = Double(options.snooze.nanoseconds) / Double(Nanos.perSecond)
+            let seconds = Nanos.seconds(options.snooze.nanoseconds)
             if let attachment, attachment.host.adjust(key.timer, seconds: seconds) {
                 newTimer = TimerID(rawValue: key.timer)
             }

@@ -269,6 +269,24 @@ extension String {
         #expect(text.contains("\"saved_boottime_ns\""))
     }
 
+    @Test func theTickPolicyAndAnAdjustmentAreSaved() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let timer = try engine.countdown(.seconds(10))
+        try engine.setTickPolicy(.coalesce, for: timer)
+        try engine.adjust(timer, by: .seconds(5))
+        try engine.save(to: path, realtime: Self.savedAt)
+        let other = try TimerEngine(delivery: .manualClock)
+        defer { other.close() }
+        let restored = try other.load(from: path, realtime: Self.savedAt)
+        #expect(try other.tickPolicy(of: restored[0]) == .coalesce)
+        #expect(try other.duration(of: restored[0]) == .seconds(15))
+        try other.start(restored[0])  // from idle: the adjusted duration
+        try other.advance(by: .seconds(15))
+        try other.start(restored[0])  // a restart: the created duration
+        #expect(try other.duration(of: restored[0]) == .seconds(10))
+    }
+
     @Test func versionOneFilesStillLoad() throws {
         let text = """
             {"format": "tocsin-timers", "version": 1, "saved_realtime_ns": \(Self.savedAt), "timers": [

@@ -84,9 +84,9 @@ typedef uint64_t tocsin_timer;
 /* --------------------------------------------------------------- version -- */
 
 #define TOCSIN_VERSION_MAJOR 0
-#define TOCSIN_VERSION_MINOR 3
+#define TOCSIN_VERSION_MINOR 4
 #define TOCSIN_VERSION_PATCH 0
-#define TOCSIN_VERSION_STRING "0.3.0"
+#define TOCSIN_VERSION_STRING "0.4.0"
 /** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
 #define TOCSIN_VERSION_HEX                                                     \
     ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \
@@ -290,6 +290,40 @@ TOCSIN_EXTERN int tocsin_engine_advance(tocsin_engine *engine, double seconds);
  * TOCSIN_EINVAL for a NULL argument, TOCSIN_ECLOSED.
  */
 TOCSIN_EXTERN int tocsin_engine_now(tocsin_engine *engine, double *out);
+
+/**
+ * The wall clock alarms follow, in seconds since 1970-01-01 00:00 UTC:
+ * CLOCK_REALTIME in real-clock modes; in MANUAL_CLOCK mode the simulated
+ * one, which reads 0 until tocsin_engine_set_wall_clock(). Since 0.4.
+ * Returns TOCSIN_OK, or TOCSIN_EINVAL for a NULL argument, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_engine_wall_clock(tocsin_engine *engine, double *out);
+
+/**
+ * MANUAL_CLOCK mode: simulates a suspend of the machine for seconds. The
+ * boot clock (tocsin_engine_now()) and the wall clock move on by seconds;
+ * the awake clock does not, so TOCSIN_CLOCK_AWAKE timers stand still. Then
+ * delivers what fell due, as tocsin_engine_advance() does, except that the
+ * clock already reads the end of the suspend: events that fell due during
+ * it arrive late (their lateness says by how much), as after a real one.
+ * tocsin_engine_advance() moves all three clocks together. Since 0.4.
+ * Returns how many callbacks it called (>= 0), or the errors of
+ * tocsin_engine_advance().
+ */
+TOCSIN_EXTERN int tocsin_engine_simulate_suspend(tocsin_engine *engine,
+                                                 double seconds);
+
+/**
+ * MANUAL_CLOCK mode: sets the simulated wall clock to unix_seconds, forward
+ * or back (the boot and awake clocks stay), and delivers what that makes
+ * due: an alarm whose time it passed finishes, its lateness the wall time
+ * past it. Since 0.4. Returns how many callbacks it called (>= 0), or
+ * TOCSIN_EINVAL for NaN, a negative or infinite time or one above
+ * TOCSIN_MAX_SECONDS, TOCSIN_ESTATE in other modes or from inside a
+ * callback, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_engine_set_wall_clock(tocsin_engine *engine,
+                                               double unix_seconds);
 
 /* ------------------------------------------------------------- observers -- */
 
@@ -496,6 +530,70 @@ TOCSIN_EXTERN int tocsin_timer_set_tick_policy(tocsin_engine *engine,
  */
 TOCSIN_EXTERN int tocsin_timer_adjust(tocsin_engine *engine, tocsin_timer timer,
                                       double delta_seconds);
+
+/** Clocks a timer can count (tocsin_timer_set_clock). */
+enum { TOCSIN_CLOCK_BOOT = 0, TOCSIN_CLOCK_AWAKE = 1 };
+
+/**
+ * Puts an IDLE timer on a clock: TOCSIN_CLOCK_BOOT (the default) counts real
+ * time, time the machine spends suspended included (CLOCK_BOOTTIME);
+ * TOCSIN_CLOCK_AWAKE counts only time the machine is awake
+ * (CLOCK_MONOTONIC), so a suspend pauses it (a pomodoro, a work timer).
+ * elapsed and remaining are on the timer's clock; tocsin_engine_now() stays
+ * the boot clock. Either way there is no kernel timer per timer and no
+ * wakeup while nothing is due; after a suspend the engine may wake once
+ * early for an AWAKE timer, and delivers nothing then. Kept across runs,
+ * saved; restored from a file (tocsin_engine_load()), an AWAKE timer counts
+ * of the time away only what the awake clock ran in the same boot: no
+ * suspend, and nothing across a restart. Since 0.4.
+ * Returns TOCSIN_ESTATE unless IDLE, TOCSIN_EINVAL for another clock or
+ * TOCSIN_CLOCK_AWAKE on an alarm, TOCSIN_ENOENT, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_clock(tocsin_engine *engine,
+                                         tocsin_timer timer, int clock);
+
+/** The timer's clock (>= 0, a TOCSIN_CLOCK_ value) or a negative error code. */
+TOCSIN_EXTERN int tocsin_timer_clock(tocsin_engine *engine, tocsin_timer timer);
+
+/**
+ * Creates an IDLE alarm (*out) that finishes when the wall clock
+ * (CLOCK_REALTIME) reaches unix_seconds; tocsin_timer_start() arms it. While
+ * armed it follows every change of the wall clock (the kernel reports them:
+ * timerfd TFD_TIMER_CANCEL_ON_SET): set forward past its time, it finishes
+ * at once, its lateness the wall time past it; set back, it rings later. It
+ * is never delivered before the wall clock reads its time. An alarm is a
+ * countdown whose time left is always the time until its wall time:
+ *
+ *   remaining   the time until the wall clock reaches it (0 once past), in
+ *               every state but FINISHED (0) and CANCELED (held)
+ *   elapsed     how long it has run, on the boot clock (a wall-clock change
+ *               does not move it)
+ *   duration    elapsed + remaining
+ *   suspend     it does not ring while SUSPENDED; its time left keeps
+ *               shrinking; resumed, it rings at its time, or at once
+ *               (lateness 0) if that has passed
+ *   ticks       at k x interval of running time, as a countdown's
+ *   start       from IDLE, FINISHED or CANCELED it aims at its time: one
+ *               already past finishes at once (lateness 0)
+ *   adjust      tocsin_timer_adjust() moves its time, for good; FINISHED
+ *               with a positive delta, it rings again delta from now
+ *   save/load   saved as its wall time; one whose time passed while the
+ *               program was away is announced like a countdown that ran out
+ *
+ * Since 0.4. Returns TOCSIN_EINVAL for a NULL out, NaN, an infinity, a
+ * negative time or one above TOCSIN_MAX_SECONDS (about 2070); TOCSIN_ENOMEM,
+ * TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_alarm_new(tocsin_engine *engine, double unix_seconds,
+                                   tocsin_timer *out);
+
+/**
+ * An alarm's wall-clock time in seconds since 1970-01-01 00:00 UTC. Since
+ * 0.4. Returns TOCSIN_EINVAL for a NULL out or a timer that is not an
+ * alarm, TOCSIN_ENOENT, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_timer_alarm_time(tocsin_engine *engine,
+                                          tocsin_timer timer, double *out);
 
 /**
  * Records a lap on a RUNNING or SUSPENDED timer (either kind) and stores the

@@ -38,7 +38,7 @@ extension EngineCore {
             // only STATE events leaves the heap alone.
             dropStaleTops(dueBy: limit)
             guard let top = heap.top, top.deadline <= limit else { return nil }
-            if skipUnheardTicks(top, until: limit) { continue }
+            if isEarly(top) || skipUnheardTicks(top, until: limit) { continue }
             if let event = fire(top, until: limit) {
                 if delivery == .manualClock { manualNow = max(manualNow, event.due) }
                 return event
@@ -163,6 +163,7 @@ extension EngineCore {
     mutating func endRound() {
         deliveringThread = nil
         guard let kernel, !closed else { return }
+        if !alarmTimes.isEmpty || armedWallTime != .max { rearmWallTimer() }
         if delivery == .engineThread {
             // Events queued by other threads during the round wait for the
             // kernel timer too (see signalQueuedEvents).

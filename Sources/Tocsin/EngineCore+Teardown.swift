@@ -21,6 +21,8 @@ extension EngineCore {
         ticks = [:]
         heldFinishes = [:]
         baseDurations = [:]
+        awakeTimers = []
+        alarmTimes = [:]
         kernel?.close()
         return boxes
     }

@@ -58,6 +58,8 @@ extension EngineCore {
             laps[index] = nil
             heldFinishes[index] = nil
             baseDurations[index] = nil
+            awakeTimers.remove(index)
+            alarmTimes[index] = nil
         }
         if flags.contains(.ticking) { ticks[index] = nil }
     }

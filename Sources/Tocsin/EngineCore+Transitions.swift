@@ -34,7 +34,9 @@ extension EngineCore {
         slot.pointee.anchor = now
         slot.pointee.state = .running
         if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
-        let deadline = try pushDeadline(index)
+        aimIfAlarm(index, at: now)
+        // notBefore: an alarm whose time has passed finishes now, after its STATE.
+        let deadline = try pushDeadline(index, notBefore: now)
         if slot.pointee.flags.contains(.extras) { laps[index] = nil }
         queueStateThenArmKernel(of: index, at: now, deadline: deadline)
     }
@@ -74,9 +76,10 @@ extension EngineCore {
         let saved = slot.pointee
         slot.pointee.run(at: now)
         slot.pointee.state = .running
+        aimIfAlarm(index, at: now)
         let deadline: Int64?
         do throws(TocsinError) {
-            deadline = try pushDeadline(index)
+            deadline = try pushDeadline(index, notBefore: now)  // see beginRun
         } catch {
             slot.pointee = saved
             throw error
@@ -108,6 +111,7 @@ extension EngineCore {
     /// timer's state, unless the change finishes it: then its FINISH falls
     /// due now. On failure nothing changed.
     mutating func adjust(_ index: Int32, by delta: Int64) throws(TocsinError) {
+        if !alarmTimes.isEmpty, alarmTimes[index] != nil { return try adjustAlarm(index, by: delta) }
         let slot = slots[index]
         guard !slot.pointee.isStopwatch, delta != 0 else { throw .invalidArgument }
         let state = slot.pointee.state

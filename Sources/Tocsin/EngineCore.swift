@@ -13,7 +13,8 @@ import TocsinBase
 /// ticks, labels), `+Transitions` (start, suspend, resume, cancel, lap),
 /// `+Scheduling` (the heap, the kernel timer, the queue), `+Delivery` (what
 /// falls due next), `+Batch` (STATE events claimed in batches), `+Restore`
-/// (the timer file's contents), `+Teardown`.
+/// (the timer file's contents), `+Clocks` (awake timers, alarms, the
+/// simulated machine), `+Teardown`.
 struct EngineCore {
     let delivery: TimerEngine.Delivery
     /// The kernel timer and poll fd; nil on a manual clock.
@@ -36,6 +37,21 @@ struct EngineCore {
     /// The duration an adjusted countdown was created with, for its next
     /// restart (an adjustment lasts for the run).
     var baseDurations: [Int32: Int64] = [:]
+    /// Timers on the awake clock (see `+Clocks`).
+    var awakeTimers: Set<Int32> = []
+    /// Alarms: the wall-clock time (Unix ns) each one rings at.
+    var alarmTimes: [Int32: Int64] = [:]
+    /// The time suspended (boot clock minus awake clock) when the running
+    /// AWAKE timers were last moved on past a suspend.
+    var suspendedSeen: Int64 = 0
+    /// Manual clock: the time simulated as suspended.
+    var manualSuspended: Int64 = 0
+    /// Manual clock: the wall clock minus the boot clock (the manual wall
+    /// clock reads 0 at first).
+    var manualWallLead: Int64 = 0
+    /// The wall-clock time the kernel's wall timer is armed for; `.max` when
+    /// disarmed.
+    var armedWallTime = Int64.max
     var nextCreated: UInt32 = 0
     var observers: [Observer] = []
     var nextObserverID: UInt64 = 1
@@ -87,6 +103,7 @@ struct EngineCore {
         self.kernel = kernel
         self.slots = SlotTable(tag: tag)
         self.batch = batch
+        if delivery != .manualClock { suspendedSeen = Clocks.timeSuspended() }
         guard slots.reserve(Self.initialCapacity), heap.reserve(Int(Self.initialCapacity)),
               pending.reserve(Int(Self.initialCapacity))
         else {

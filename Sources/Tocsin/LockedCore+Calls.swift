@@ -74,6 +74,32 @@ extension LockedCore {
         try withTimer(timer) { core, index in core.labels[index] ?? "" }
     }
 
+    // MARK: - Clocks and alarms
+
+    package func setClock(_ clock: TimerClock, for timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.setClock(clock, of: index) }
+    }
+
+    package func clock(of timer: TimerID) throws(TocsinError) -> TimerClock {
+        try withTimer(timer) { core, index in core.clock(of: index) }
+    }
+
+    package func alarm(atNanoseconds time: Int64) throws(TocsinError) -> TimerID {
+        guard time >= 0, time <= Nanos.max else { throw .invalidArgument }
+        return try withLock { core throws(TocsinError) in
+            TimerID(rawValue: core.slots.handle(of: try core.newAlarm(at: time)))
+        }
+    }
+
+    /// The alarm's wall-clock time in Unix ns; nil for another kind of timer.
+    package func alarmTime(of timer: TimerID) throws(TocsinError) -> Int64? {
+        try withTimer(timer) { core, index in core.alarmTimes[index] }
+    }
+
+    package func wallClockNanoseconds() throws(TocsinError) -> Int64 {
+        try withOpenCore { core in core.wallClock() }
+    }
+
     // MARK: - Transitions
 
     package func start(_ timer: TimerID) throws(TocsinError) {
@@ -129,6 +155,9 @@ extension LockedCore {
     package func remainingNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
         try withTimer(timer) { core, index in
             let slot = core.slots[index].pointee
+            if let time = core.alarmTimes[index], slot.state == .idle || slot.state == .suspended {
+                return max(0, time - core.wallClock())  // its duration is at least 1 ns
+            }
             return slot.remaining(after: slot.runningTime(at: core.clockNow()))
         }
     }

@@ -81,6 +81,7 @@ package struct LockedCore: @unchecked Sendable {
     ) throws(TocsinError) -> Result {
         try withLock { core throws(TocsinError) in
             let index = try core.slotIndex(of: timer)
+            core.catchUpClocks(of: index)
             return try body(&core, index)
         }
     }

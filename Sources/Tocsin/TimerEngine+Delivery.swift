@@ -45,13 +45,65 @@ extension TimerEngine {
     }
 
     package func advance(nanoseconds step: Int64) throws(TocsinError) -> Int {
+        try changeManualClocks(step: step) { core, target in target }
+    }
+
+    /// `.manualClock`: simulates a suspend of the machine for `duration`:
+    /// the boot and wall clocks move on by it, the awake clock does not
+    /// (AWAKE timers stand still). Then delivers what fell due, as `advance`
+    /// does, except that the clock is already at the end of the suspend:
+    /// events that fell due during it are delivered late, as after a real one.
+    ///
+    /// - Returns: how many handlers it called.
+    /// - Throws: as `advance`.
+    @discardableResult
+    public func simulateSuspend(for duration: Duration) throws(TocsinError) -> Int {
+        guard let nanoseconds = Nanos.from(duration) else { throw .invalidArgument }
+        return try simulateSuspend(nanoseconds: nanoseconds)
+    }
+
+    package func simulateSuspend(nanoseconds step: Int64) throws(TocsinError) -> Int {
+        try changeManualClocks(step: step) { core, target in
+            core.jumpManualClocks(by: step, suspended: true)
+            return core.manualNow
+        }
+    }
+
+    /// `.manualClock`: sets the wall clock to `unixTime` (time since
+    /// 1970-01-01 00:00 UTC; it reads 0 until first set), forward or back,
+    /// and delivers what that makes due: alarms whose time it passed finish,
+    /// late by as much as it passed them. The boot and awake clocks stay.
+    ///
+    /// - Returns: how many handlers it called.
+    /// - Throws: `.invalidArgument` for a negative time or one past
+    ///   `TOCSIN_MAX_SECONDS`, `.wrongState` in other modes or from inside
+    ///   a handler, `.closed`.
+    @discardableResult
+    public func setWallClock(_ unixTime: Duration) throws(TocsinError) -> Int {
+        guard let nanoseconds = Nanos.from(unixTime) else { throw .invalidArgument }
+        return try setWallClock(nanoseconds: nanoseconds)
+    }
+
+    package func setWallClock(nanoseconds time: Int64) throws(TocsinError) -> Int {
+        guard time >= 0, time <= Nanos.max else { throw .invalidArgument }
+        return try changeManualClocks(step: 0) { core, target in
+            core.setManualWallClock(time)
+            return target
+        }
+    }
+
+    /// Moves the manual clocks (`change` returns the time to deliver up to)
+    /// and delivers what is due by then; the clock ends there.
+    private func changeManualClocks(
+        step: Int64, _ change: (inout EngineCore, Int64) -> Int64
+    ) throws(TocsinError) -> Int {
         guard step >= 0, step <= Nanos.max else { throw .invalidArgument }
         return try core.withLockAndWaits { locked throws(TocsinError) in
             guard !locked.core.closed else { throw .closed }
             guard delivery == .manualClock else { throw .wrongState }
             guard step <= Nanos.clockCeiling - locked.core.manualNow else { throw .invalidArgument }
             try locked.beginDelivery()
-            let target = locked.core.manualNow + step
+            let target = locked.access { core in change(&core, core.manualNow + step) }
             let delivered = deliver(locked, until: target)
             if !locked.core.closed { locked.core.manualNow = max(locked.core.manualNow, target) }
             locked.endDelivery()
@@ -64,6 +116,7 @@ extension TimerEngine {
     /// called with the lock dropped. Returns how many handlers it called.
     func deliver(_ locked: borrowing Locked, until limit: Int64) -> Int {
         var delivered = 0
+        locked.core.takeWallClockNews()
         while !locked.core.closed {
             if locked.core.pendingIsNext(until: limit) {
                 delivered += deliverBatch(locked, until: limit)

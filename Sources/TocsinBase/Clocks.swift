@@ -9,6 +9,20 @@ package enum Clocks {
     /// `CLOCK_REALTIME`: the wall clock, which may jump either way.
     package static func realtime() -> Int64 { read(CLOCK_REALTIME) }
 
+    /// How far the boot clock is ahead of the awake (monotonic) clock: the
+    /// time this boot has spent suspended, to within a microsecond. The two
+    /// clocks cannot be read at one instant, so the boot clock is read
+    /// between two reads of the monotonic one and compared with their
+    /// middle, again if the thread was held up between the reads.
+    package static func timeSuspended() -> Int64 {
+        while true {
+            let before = monotonic()
+            let boot = bootClockNow()
+            let after = monotonic()
+            if after - before <= 2_000 { return boot - (before + (after - before) / 2) }
+        }
+    }
+
     private static func read(_ clock: clockid_t) -> Int64 {
         var time = timespec()
         clock_gettime(clock, &time)

@@ -65,5 +65,6 @@ extern const test_case persistence_tests[];
 extern const test_case events_tests[];
 extern const test_case adjust_tests[];
 extern const test_case ticks_tests[];
+extern const test_case clocks_tests[];
 
 #endif

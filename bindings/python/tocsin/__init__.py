@@ -27,7 +27,7 @@ from ._library import LibraryNotFoundError, load
 from ._timer import Timer
 from ._values import Event, EventKind, State, TickPolicy
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "CorruptError",
@@ -51,5 +51,5 @@ __all__ = [
 
 
 def library_version(library: "str | None" = None) -> str:
-    """The loaded libtocsin.so's version, e.g. "0.3.0"."""
+    """The loaded libtocsin.so's version, e.g. "0.4.0"."""
     return str(load(library).tocsin_version().decode())

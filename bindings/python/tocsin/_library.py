@@ -42,7 +42,7 @@ from ._errors import TocsinError, error_for, set_strerror
 #: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The oldest library minor version that has every function below.
-ABI_MINOR = 3
+ABI_MINOR = 4
 
 ENV_VARIABLE = "TOCSIN_LIBRARY"
 _BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"
@@ -91,6 +91,13 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_engine_dispatch", [_ENGINE], c_int, _check),
     ("tocsin_engine_advance", [_ENGINE, c_double], c_int, _check),
     ("tocsin_engine_now", [_ENGINE, _OUT_DOUBLE], c_int, _check),
+    ("tocsin_engine_wall_clock", [_ENGINE, _OUT_DOUBLE], c_int, _check),  # since 0.4
+    ("tocsin_engine_simulate_suspend", [_ENGINE, c_double], c_int, _check),
+    ("tocsin_engine_set_wall_clock", [_ENGINE, c_double], c_int, _check),
+    ("tocsin_alarm_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),
+    ("tocsin_timer_set_clock", [_ENGINE, _TIMER, c_int], c_int, _check),
+    ("tocsin_timer_clock", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_alarm_time", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_countdown_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),
     ("tocsin_stopwatch_new", [_ENGINE, POINTER(c_uint64)], c_int, _check),
     ("tocsin_timer_free", [_ENGINE, _TIMER], c_int, _check),

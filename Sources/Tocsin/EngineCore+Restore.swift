@@ -3,7 +3,8 @@ import TocsinBase
 /// The timers as the timer file keeps them, and back.
 extension EngineCore {
     /// Every timer as saved now, in creation order.
-    func savedTimers() -> [SavedTimer] {
+    mutating func savedTimers() -> [SavedTimer] {
+        if !awakeTimers.isEmpty { catchUpAwakeTimers() }
         let now = clockNow()
         return liveIndicesInCreationOrder().map { index in
             let slot = slots[index].pointee
@@ -11,13 +12,14 @@ extension EngineCore {
                 stopwatch: slot.isStopwatch, label: labels[index] ?? "", duration: slot.duration,
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
                 laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index],
-                coalescesTicks: slot.flags.contains(.coalescesTicks))
+                coalescesTicks: slot.flags.contains(.coalescesTicks), clock: clock(of: index),
+                alarmTime: alarmTimes[index])
         }
     }
 
     /// Adds `saved` as new timers, `away` ns after they were saved; all or
     /// nothing. Returns their handles in order.
-    mutating func restore(_ saved: [SavedTimer], away: Int64) throws(TocsinError) -> [TimerID] {
+    mutating func restore(_ saved: [SavedTimer], away: TimerFile.TimeAway) throws(TocsinError) -> [TimerID] {
         guard !closed else { throw .closed }
         var restored: [Int32] = []
         do throws(TocsinError) {
@@ -38,7 +40,7 @@ extension EngineCore {
     }
 
     /// Fills a fresh slot from a saved timer.
-    private mutating func restore(_ saved: SavedTimer, into index: Int32, away: Int64) throws(TocsinError) {
+    private mutating func restore(_ saved: SavedTimer, into index: Int32, away: TimerFile.TimeAway) throws(TocsinError) {
         let now = clockNow()
         let slot = slots[index]
         slot.pointee.duration = saved.stopwatch ? 0 : saved.duration
@@ -57,10 +59,28 @@ extension EngineCore {
             baseDurations[index] = original
             slot.pointee.flags.insert(.extras)
         }
+        if saved.clock == .awake {
+            if awakeTimers.isEmpty { suspendedSeen = timeSuspended() }
+            awakeTimers.insert(index)
+            slot.pointee.flags.insert(.extras)
+        }
         var running = saved.elapsed
         var state = saved.state
-        if state == .running {
-            running = running.addingSaturated(away)
+        if let time = saved.alarmTime {
+            alarmTimes[index] = time
+            slot.pointee.flags.insert(.extras)
+            if state == .running {
+                running = running.addingSaturated(away.boot)
+                let clocks = wallAndBootClocks()
+                if clocks.wall >= time {  // rang while away
+                    state = .finished
+                    heldFinishes[index] = now - (clocks.wall - time)
+                    running = max(1, saved.elapsed)
+                    slot.pointee.duration = running
+                }
+            }
+        } else if state == .running {
+            running = running.addingSaturated(saved.clock == .awake ? away.awake : away.boot)
             if !saved.stopwatch && running >= saved.duration {  // ran out while away
                 state = .finished
                 heldFinishes[index] = now - (running - saved.duration)
@@ -78,7 +98,11 @@ extension EngineCore {
         slot.pointee.anchor = running
         if state == .running {
             slot.pointee.run(at: now)
+            aimIfAlarm(index, at: now)
             try arm(index)
+        } else if state == .idle || state == .suspended {
+            let clocks = wallAndBootClocks()
+            aim(index, wallLead: clocks.wall.subtractingSaturated(clocks.boot), at: clocks.boot)
         }
     }
 

@@ -14,6 +14,9 @@ struct SavedTimer: Equatable {
     /// what a restart runs from. Nil if not adjusted.
     var originalDuration: Int64? = nil
     var coalescesTicks = false
+    var clock = TimerClock.boot
+    /// An alarm's wall-clock time, Unix ns; nil for other timers.
+    var alarmTime: Int64? = nil
 }
 
 /// Which boot of the machine, and the boot clock then: a file saved and
@@ -24,10 +27,13 @@ package struct BootStamp: Equatable, Sendable {
     package var id: String
     /// `CLOCK_BOOTTIME`, ns.
     package var time: Int64
+    /// `CLOCK_MONOTONIC` (the awake clock), ns; nil in files without it.
+    package var awake: Int64?
 
-    package init(id: String, time: Int64) {
+    package init(id: String, time: Int64, awake: Int64? = nil) {
         self.id = id
         self.time = time
+        self.awake = awake
     }
 
     /// This boot now; nil if the kernel does not say which boot this is.
@@ -40,7 +46,7 @@ package struct BootStamp: Equatable, Sendable {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         let id = String(decoding: buffer.prefix(count), as: UTF8.self).filter { !$0.isWhitespace }
-        return isBootID(id) ? BootStamp(id: id, time: bootClockNow()) : nil
+        return isBootID(id) ? BootStamp(id: id, time: bootClockNow(), awake: Clocks.monotonic()) : nil
     }
 
     /// 8-4-4-4-12 lowercase hexadecimal digits.
@@ -77,6 +83,7 @@ enum TimerFile {
         ]
         if let boot = header.boot {
             members += [("boot_id", .string(boot.id)), ("saved_boottime_ns", .integer(boot.time))]
+            if let awake = boot.awake { members.append(("saved_awake_ns", .integer(awake))) }
         }
         members.append(("timers", .array(timers.map(\.json))))
         return Array((JSON.object(members).encoded() + "\n").utf8)
@@ -97,6 +104,11 @@ enum TimerFile {
             header.boot = BootStamp(id: id, time: time)
         default: throw .corrupt  // one without the other, a bad value, or in a version 1 file
         }
+        switch document["saved_awake_ns"] {
+        case nil: break
+        case .integer(let awake)? where header.boot != nil && awake >= 0: header.boot?.awake = awake
+        default: throw .corrupt
+        }
         var timers: [SavedTimer] = []
         for item in items {
             guard let timer = SavedTimer(item) else { throw .corrupt }
@@ -105,14 +117,23 @@ enum TimerFile {
         return (header, timers)
     }
 
-    /// How long the timers were away: on the boot clock when saved in this
-    /// boot (immune to wall-clock jumps either way), else on the wall clock,
-    /// a clock that went backwards counting as none.
-    static func timeAway(since saved: Header, realtime: Int64, boot: BootStamp?) -> Int64 {
+    /// How long the timers were away, on each clock.
+    struct TimeAway: Equatable {
+        /// On the boot clock when saved in this boot (immune to wall-clock
+        /// jumps either way), else on the wall clock, a clock that went
+        /// backwards counting as none.
+        var boot: Int64
+        /// On the awake clock when saved in this boot; none after a restart
+        /// (or from a file that does not say).
+        var awake: Int64
+    }
+
+    static func timeAway(since saved: Header, realtime: Int64, boot: BootStamp?) -> TimeAway {
         if let then = saved.boot, let now = boot, then.id == now.id {
-            return max(0, now.time - then.time)
+            let awake = then.awake.flatMap { before in now.awake.map { max(0, $0 - before) } } ?? 0
+            return TimeAway(boot: max(0, now.time - then.time), awake: awake)
         }
-        return max(0, realtime - saved.realtime)
+        return TimeAway(boot: max(0, realtime - saved.realtime), awake: 0)
     }
 
     /// The whole file: `.io` if it cannot be read or is no regular file,
@@ -174,19 +195,21 @@ enum TimerFile {
 extension SavedTimer {
     var json: JSON {
         var members: [(String, JSON)] = [
-            ("kind", .string(stopwatch ? "stopwatch" : "countdown")), ("label", .string(label)),
+            ("kind", .string(stopwatch ? "stopwatch" : alarmTime == nil ? "countdown" : "alarm")), ("label", .string(label)),
             ("duration_ns", .integer(duration)), ("tick_ns", .integer(tick)),
             ("state", .string(state.description)), ("elapsed_ns", .integer(elapsed)),
             ("laps_ns", .array(laps.map(JSON.integer))),
         ]
         if let originalDuration { members.append(("original_duration_ns", .integer(originalDuration))) }
         if coalescesTicks { members.append(("tick_policy", .string("coalesce"))) }
+        if clock == .awake { members.append(("clock", .string("awake"))) }
+        if let alarmTime { members.append(("alarm_unix_ns", .integer(alarmTime))) }
         return .object(members)
     }
 
     /// A saved timer, or nil if anything in it is out of range or inconsistent.
     init?(_ json: JSON) {
-        guard case .string(let kind)? = json["kind"], kind == "countdown" || kind == "stopwatch",
+        guard case .string(let kind)? = json["kind"], ["countdown", "stopwatch", "alarm"].contains(kind),
               case .string(let label)? = json["label"], label.utf8.count <= TimerEngine.maxLabelBytes,
               case .integer(let duration)? = json["duration_ns"],
               case .integer(let tick)? = json["tick_ns"], (0...Nanos.max).contains(tick),
@@ -225,7 +248,21 @@ extension SavedTimer {
         case .string("coalesce")?: coalesces = true
         default: return nil
         }
+        let clock: TimerClock
+        switch json["clock"] {
+        case nil, .string("boot")?: clock = .boot
+        case .string("awake")? where kind != "alarm": clock = .awake
+        default: return nil
+        }
+        var alarmTime: Int64?
+        switch (kind, json["alarm_unix_ns"]) {
+        case ("alarm", .integer(let time)?) where (0...Nanos.max).contains(time) && original == nil: alarmTime = time
+        case ("alarm", _): return nil
+        case (_, nil): alarmTime = nil
+        default: return nil
+        }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
-                  elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces)
+                  elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces,
+                  clock: clock, alarmTime: alarmTime)
     }
 }

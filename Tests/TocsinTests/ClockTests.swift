@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import Tocsin
 
@@ -233,5 +234,103 @@ import Testing
         #expect(throws: TocsinError.invalidArgument) { try rig.engine.alarm(at: .seconds(4_000_000_000)) }
         let countdown = try rig.countdown(.seconds(1))
         #expect(try rig.engine.alarmTime(of: countdown) == nil)
+    }
+}
+
+/// Awake timers and alarms in the timer file.
+@Suite struct ClockRestoreTests {
+    static let second: Int64 = 1_000_000_000
+    static let savedAt: Int64 = 1_700_000_000 * second
+    static let boot = BootStamp(id: "f78714b1-9c52-4591-afa1-afc904065c77", time: 100 * second, awake: 90 * second)
+
+    let path: String
+
+    init() {
+        var template = Array("/tmp/tocsin-clocks-XXXXXX".utf8CString)
+        path = String(cString: mkdtemp(&template)) + "/timers.json"
+    }
+
+    /// Saves a 60 s AWAKE countdown and a 60 s BOOT one, each run 3 s.
+    func saveTwoCountdowns() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let boot = try engine.countdown(.seconds(60))
+        let awake = try engine.countdown(.seconds(60))
+        try engine.setClock(.awake, for: awake)
+        try engine.start(boot)
+        try engine.start(awake)
+        try engine.advance(by: .seconds(3))
+        try engine.save(to: path, realtime: Self.savedAt, boot: Self.boot)
+    }
+
+    func loadedElapsed(boot: BootStamp?, realtime: Int64) throws -> [Duration] {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let restored = try engine.load(from: path, realtime: realtime, boot: boot)
+        #expect(try engine.clock(of: restored[1]) == .awake)
+        return try restored.map { try engine.elapsed(of: $0) }
+    }
+
+    @Test func anAwakeTimerCountsOnlyTheAwakeTimeAway() throws {
+        try saveTwoCountdowns()
+        // 20 s later on the boot clock, of which 15 s suspended: 5 s awake.
+        let later = BootStamp(id: Self.boot.id, time: Self.boot.time + 20 * Self.second, awake: 95 * Self.second)
+        #expect(try loadedElapsed(boot: later, realtime: Self.savedAt) == [.seconds(23), .seconds(8)])
+        // After a restart: none of the time away.
+        let otherBoot = BootStamp(id: "00000000-0000-4000-8000-000000000000", time: 5 * Self.second, awake: 5 * Self.second)
+        #expect(try loadedElapsed(boot: otherBoot, realtime: Self.savedAt + 30 * Self.second) == [.seconds(33), .seconds(3)])
+    }
+
+    @Test func anAlarmIsSavedAsItsWallTimeAndOneThatRangWhileAwayIsAnnounced() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        try engine.setWallClock(.seconds(1_000))
+        let soon = try engine.alarm(at: .seconds(1_010))
+        let later = try engine.alarm(at: .seconds(2_000))
+        try engine.setLabel("soon", for: soon)
+        try engine.start(soon)
+        try engine.start(later)
+        try engine.advance(by: .seconds(4))
+        try engine.save(to: path, realtime: Self.savedAt, boot: Self.boot)
+        let text = String(decoding: try TimerFile.read(path), as: UTF8.self)
+        #expect(text.contains("\"kind\": \"alarm\""))
+        #expect(text.contains("\"alarm_unix_ns\": 1010000000000"))
+
+        let other = try TimerEngine(delivery: .manualClock)
+        defer { other.close() }
+        try other.setWallClock(.seconds(1_500))
+        let recorder = Recorder()
+        let restored = try other.load(from: path, realtime: Self.savedAt)
+        #expect(try other.state(of: restored[0]) == .finished)
+        #expect(try other.state(of: restored[1]) == .running)
+        #expect(try other.alarmTime(of: restored[1]) == .seconds(2_000))
+        #expect(try other.remaining(of: restored[1]) == .seconds(500))
+        try other.setHandler(for: restored[0], recorder.handler)
+        try other.advance(by: .zero)
+        let finish = try #require(recorder.all.first { $0.kind == .finish })
+        #expect(finish.lateness == .seconds(490))
+        try other.advance(by: .seconds(500))
+        #expect(try other.state(of: restored[1]) == .finished)
+    }
+
+    @Test func badClockAndAlarmFieldsAreCorrupt() throws {
+        for timer in [
+            #"{"kind": "countdown", "clock": "wall", "#,
+            #"{"kind": "alarm", "clock": "awake", "alarm_unix_ns": 5, "#,
+            #"{"kind": "alarm", "#,
+            #"{"kind": "alarm", "alarm_unix_ns": -1, "#,
+            #"{"kind": "countdown", "alarm_unix_ns": 5, "#,
+        ] {
+            let text = """
+                {"format": "tocsin-timers", "version": 2, "saved_realtime_ns": 1, "timers": [
+                  \(timer)"label": "", "duration_ns": 60000000000, "tick_ns": 0,
+                   "state": "idle", "elapsed_ns": 0, "laps_ns": []}]}
+                """
+            try TimerFile.writeAtomically(Array(text.utf8), to: path)
+            let engine = try TimerEngine(delivery: .manualClock)
+            defer { engine.close() }
+            #expect(throws: TocsinError.corrupt) { try engine.load(from: path) }
+            #expect(try engine.timerCount() == 0)
+        }
     }
 }

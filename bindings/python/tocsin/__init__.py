@@ -25,11 +25,12 @@ from ._errors import (
 )
 from ._library import LibraryNotFoundError, load
 from ._timer import Timer
-from ._values import Event, EventKind, State, TickPolicy
+from ._values import Clock, Event, EventKind, State, TickPolicy
 
 __version__ = "0.4.0"
 
 __all__ = [
+    "Clock",
     "CorruptError",
     "Engine",
     "EngineClosedError",

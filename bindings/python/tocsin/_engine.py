@@ -7,6 +7,7 @@ import os
 import threading
 import weakref
 from ctypes import addressof, byref, c_double, c_size_t, c_uint64, c_void_p, cast
+from datetime import datetime
 from typing import Any, Callable, Optional
 
 from . import _library
@@ -16,6 +17,7 @@ from ._values import (
     EVENTS_ALL,
     EVENTS_FINISH,
     EVENTS_STATE,
+    Clock,
     Event,
     EventKind,
     Handler,
@@ -24,8 +26,10 @@ from ._values import (
     TickPolicy,
     encode_label,
     event_from,
+    to_clock,
     to_seconds,
     to_tick_policy,
+    to_unix_time,
 )
 
 DEFAULT, POLLED, MANUAL_CLOCK = 0, 1, 2
@@ -138,6 +142,19 @@ class Engine:
         by then. Returns how many events it delivered."""
         return self._call("tocsin_engine_advance", to_seconds(seconds))
 
+    def simulate_suspend(self, seconds: Seconds) -> int:
+        """Manual clock: a suspend of the machine for ``seconds``: the boot and
+        wall clocks move on, the awake clock does not (AWAKE timers stand
+        still); what fell due meanwhile is delivered, late. Returns how many
+        events it delivered."""
+        return self._call("tocsin_engine_simulate_suspend", to_seconds(seconds))
+
+    def set_wall_clock(self, when: "float | int | datetime") -> int:
+        """Manual clock: sets the wall clock (a Unix time or a datetime),
+        forward or back; alarms it passes finish. Returns how many events it
+        delivered."""
+        return self._call("tocsin_engine_set_wall_clock", to_unix_time(when))
+
     @property
     def now(self) -> float:
         """The engine's clock in seconds (boot clock, or the manual time)."""
@@ -145,14 +162,23 @@ class Engine:
         self._call("tocsin_engine_now", byref(out))
         return out.value
 
+    @property
+    def wall_clock(self) -> float:
+        """The wall clock alarms follow, as a Unix time (manual clock: the
+        simulated one, 0 until ``set_wall_clock``)."""
+        out = c_double()
+        self._call("tocsin_engine_wall_clock", byref(out))
+        return out.value
+
     # -- timers ----------------------------------------------------------------
 
     def countdown(
         self, seconds: Seconds, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
-        tick_policy: "Optional[TickPolicy | str]" = None,
+        tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
     ) -> Timer:
         """A new idle countdown of ``seconds`` (0 < seconds <= 100 years).
-        ``tick_policy``: see ``Timer.set_tick_policy``."""
+        ``tick_policy``: see ``Timer.set_tick_policy``; ``clock``: see
+        ``Timer.set_clock``."""
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
         handle = c_uint64()
@@ -162,15 +188,28 @@ class Engine:
         status = self._countdown_new(pointer, seconds, byref(handle))  # inline: a hot path
         if status < 0:
             raise error_for(status, "tocsin_countdown_new")
-        return self._adopt(handle.value, label, tick, tick_policy)
+        return self._adopt(handle.value, label, tick, tick_policy, clock)
 
     def stopwatch(
         self, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
-        tick_policy: "Optional[TickPolicy | str]" = None,
+        tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
     ) -> Timer:
         """A new idle stopwatch: counts up, never finishes."""
         handle = c_uint64()
         self._call("tocsin_stopwatch_new", byref(handle))
+        return self._adopt(handle.value, label, tick, tick_policy, clock)
+
+    def alarm(
+        self, when: "float | int | datetime", *, label: Optional[str] = None, tick: Optional[Seconds] = None,
+        tick_policy: "Optional[TickPolicy | str]" = None,
+    ) -> Timer:
+        """A new idle alarm that finishes when the wall clock reaches ``when``
+        (a Unix time, or a datetime: a naive one is local time), following
+        every change of the wall clock while it runs. ``remaining`` is the
+        time until then; see tocsin.h (tocsin_alarm_new) for suspend, restart
+        and adjust."""
+        handle = c_uint64()
+        self._call("tocsin_alarm_new", to_unix_time(when), byref(handle))
         return self._adopt(handle.value, label, tick, tick_policy)
 
     def after(
@@ -216,7 +255,7 @@ class Engine:
 
     def _adopt(
         self, handle: int, label: Optional[str], tick: Optional[Seconds],
-        tick_policy: "Optional[TickPolicy | str]" = None,
+        tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
     ) -> Timer:
         timer = Timer(self, handle)
         self._timers[handle] = weakref.ref(timer)
@@ -231,6 +270,8 @@ class Engine:
                 self._call("tocsin_timer_set_tick", handle, to_seconds(tick))
             if tick_policy is not None:
                 self._call("tocsin_timer_set_tick_policy", handle, int(to_tick_policy(tick_policy)))
+            if clock is not None:
+                self._call("tocsin_timer_set_clock", handle, int(to_clock(clock)))
         except BaseException:
             timer.free()  # a failed call leaves nothing behind
             raise

@@ -10,6 +10,7 @@ from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError
 from ._values import (
     EVENTS_ALL,
     EVENTS_STATE,
+    Clock,
     Event,
     EventKind,
     Handler,
@@ -17,6 +18,7 @@ from ._values import (
     State,
     TickPolicy,
     encode_label,
+    to_clock,
     to_seconds,
     to_tick_policy,
 )
@@ -222,6 +224,26 @@ class Timer:
         default): each one. Returns self."""
         self._call("tocsin_timer_set_tick_policy", int(to_tick_policy(policy)))
         return self
+
+    def set_clock(self, clock: "Clock | str") -> "Timer":
+        """Puts an idle timer on a clock: ``"boot"`` (the default) counts
+        real time, suspends of the machine included; ``"awake"`` only time
+        the machine is awake (a suspend pauses it). Not ``"awake"`` on an
+        alarm. Returns the timer."""
+        self._call("tocsin_timer_set_clock", int(to_clock(clock)))
+        return self
+
+    @property
+    def clock(self) -> Clock:
+        return Clock(self._call("tocsin_timer_clock"))
+
+    @property
+    def alarm_time(self) -> Optional[float]:
+        """An alarm's wall-clock time (a Unix time); None for other timers."""
+        try:
+            return self._double("tocsin_timer_alarm_time")
+        except InvalidArgumentError:  # not an alarm
+            return None
 
     def set_tick(self, interval: Optional[Seconds]) -> "Timer":
         """A TICK event every ``interval`` seconds of running time (None or 0:

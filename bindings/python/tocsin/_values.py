@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._errors import InvalidArgumentError
@@ -42,6 +42,14 @@ class TickPolicy(enum.IntEnum):
 
     EVERY = 0
     COALESCE = 1
+
+
+class Clock(enum.IntEnum):
+    """Which time a timer counts (TOCSIN_CLOCK_*): BOOT counts real time,
+    suspends of the machine included; AWAKE only time the machine is awake."""
+
+    BOOT = 0
+    AWAKE = 1
 
 
 #: TOCSIN_EVENTS_* bits: the event kinds a timer's C callback is given.
@@ -121,3 +129,22 @@ def to_tick_policy(value: "TickPolicy | str") -> TickPolicy:
     if isinstance(value, str) and value.upper() in TickPolicy.__members__:
         return TickPolicy[value.upper()]
     raise InvalidArgumentError(-1, f"tick policy must be a TickPolicy, 'every' or 'coalesce', not {value!r}")
+
+
+def to_clock(value: "Clock | str") -> Clock:
+    """A Clock from itself or its name ("boot", "awake")."""
+    if isinstance(value, Clock):
+        return value
+    if isinstance(value, str) and value.upper() in Clock.__members__:
+        return Clock[value.upper()]
+    raise InvalidArgumentError(-1, f"clock must be a Clock, 'boot' or 'awake', not {value!r}")
+
+
+def to_unix_time(value: "float | int | datetime") -> float:
+    """Seconds since 1970-01-01 00:00 UTC from a number or a datetime (a
+    naive one is local time, as ``datetime.timestamp`` takes it)."""
+    if isinstance(value, datetime):
+        return value.timestamp()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgumentError(-1, f"a time must be a Unix time or a datetime, not {type(value).__name__}")
+    return float(value)

@@ -85,15 +85,20 @@ extension EngineCore {
         // Out of memory for the heap: try again at the next look.
         guard heap.reserve(heap.count + awakeTimers.count) else { return false }
         suspendedSeen = suspended
-        var moved = false
-        for index in awakeTimers where slots[index].pointee.state == .running {
+        let running = inArmOrder(awakeTimers.filter { slots[$0].pointee.state == .running })
+        for index in running {
             let wasArmed = slots[index].pointee.armKey != 0
             disarm(index)
             slots[index].pointee.anchor = slots[index].pointee.anchor.addingSaturated(gain)
             if wasArmed, let deadline = try? pushDeadline(index) { armKernelTimer(by: deadline) }
-            moved = true
         }
-        return moved
+        return !running.isEmpty
+    }
+
+    /// Timers in the order they were armed (unarmed ones last), so that
+    /// re-pushing them keeps their start order for events due together.
+    private func inArmOrder(_ indices: some Sequence<Int32>) -> [Int32] {
+        indices.sorted { (slots[$0].pointee.armKey &- 1) < (slots[$1].pointee.armKey &- 1) }
     }
 
     // MARK: - Alarms
@@ -207,7 +212,7 @@ extension EngineCore {
         guard !alarmTimes.isEmpty, heap.reserve(heap.count + alarmTimes.count) else { return }
         let clocks = wallAndBootClocks()
         let lead = clocks.wall.subtractingSaturated(clocks.boot)
-        for index in alarmTimes.keys {
+        for index in inArmOrder(alarmTimes.keys) {
             switch slots[index].pointee.state {
             case .running:
                 let wasArmed = slots[index].pointee.armKey != 0

@@ -23,6 +23,10 @@ import Tocsin
         /// Timer #i's handler removes the oldest observer on #i's next event.
         case unobserveOnNextEvent(Int)
         case advance(milliseconds: Int64)
+        /// Puts timer #i on the awake clock; a new alarm at a wall time;
+        /// sets the wall clock; a simulated suspend.
+        case awake(Int), alarm(wallMilliseconds: Int64), setWall(milliseconds: Int64)
+        case suspendFor(milliseconds: Int64)
 
         var description: String {
             switch self {
@@ -43,6 +47,10 @@ import Tocsin
             case .unobserve: "unobserve"
             case .unobserveOnNextEvent(let i): "unobserveOnNextEvent(#\(i))"
             case .advance(let ms): "advance(\(ms)ms)"
+            case .awake(let i): "awake(#\(i))"
+            case .alarm(let ms): "alarm(at: \(ms)ms)"
+            case .setWall(let ms): "setWall(\(ms)ms)"
+            case .suspendFor(let ms): "suspendFor(\(ms)ms)"
             }
         }
     }
@@ -79,6 +87,10 @@ import Tocsin
                 let magnitude = Int64(random.next() % 3000) + 1
                 ops.append(.adjust(pick(), milliseconds: random.next() % 3 == 0 ? -magnitude : magnitude))
             case 78..<80: ops.append(.coalesce(pick(), random.next() % 4 != 0))
+            case 80..<82: ops.append(.awake(pick()))
+            case 82..<84: ops.append(.alarm(wallMilliseconds: Int64(random.next() % 600_000))); created += 1
+            case 84..<86: ops.append(.setWall(milliseconds: Int64(random.next() % 600_000)))
+            case 86..<88: ops.append(.suspendFor(milliseconds: Int64(random.next() % 5000)))
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -213,6 +225,10 @@ final class RealSide: @unchecked Sendable {
                 _ = try engine.state(of: handle(i))
                 unobserveOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
             case .advance(let ms): try engine.advance(by: .milliseconds(ms))
+            case .awake(let i): try engine.setClock(.awake, for: handle(i))
+            case .alarm(let ms): try adopt(engine.alarm(at: .milliseconds(ms)))
+            case .setWall(let ms): try engine.setWallClock(.milliseconds(ms))
+            case .suspendFor(let ms): try engine.simulateSuspend(for: .milliseconds(ms))
             }
         } catch {
             result = error.name
@@ -284,6 +300,10 @@ struct Model {
         /// Finished by an adjustment: its FINISH falls due no sooner than then.
         var dueNoSooner: Int64?
         var coalesces = false
+        /// Counts the awake clock: `segmentStart` is awake time.
+        var awake = false
+        /// An alarm's wall time.
+        var alarmTime: Int64?
 
         func running(at now: Int64) -> Int64 {
             let value = state == .running ? banked + (now - segmentStart) : banked
@@ -299,9 +319,10 @@ struct Model {
             return duration.map { ($0, false) }
         }
 
-        func deadline() -> Int64? {
+        /// On the boot clock, given the time suspended so far.
+        func deadline(suspended: Int64) -> Int64? {
             guard state == .running, armedSequence != nil, let (at, _) = nextDue else { return nil }
-            return max(segmentStart + (at - banked), dueNoSooner ?? .min)
+            return max(segmentStart + (at - banked) + (awake ? suspended : 0), dueNoSooner ?? .min)
         }
     }
 
@@ -319,14 +340,55 @@ struct Model {
     var sequence: Int64 = 1
     var observers: [Int] = []
     var observersMade = 0
+    /// Boot clock minus awake clock; wall clock minus boot clock.
+    var suspended: Int64 = 0
+    var wallLead: Int64 = 0
 
     func exists(_ index: Int) -> Bool { index < timers.count && timers[index] != nil }
+
+    /// The timer's clock at boot time `boot` (now by default).
+    func clock(of timer: Timer, at boot: Int64? = nil) -> Int64 {
+        (boot ?? now) - (timer.awake ? suspended : 0)
+    }
 
     /// What the engine's queries must say about timer #index.
     func view(_ index: Int) -> String {
         guard let timer = timers[index] else { return "freed" }
-        let elapsed = timer.running(at: now)
-        return "\(timer.state) elapsed \(elapsed) remaining \(timer.duration.map { String($0 - elapsed) } ?? "-")"
+        let elapsed = timer.running(at: clock(of: timer))
+        var remaining = timer.duration.map { $0 - elapsed }
+        if let time = timer.alarmTime, timer.state == .idle || timer.state == .suspended {
+            remaining = max(0, time - (now + wallLead))  // the time until its wall time
+        }
+        return "\(timer.state) elapsed \(elapsed) remaining \(remaining.map(String.init) ?? "-")"
+    }
+
+    /// The alarm rule: its duration (and running, its segment) set so that
+    /// it finishes when the wall clock reads its time; a time passed
+    /// already: its running time, at least 1 ns, finishing when the wall
+    /// clock passed it.
+    private mutating func aim(_ i: Int) {
+        guard var timer = timers[i], let time = timer.alarmTime else { return }
+        let running = timer.state == .running
+        let ran = max(0, running ? timer.banked + (now - timer.segmentStart) : timer.banked)
+        let due = time - wallLead
+        if due > now {
+            timer.duration = ran + (due - now)
+            if running { (timer.banked, timer.segmentStart) = (ran, now) }
+        } else {
+            timer.duration = max(ran, 1)
+            if running { (timer.banked, timer.segmentStart) = (timer.duration!, due) }
+        }
+        timers[i] = timer
+    }
+
+    /// Re-pushes running timers matching `which` in the order they were armed.
+    private mutating func rearmInOrder(_ which: (Timer) -> Bool, aiming: Bool) {
+        let indices = timers.indices.filter { timers[$0].map { $0.state == .running && which($0) } ?? false }
+        for i in indices.sorted(by: { (timers[$0]!.armedSequence ?? .max) < (timers[$1]!.armedSequence ?? .max) }) {
+            let wasArmed = timers[i]!.armedSequence != nil
+            if aiming { aim(i) }
+            if wasArmed { arm(i) }
+        }
     }
 
     mutating func apply(_ op: ModelTests.Op) -> ModelTests.Outcome {
@@ -346,29 +408,33 @@ struct Model {
             }
             timers[i]!.state = .running
             timers[i]!.banked = 0
-            timers[i]!.segmentStart = now
+            timers[i]!.segmentStart = clock(of: timers[i]!)
             timers[i]!.nextTick = 1
             timers[i]!.lapMark = 0
+            aim(i)
             arm(i)
+            if timers[i]!.alarmTime != nil { timers[i]!.dueNoSooner = now }  // a passed time: now, after its STATE
             queueState(i)
         case .suspend(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             guard timers[i]!.state == .running else { return fail(.wrongState) }
-            timers[i]!.banked = timers[i]!.running(at: now)
+            timers[i]!.banked = timers[i]!.running(at: clock(of: timers[i]!))
             timers[i]!.state = .suspended
             timers[i]!.armedSequence = nil
             queueState(i)
         case .resume(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             guard timers[i]!.state == .suspended else { return fail(.wrongState) }
-            timers[i]!.segmentStart = now
+            timers[i]!.segmentStart = clock(of: timers[i]!)
             timers[i]!.state = .running
+            aim(i)
             arm(i)
+            if timers[i]!.alarmTime != nil { timers[i]!.dueNoSooner = now }
             queueState(i)
         case .cancel(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             guard [.running, .suspended].contains(timers[i]!.state) else { return fail(.wrongState) }
-            timers[i]!.banked = timers[i]!.running(at: now)
+            timers[i]!.banked = timers[i]!.running(at: clock(of: timers[i]!))
             timers[i]!.state = .canceled
             timers[i]!.armedSequence = nil
             queueState(i)
@@ -379,13 +445,13 @@ struct Model {
         case .lap(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             guard [.running, .suspended].contains(timers[i]!.state) else { return fail(.wrongState) }
-            let running = timers[i]!.running(at: now)
+            let running = timers[i]!.running(at: clock(of: timers[i]!))
             defer { timers[i]!.lapMark = running }
             return .init(result: "lap \(running - timers[i]!.lapMark)", events: [])
         case .tick(let i, let ms):
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.interval = ms * 1_000_000
-            timers[i]!.nextTick = ms > 0 ? timers[i]!.running(at: now) / (ms * 1_000_000) + 1 : 1
+            timers[i]!.nextTick = ms > 0 ? timers[i]!.running(at: clock(of: timers[i]!)) / (ms * 1_000_000) + 1 : 1
             if timers[i]!.state == .running { arm(i) }
         case .adjust(let i, let ms):
             guard exists(i) else { return fail(.noSuchTimer) }
@@ -414,6 +480,31 @@ struct Model {
                 events += next
             }
             now = target
+        case .awake(let i):
+            guard exists(i) else { return fail(.noSuchTimer) }
+            guard timers[i]!.state == .idle else { return fail(.wrongState) }
+            guard timers[i]!.alarmTime == nil else { return fail(.invalidArgument) }
+            timers[i]!.awake = true
+        case .alarm(let ms):
+            timers.append(Timer(duration: 1, alarmTime: ms * 1_000_000))
+            aim(timers.count - 1)
+        case .setWall(let ms):
+            wallLead = ms * 1_000_000 - now
+            rearmInOrder({ $0.alarmTime != nil }, aiming: true)
+            for i in timers.indices where timers[i]?.alarmTime != nil && [.idle, .suspended].contains(timers[i]!.state) {
+                aim(i)
+            }
+            while let next = nextEvent(until: now) { events += next }
+        case .suspendFor(let ms):
+            now += ms * 1_000_000
+            suspended += ms * 1_000_000
+            rearmInOrder({ $0.awake }, aiming: false)
+            while let next = nextEvent(until: now) { events += next }
+        }
+        // The engine re-aims an idle or suspended alarm whenever it is
+        // asked about (the test's views after every step).
+        for i in timers.indices where timers[i]?.alarmTime != nil {
+            if timers[i]!.state == .idle || timers[i]!.state == .suspended { aim(i) }
         }
         return .init(result: "ok", events: events)
     }
@@ -421,12 +512,13 @@ struct Model {
     /// The header's adjust rules.
     private mutating func adjust(_ i: Int, by delta: Int64) -> ModelTests.Outcome {
         let fail = { (error: TocsinError) in ModelTests.Outcome(result: error.name, events: []) }
+        if timers[i]!.alarmTime != nil { return adjustAlarm(i, by: delta) }
         guard let old = timers[i]!.duration, delta != 0 else { return fail(.invalidArgument) }
         let state = timers[i]!.state
         guard state != .canceled else { return fail(.wrongState) }
         let new = old + delta
         guard new > 0, new <= 3_155_760_000 * 1_000_000_000 else { return fail(.invalidArgument) }
-        let elapsed = timers[i]!.running(at: now)
+        let elapsed = timers[i]!.running(at: clock(of: timers[i]!))
         switch state {
         case .idle, .suspended:
             guard new > elapsed else { return fail(.invalidArgument) }
@@ -449,8 +541,43 @@ struct Model {
             timers[i]!.duration = new
             timers[i]!.state = .running
             timers[i]!.banked = old
-            timers[i]!.segmentStart = now
+            timers[i]!.segmentStart = clock(of: timers[i]!)
             if timers[i]!.interval > 0 { timers[i]!.nextTick = old / timers[i]!.interval + 1 }
+            arm(i)
+            queueState(i)
+        }
+        return .init(result: "ok", events: [])
+    }
+
+    /// The header's alarm adjust rules: its time moves.
+    private mutating func adjustAlarm(_ i: Int, by delta: Int64) -> ModelTests.Outcome {
+        let fail = { (error: TocsinError) in ModelTests.Outcome(result: error.name, events: []) }
+        let state = timers[i]!.state
+        guard state != .canceled else { return fail(.wrongState) }
+        let wall = now + wallLead
+        let newTime = (state == .finished ? wall : timers[i]!.alarmTime!) + delta
+        guard delta != 0, newTime >= 0, newTime <= 3_155_760_000 * 1_000_000_000, state != .finished || delta > 0 else {
+            return fail(.invalidArgument)
+        }
+        switch state {
+        case .idle, .suspended:
+            guard newTime > wall else { return fail(.invalidArgument) }
+            timers[i]!.alarmTime = newTime
+            aim(i)
+            queueState(i)
+        case .running:
+            timers[i]!.alarmTime = newTime
+            aim(i)
+            arm(i)
+            if newTime > wall { queueState(i) }
+        default:  // finished
+            let ran = timers[i]!.duration!
+            timers[i]!.alarmTime = newTime
+            timers[i]!.state = .running
+            timers[i]!.banked = ran
+            timers[i]!.segmentStart = now
+            if timers[i]!.interval > 0 { timers[i]!.nextTick = ran / timers[i]!.interval + 1 }
+            aim(i)
             arm(i)
             queueState(i)
         }
@@ -466,7 +593,7 @@ struct Model {
     private mutating func queueState(_ i: Int, front: Bool = false, at time: Int64? = nil) {
         let timer = timers[i]!
         let item = Pending(timer: i, time: time ?? now, kind: "stateChange", state: timer.state,
-                           elapsed: timer.running(at: time ?? now))
+                           elapsed: timer.running(at: clock(of: timer, at: time)))
         if front { pending.insert(item, at: 0) } else { pending.append(item) }
     }
 
@@ -475,7 +602,7 @@ struct Model {
     private mutating func nextEvent(until target: Int64) -> [String]? {
         var due: (index: Int, deadline: Int64, sequence: Int64)?
         for (index, timer) in timers.enumerated() {
-            guard let timer, let deadline = timer.deadline(), deadline <= target else { continue }
+            guard let timer, let deadline = timer.deadline(suspended: suspended), deadline <= target else { continue }
             if due == nil || (deadline, timer.armedSequence!) < (due!.deadline, due!.sequence) {
                 due = (index, deadline, timer.armedSequence!)
             }
@@ -498,18 +625,19 @@ struct Model {
             if timer.coalesces {
                 var last = target
                 for (index, other) in timers.enumerated() where index != due.index {
-                    guard let other, let deadline = other.deadline() else { continue }
+                    guard let other, let deadline = other.deadline(suspended: suspended) else { continue }
                     last = min(last, other.armedSequence! > due.sequence ? deadline : deadline - 1)
                 }
                 if let head = pending.first { last = min(last, head.time - 1) }
-                var latest = (timer.banked + (last - timer.segmentStart)) / timer.interval
+                var latest = (timer.banked + (clock(of: timer, at: last) - timer.segmentStart)) / timer.interval
                 if let duration = timer.duration { latest = min(latest, (duration - 1) / timer.interval) }
                 tick = max(tick, latest)
-                now = max(now, timer.segmentStart + (tick * timer.interval - timer.banked))
+                now = max(now, timer.segmentStart + (tick * timer.interval - timer.banked) + (timer.awake ? suspended : 0))
             }
             let at = tick * timer.interval
             text = "tick running e=\(at) r=\(timer.duration.map { String($0 - at) } ?? "-") t=\(tick) m=\(tick - timer.nextTick)"
             timer.nextTick = tick + 1
+            timer.dueNoSooner = nil  // only the first push after a start or adjustment is held back
             if timer.nextDue == nil { timer.armedSequence = nil }
             timers[due.index] = timer
         } else {

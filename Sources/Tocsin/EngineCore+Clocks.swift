@@ -198,7 +198,9 @@ extension EngineCore {
         let ran = max(0, running ? now.subtractingSaturated(slot.pointee.anchor) : slot.pointee.anchor)
         let due = time.subtractingSaturated(wallLead)  // on the boot clock
         if due > now {
-            slot.pointee.duration = min(ran.addingSaturated(due - now), Nanos.max)
+            // Unclamped: a clamped duration would end before the alarm time.
+            // At most the manual clock's ceiling plus 100 years: no overflow.
+            slot.pointee.duration = ran.addingSaturated(due - now)
             if running { slot.pointee.anchor = now - ran }
         } else {
             slot.pointee.duration = max(ran, 1)
@@ -258,16 +260,17 @@ extension EngineCore {
     mutating func isEarly(_ top: HeapEntry) -> Bool {
         guard !awakeTimers.isEmpty || !alarmTimes.isEmpty,
               slots[top.slotIndex].pointee.flags.contains(.extras) else { return false }
-        return isEarlyOnItsClock(top.slotIndex, dueAt: top.deadline)
+        return isEarlyOnItsClock(top.slotIndex)
     }
 
-    private mutating func isEarlyOnItsClock(_ index: Int32, dueAt deadline: Int64) -> Bool {
+    private mutating func isEarlyOnItsClock(_ index: Int32) -> Bool {
         if !awakeTimers.isEmpty, awakeTimers.contains(index) { return catchUpAwakeTimers() }
-        guard !alarmTimes.isEmpty, let time = alarmTimes[index], nextDue(index)?.isTick == false else { return false }
+        // A manual clock's alarms are aimed exactly: nothing to check (and a
+        // check that failed would find the same deadline again, forever).
+        guard delivery != .manualClock, !alarmTimes.isEmpty, let time = alarmTimes[index],
+              nextDue(index)?.isTick == false else { return false }
         let clocks = wallAndBootClocks()
-        // Manual: the event would be delivered at its due time, exactly.
-        let wallThen = delivery == .manualClock ? deadline.addingSaturated(manualWallLead) : clocks.wall
-        guard wallThen < time else { return false }
+        guard clocks.wall < time else { return false }
         disarm(index)
         aim(index, wallLead: clocks.wall.subtractingSaturated(clocks.boot), at: clocks.boot)
         if let deadline = try? pushDeadline(index) { armKernelTimer(by: deadline) }

@@ -7,7 +7,11 @@ extension EngineCore {
         if !awakeTimers.isEmpty { catchUpAwakeTimers() }
         let now = clockNow()
         return liveIndicesInCreationOrder().map { index in
-            let slot = slots[index].pointee
+            var slot = slots[index].pointee
+            if alarmTimes[index] != nil {  // re-aimed on load: kept within the file's limits
+                slot.duration = min(slot.duration, Nanos.max)
+                slot.anchor = slot.state == .running ? slot.anchor : min(slot.anchor, slot.duration)
+            }
             return SavedTimer(
                 stopwatch: slot.isStopwatch, label: labels[index] ?? "", duration: slot.duration,
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),

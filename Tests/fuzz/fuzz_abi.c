@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (s.at < s.size && !s.engine_freed) {
         tocsin_engine *e = s.engine;
         int rc = 0;
-        switch (next(&s) % 28) {
+        switch (next(&s) % 34) {
         case 0: rc = tocsin_countdown_new(e, seconds(&s), &s.timers[next(&s) % SLOTS]); break;
         case 1: rc = tocsin_stopwatch_new(e, &s.timers[next(&s) % SLOTS]); break;
         case 2: rc = tocsin_timer_start(e, timer(&s)); break;
@@ -183,6 +183,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 check(value >= 0 && value <= TOCSIN_MAX_SECONDS, "adjusted remaining in range");
             break;
         }
+        case 27: rc = tocsin_timer_set_clock(e, timer(&s), (int)(next(&s) % 4) - 1); break;
+        case 28:
+            rc = tocsin_timer_clock(e, timer(&s));
+            check(rc < 0 || rc == TOCSIN_CLOCK_BOOT || rc == TOCSIN_CLOCK_AWAKE, "a clock is a TOCSIN_CLOCK_ value");
+            break;
+        case 29: {
+            int slot = next(&s) % (SLOTS + 1); /* SLOTS: no out pointer */
+            rc = tocsin_alarm_new(e, next(&s) % 2 ? seconds(&s) : -seconds(&s), slot < SLOTS ? &s.timers[slot] : NULL);
+            break;
+        }
+        case 30: rc = tocsin_timer_alarm_time(e, timer(&s), next(&s) % 4 ? &value : NULL); break;
+        case 31: rc = tocsin_engine_simulate_suspend(e, next(&s) % 2 ? seconds(&s) : -seconds(&s)); break;
+        case 32: rc = tocsin_engine_set_wall_clock(e, next(&s) % 2 ? seconds(&s) : -seconds(&s)); break;
+        case 33:
+            rc = tocsin_engine_wall_clock(e, &value);
+            check(rc != TOCSIN_OK || value >= 0, "a manual wall clock never reads below 0");
+            break;
         default: rc = tocsin_engine_now(e, &value); check(rc == TOCSIN_OK && value >= 0, "now"); break;
         }
         check(rc >= 0 || is_status(rc), "every failure is a documented status");

@@ -142,6 +142,38 @@ def test_bad_advance_steps(manual, step):
     assert timer.state is State.RUNNING and manual.now == 0
 
 
+@pytest.mark.parametrize("when", [math.nan, math.inf, -math.inf, -1, 1e300, "5", None, True])
+def test_bad_alarm_times_and_wall_clocks_change_nothing(manual, when):
+    before = len(manual.timers())
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.alarm(when)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.set_wall_clock(when)
+    assert len(manual.timers()) == before and manual.wall_clock == 0
+
+
+@pytest.mark.parametrize("step", [math.nan, math.inf, -1, 1e300, "5", None])
+def test_bad_simulated_suspends_change_nothing(manual, step):
+    timer = manual.countdown(1).start()
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.simulate_suspend(step)
+    assert timer.state is State.RUNNING and manual.now == 0
+
+
+@pytest.mark.parametrize("clock", [2, -1, "wall", None, 1.5])
+def test_bad_clocks_change_nothing(manual, clock):
+    timer = manual.countdown(1)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        timer.set_clock(clock)
+    assert timer.clock is tocsin.Clock.BOOT
+    alarm = manual.alarm(10)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        alarm.set_clock("awake")
+    started = manual.countdown(1).start()
+    with pytest.raises(tocsin.WrongStateError):
+        started.set_clock("awake")
+
+
 def test_mode_specific_calls_in_the_wrong_mode(manual, polled):
     with pytest.raises(tocsin.WrongStateError):
         manual.dispatch()
@@ -149,5 +181,9 @@ def test_mode_specific_calls_in_the_wrong_mode(manual, polled):
         manual.fileno()
     with pytest.raises(tocsin.WrongStateError):
         polled.advance(1)
+    with pytest.raises(tocsin.WrongStateError):
+        polled.simulate_suspend(1)
+    with pytest.raises(tocsin.WrongStateError):
+        polled.set_wall_clock(1)
     with pytest.raises(tocsin.InvalidArgumentError):
         tocsin.Engine(manual_clock=True, polled=True)

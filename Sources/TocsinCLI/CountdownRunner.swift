@@ -1,4 +1,5 @@
 public import Tocsin
+import Glibc
 import TocsinBase
 import TocsinNotify
 
@@ -17,6 +18,8 @@ public struct CountdownOptions: Sendable {
     public var jsonTick: Duration = .seconds(1)
     /// Keep this timer file current (rewritten on every state change).
     public var statePath: String?
+    /// Countdowns count only time the machine is awake (`TimerClock.awake`).
+    public var awake = false
 
     public init() {}
 }
@@ -134,8 +137,18 @@ public final class CountdownRunner: @unchecked Sendable {
 
     private func start(_ index: Int) throws(TocsinError) {
         let entry = plan.entries[index]
-        let duration = entry.time.nanoseconds()
-        let timer = try loop.engine.countdown(.nanoseconds(duration))
+        let timer: TimerID
+        var duration: Int64
+        if let wallTime = entry.time.wallTime(after: Glibc.time(nil)) {
+            // A clock time is an alarm: it follows the wall clock if that is set.
+            timer = try loop.engine.alarm(at: .seconds(wallTime))
+            duration = try loop.engine.remaining(of: timer)?.nanoseconds ?? 1
+        } else {
+            duration = entry.time.nanoseconds()
+            timer = try loop.engine.countdown(.nanoseconds(duration))
+            if options.awake { try loop.engine.setClock(.awake, for: timer) }
+        }
+        duration = max(duration, 1)
         try loop.engine.setLabel(entry.label, for: timer)
         switch output.mode {
         case .live: try loop.engine.setTickInterval(.milliseconds(100), for: timer)
@@ -145,15 +158,25 @@ public final class CountdownRunner: @unchecked Sendable {
         // After a stall (SIGSTOP, a suspended laptop) one tick, not thousands.
         try loop.engine.setTickPolicy(.coalesce, for: timer)
         try loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }
-        attachAlert(timer, label: entry.label, duration: duration)
+        if case .clock(let hour, let minute, let second) = entry.time {
+            let parts = second == 0 ? [hour, minute] : [hour, minute, second]
+            let shown = parts.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+            attachAlert(timer, label: entry.label, body: "It is \(shown)")
+        } else {
+            attachAlert(timer, label: entry.label, duration: duration)
+        }
         active.append(Active(timer: timer, label: entry.label, duration: duration, index: index))
         try loop.engine.start(timer)
     }
 
     private func attachAlert(_ timer: TimerID, label: String, duration: Int64) {
+        attachAlert(timer, label: label, body: "\(Display.clock(nanoseconds: duration, roundUp: true)) countdown finished")
+    }
+
+    private func attachAlert(_ timer: TimerID, label: String, body: String) {
         guard let notifier else { return }
         let alert = Alert(
-            summary: label, body: "\(Display.clock(nanoseconds: duration, roundUp: true)) countdown finished",
+            summary: label, body: body,
             sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert)
         try? notifier.attach(timer, in: loop.engine, alert: alert)
     }

@@ -19,10 +19,13 @@ public final class StopwatchRunner: @unchecked Sendable {
     private var restored = false
 
     let statePath: String?
+    /// Counts only time the machine is awake.
+    var awake = false
 
-    public init(label: String, json: Bool, statePath: String? = nil) throws(TocsinError) {
+    public init(label: String, json: Bool, statePath: String? = nil, awake: Bool = false) throws(TocsinError) {
         self.label = label
         self.statePath = statePath
+        self.awake = awake
         output = Output(terminal: terminal, json: json)
         loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
     }
@@ -63,6 +66,7 @@ public final class StopwatchRunner: @unchecked Sendable {
             if !restored {
                 watch = try loop.engine.stopwatch()
                 try loop.engine.setLabel(label, for: watch)
+                if awake { try loop.engine.setClock(.awake, for: watch) }
             }
             if output.mode == .live { try loop.engine.setTickInterval(.milliseconds(100), for: watch) }
             try loop.engine.setTickPolicy(.coalesce, for: watch)  // after a stall: one redraw, not thousands

@@ -91,8 +91,8 @@ public enum TimeSpec: Equatable, Sendable {
         }
     }
 
-    /// Nanoseconds from `now` (seconds since the epoch) to this time: the
-    /// duration itself, or the next occurrence of the clock time in local time.
+    /// Nanoseconds from now to this time: the duration itself, or the time
+    /// until the clock time's next occurrence (`wallTime(after:)`).
     public func nanoseconds() -> Int64 {
         nanoseconds(fromEpochSeconds: time(nil))
     }
@@ -100,24 +100,68 @@ public enum TimeSpec: Equatable, Sendable {
     /// As `nanoseconds()`, from a given wall-clock time (for tests).
     public func nanoseconds(fromEpochSeconds now: Int) -> Int64 {
         switch self {
-        case .duration(let nanoseconds):
-            return nanoseconds
-        case .clock(let hour, let minute, let second):
-            var current = time_t(now)
-            var local = tm()
-            localtime_r(&current, &local)
-            local.tm_hour = Int32(hour)
-            local.tm_min = Int32(minute)
-            local.tm_sec = Int32(second)
-            local.tm_isdst = -1
-            var target = mktime(&local)
-            if target <= time_t(now) {  // already past today: tomorrow
-                local.tm_mday += 1
-                local.tm_hour = Int32(hour)
-                local.tm_isdst = -1
-                target = mktime(&local)
-            }
-            return Int64(target - time_t(now)) * 1_000_000_000
+        case .duration(let nanoseconds): nanoseconds
+        case .clock: Int64(wallTime(after: now)! - now) * 1_000_000_000
         }
+    }
+
+    /// A clock time's next occurrence after `now` (both Unix seconds), in
+    /// the local time zone (`TZ`); nil for a duration. Daylight saving time:
+    /// - a local time that occurs twice (clocks set back, e.g. 02:30 on
+    ///   2026-10-25 in Berlin) is its first occurrence still ahead: the
+    ///   earlier one, or the later one if the earlier has passed;
+    /// - a local time that does not occur (clocks set forward, e.g. 02:30
+    ///   on 2026-03-29 in Berlin) is the moment the clocks skip it (03:00
+    ///   local time there): the first moment the clock reads later.
+    public func wallTime(after now: Int) -> Int? {
+        guard case .clock(let hour, let minute, let second) = self else { return nil }
+        var current = time_t(now)
+        var today = tm()
+        localtime_r(&current, &today)
+        for dayOffset in 0...2 {
+            var wanted = today
+            wanted.tm_mday += Int32(dayOffset)
+            (wanted.tm_hour, wanted.tm_min, wanted.tm_sec) = (Int32(hour), Int32(minute), Int32(second))
+            if let time = Self.firstMoment(reading: wanted, after: now) { return time }
+        }
+        return nil  // unreachable: a clock time occurs (or is skipped) every day
+    }
+
+    /// The first moment after `now` at which the local clock reads `wanted`
+    /// (a date and time of day; fields may be out of range, as for `timegm`),
+    /// or, if the clocks skip that reading, the moment they skip it.
+    private static func firstMoment(reading wanted: tm, after now: Int) -> Int? {
+        var fields = wanted
+        let reading = Int(timegm(&fields))  // the wanted local reading as a number
+        // The zone's offsets from UTC around that day: a reading at offset o
+        // happens at reading - o.
+        var offsets = Set<Int>()
+        for hours in stride(from: -48, through: 48, by: 6) {
+            var probe = time_t(reading + hours * 3600)
+            var local = tm()
+            localtime_r(&probe, &local)
+            offsets.insert(local.tm_gmtoff)
+        }
+        let moments = offsets.map { reading - $0 }.filter { localReading(at: $0) == reading }.sorted()
+        if !moments.isEmpty { return moments.first { $0 > now } }
+        // Skipped: the first moment whose reading is later (binary search
+        // between the two offsets' moments, where the clocks jump).
+        guard var low = offsets.map({ reading - $0 }).min(), var high = offsets.map({ reading - $0 }).max() else {
+            return nil
+        }
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if localReading(at: middle) > reading { high = middle } else { low = middle }
+        }
+        return high > now ? high : nil
+    }
+
+    /// The local clock's reading at Unix time `time`, as a number comparable
+    /// with `timegm` of a reading.
+    private static func localReading(at time: Int) -> Int {
+        var moment = time_t(time)
+        var local = tm()
+        localtime_r(&moment, &local)
+        return Int(timegm(&local))
     }
 }

@@ -76,9 +76,15 @@ struct Countdown: ParsableCommand {
                                valueName: "file"))
     var state: String?
 
+    @Flag(help: "Count only time the machine is awake: a suspend pauses the countdowns (clock times follow the wall clock).")
+    var awake = false
+
     func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError("--repeat takes 0 (forever) or more") }
-        _ = try plan()
+        let plan = try plan()
+        if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
+            throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
+        }
         _ = try ringDuration()
     }
 
@@ -108,6 +114,7 @@ struct Countdown: ParsableCommand {
         options.repeatCount = `repeat`
         options.parallel = parallel
         options.statePath = state
+        options.awake = awake
         let status = try CountdownRunner(plan: try plan(), options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -126,9 +133,12 @@ struct Stopwatch: ParsableCommand {
     @Option(help: ArgumentHelp("Keep the stopwatch in this file, rewritten on every change.", valueName: "file"))
     var state: String?
 
+    @Flag(help: "Count only time the machine is awake: a suspend pauses the stopwatch.")
+    var awake = false
+
     func run() throws {
         let label = label.isEmpty ? StopwatchRunner.defaultLabel : label.joined(separator: " ")
-        let status = try StopwatchRunner(label: label, json: json, statePath: state).run()
+        let status = try StopwatchRunner(label: label, json: json, statePath: state, awake: awake).run()
         if status != 0 { throw ExitCode(status) }
     }
 }

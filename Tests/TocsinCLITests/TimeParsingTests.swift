@@ -30,15 +30,6 @@ import TocsinCLI
         #expect(TimeSpec.parse(text) == .clock(hour: hour, minute: minute, second: second))
     }
 
-    @Test func clockTimesCountToTheNextOccurrenceTomorrowIfPast() {
-        setenv("TZ", "UTC", 1)
-        tzset()
-        let noon = 1_700_000_000 - 1_700_000_000 % 86_400 + 12 * 3600  // some day at 12:00:00 UTC
-        #expect(TimeSpec.clock(hour: 14, minute: 30, second: 0).nanoseconds(fromEpochSeconds: noon) == 9000 * Self.second)
-        #expect(TimeSpec.clock(hour: 11, minute: 0, second: 0).nanoseconds(fromEpochSeconds: noon) == 23 * 3600 * Self.second)
-        #expect(TimeSpec.clock(hour: 12, minute: 0, second: 0).nanoseconds(fromEpochSeconds: noon) == 86_400 * Self.second)
-    }
-
     @Test func plansFromWords() throws {
         let tea = try TimerPlan(words: ["25m", "Tea is ready"])
         #expect(tea.entries == [.init(time: .duration(nanoseconds: 1500 * Self.second), label: "Tea is ready")])
@@ -69,6 +60,73 @@ import TocsinCLI
             Issue.record("accepted \(words)")
         } catch {
             #expect(error.description.contains("until 14:30"))
+        }
+    }
+}
+
+/// Clock times in a time zone (`TZ` is the process's: one suite, one test
+/// at a time), across daylight saving time changes in Berlin (CET, UTC+1;
+/// CEST, UTC+2): on 2026-03-29 the clocks go from 02:00 to 03:00, on
+/// 2026-10-25 from 03:00 back to 02:00.
+@Suite(.serialized) struct ClockTimeTests {
+    static let second: Int64 = 1_000_000_000
+
+    /// Unix time of a UTC date and time.
+    static func utc(_ year: Int32, _ month: Int32, _ day: Int32, _ hour: Int32, _ minute: Int32 = 0) -> Int {
+        var fields = tm()
+        (fields.tm_year, fields.tm_mon, fields.tm_mday, fields.tm_hour, fields.tm_min) = (year - 1900, month - 1, day, hour, minute)
+        return Int(timegm(&fields))
+    }
+
+    func inZone(_ zone: String, _ body: () -> Void) {
+        let previous = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", zone, 1)
+        tzset()
+        body()
+        if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+        tzset()
+    }
+
+    func inBerlin(_ body: () -> Void) { inZone("Europe/Berlin", body) }
+
+    @Test func clockTimesCountToTheNextOccurrenceTomorrowIfPast() {
+        inZone("UTC") {
+            let noon = 1_700_000_000 - 1_700_000_000 % 86_400 + 12 * 3600  // some day at 12:00:00 UTC
+            #expect(TimeSpec.clock(hour: 14, minute: 30, second: 0).nanoseconds(fromEpochSeconds: noon) == 9000 * Self.second)
+            #expect(TimeSpec.clock(hour: 11, minute: 0, second: 0).nanoseconds(fromEpochSeconds: noon) == 23 * 3600 * Self.second)
+            #expect(TimeSpec.clock(hour: 12, minute: 0, second: 0).nanoseconds(fromEpochSeconds: noon) == 86_400 * Self.second)
+        }
+    }
+
+    @Test func aSkippedTimeRingsWhenTheClocksSkipIt() {
+        inBerlin {
+            let evening = Self.utc(2026, 3, 28, 21)  // 22:00 CET the evening before
+            let twoThirty = TimeSpec.clock(hour: 2, minute: 30, second: 0)
+            #expect(twoThirty.wallTime(after: evening) == Self.utc(2026, 3, 29, 1))  // 03:00 CEST
+            let twoAm = TimeSpec.clock(hour: 2, minute: 0, second: 0)
+            #expect(twoAm.wallTime(after: evening) == Self.utc(2026, 3, 29, 1))
+            // Times either side are what they say.
+            #expect(TimeSpec.clock(hour: 1, minute: 59, second: 0).wallTime(after: evening) == Self.utc(2026, 3, 29, 0, 59))
+            #expect(TimeSpec.clock(hour: 3, minute: 0, second: 0).wallTime(after: evening) == Self.utc(2026, 3, 29, 1))
+            #expect(TimeSpec.clock(hour: 8, minute: 0, second: 0).wallTime(after: evening) == Self.utc(2026, 3, 29, 6))
+            // After the jump, 02:30 is the next day's (which exists).
+            #expect(twoThirty.wallTime(after: Self.utc(2026, 3, 29, 1, 30)) == Self.utc(2026, 3, 30, 0, 30))
+        }
+    }
+
+    @Test func aTimeThatOccursTwiceIsItsFirstOccurrenceStillAhead() {
+        inBerlin {
+            let twoThirty = TimeSpec.clock(hour: 2, minute: 30, second: 0)
+            let evening = Self.utc(2026, 10, 24, 20)  // 22:00 CEST
+            #expect(twoThirty.wallTime(after: evening) == Self.utc(2026, 10, 25, 0, 30))  // 02:30 CEST
+            // Between the two: 02:45 CEST has passed the first; the second is ahead.
+            #expect(twoThirty.wallTime(after: Self.utc(2026, 10, 25, 0, 45)) == Self.utc(2026, 10, 25, 1, 30))  // 02:30 CET
+            // After both: tomorrow's.
+            #expect(twoThirty.wallTime(after: Self.utc(2026, 10, 25, 1, 45)) == Self.utc(2026, 10, 26, 1, 30))
+            #expect(TimeSpec.clock(hour: 12, minute: 0, second: 0).wallTime(after: evening) == Self.utc(2026, 10, 25, 11))
+            // The day is 25 hours long: 22:00 to 22:00 is 25 h.
+            #expect(TimeSpec.clock(hour: 22, minute: 0, second: 0).nanoseconds(fromEpochSeconds: evening)
+                == 25 * 3600 * 1_000_000_000)
         }
     }
 }

@@ -168,6 +168,27 @@ def test_until_a_clock_time_counts_to_its_next_occurrence():
     assert 3 * 3600 - 120 <= first["remaining"] <= 3 * 3600 + 60
 
 
+def test_until_a_clock_time_is_a_wall_clock_alarm_never_early(tmp_path):
+    target = int(time.time()) + 3  # a whole second: the command takes seconds
+    spec = time.strftime("%H:%M:%S", time.gmtime(target))
+    state = tmp_path / "state.json"
+    result = run("until", spec, "Bus", "--json", "--quiet", "--state", str(state), env={**os.environ, "TZ": "UTC"})
+    ended = time.time()
+    assert result.returncode == 0
+    finish = next(json.loads(line) for line in result.stdout.splitlines() if '"finish"' in line)
+    assert finish["label"] == "Bus" and ended >= target
+    assert ended - target < 1.5
+    saved = json.loads(state.read_text())["timers"][0]
+    assert saved["kind"] == "alarm" and saved["alarm_unix_ns"] == target * 10**9
+
+
+def test_awake_counts_time_awake():
+    result = run("0.5s", "Nap", "--awake", "--quiet")
+    assert (result.returncode, result.stdout) == (0, "Nap: finished after 00:00.5\n")
+    refused = run("until", "14:30", "--awake")
+    assert refused.returncode == 2 and "--awake" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
 def test_sigterm_cancels_with_130():
     process = subprocess.Popen([TOCSIN, "1m", "--quiet"], stdout=subprocess.PIPE, text=True)
     time.sleep(0.3)

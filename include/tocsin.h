@@ -255,8 +255,10 @@ TOCSIN_EXTERN void tocsin_engine_close(tocsin_engine *engine);
  * delivered (pass it to poll/epoll with POLLIN), never before an event is
  * due. It may also turn readable once at the deadline of the earliest timer
  * if that timer was cancelled, suspended or freed meanwhile (so that those
- * calls make no system call); tocsin_engine_dispatch() then returns 0 and
- * the fd is clear until the next event. With no timer armed it stays clear.
+ * calls make no system call), and, while alarms run, when the wall clock
+ * is set; tocsin_engine_dispatch() then returns 0 (or delivers what the new
+ * wall time made due) and the fd is clear until the next event. With no
+ * timer armed it stays clear.
  * The engine owns it: do not read, write or close it. Returns the fd (>= 0),
  * or TOCSIN_ESTATE in other modes, TOCSIN_EINVAL for a NULL engine,
  * TOCSIN_ECLOSED.
@@ -277,7 +279,8 @@ TOCSIN_EXTERN int tocsin_engine_dispatch(tocsin_engine *engine);
  * on the calling thread and in due-time order, every event due at or before
  * the new time, including events caused by the callbacks it calls. While an
  * event is delivered the clock reads that event's due time; when the call
- * returns it reads the target. Returns how many callbacks it called (>= 0),
+ * returns it reads the target. The boot, awake and wall clocks move together
+ * (tocsin_engine_simulate_suspend() moves the awake one apart). Returns how many callbacks it called (>= 0),
  * or TOCSIN_EINVAL for NaN, negative, infinite or too large seconds (or a
  * step that would take the manual clock past 2^62 ns, about 146 years),
  * TOCSIN_ESTATE in other modes or from inside a callback, TOCSIN_ECLOSED.

@@ -272,6 +272,67 @@ static void awake_and_boot_timers_and_an_alarm_fire_on_real_clocks(void) {
     tocsin_engine_free(engine);
 }
 
+/* Moves the real wall clock by seconds (either way); 0 if not allowed. */
+static int shift_wall_clock(double seconds) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    double target = (double)now.tv_sec + (double)now.tv_nsec / 1e9 + seconds;
+    struct timespec set = {(time_t)target, (long)((target - (double)(time_t)target) * 1e9)};
+    return clock_settime(CLOCK_REALTIME, &set) == 0;
+}
+
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* The real wall clock set back, then forward past an alarm, by this test
+   (where it may set the clock: root with CAP_SYS_TIME, as on CI; skipped
+   elsewhere). The clock is put back to where it would have been, to the
+   microsecond, within about three seconds. */
+static void an_alarm_follows_real_wall_clock_changes(void) {
+    struct timespec real0, mono0;
+    clock_gettime(CLOCK_MONOTONIC, &mono0);
+    clock_gettime(CLOCK_REALTIME, &real0);
+    if (!shift_wall_clock(0)) {
+        printf("  (skipped: this process may not set the wall clock)\n");
+        return;
+    }
+    static event_log log;
+    atomic_store(&log.count, 0);
+    tocsin_engine *engine = NULL;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine));
+    tocsin_timer alarm = 0;
+    double start = monotonic_seconds();
+    double target = realtime_seconds() + 1;
+    tocsin_alarm_new(engine, target, &alarm);
+    tocsin_timer_set_events(engine, alarm, TOCSIN_EVENTS_FINISH);
+    tocsin_timer_set_callback(engine, alarm, record_event, &log);
+    tocsin_timer_start(engine, alarm);
+    /* Back 2 s: it must not ring when the boot clock says 1 s is up. */
+    CHECK(shift_wall_clock(-2));
+    sleep_ms(1800);
+    CHECK_EQ(0, atomic_load(&log.count));
+    CHECK_NEAR(1.2, remaining(engine, alarm), 0.15);
+    /* Forward 3 s: the wall clock reads 1.8 s past its time: it rings at once, late by that. */
+    CHECK(shift_wall_clock(3));
+    double jumped = monotonic_seconds();
+    CHECK(wait_for(&log.count, 1, 2000));
+    double rang = monotonic_seconds();
+    CHECK(rang - jumped < 0.3);
+    CHECK(rang - start > 1.7);
+    CHECK_NEAR(1.8, log.events[0].lateness, 0.15);
+    /* Put the clock back where it would be. */
+    struct timespec mono1;
+    clock_gettime(CLOCK_MONOTONIC, &mono1);
+    long long elapsed = (long long)(mono1.tv_sec - mono0.tv_sec) * 1000000000LL + (mono1.tv_nsec - mono0.tv_nsec);
+    long long restored = (long long)real0.tv_sec * 1000000000LL + real0.tv_nsec + elapsed;
+    struct timespec back = {(time_t)(restored / 1000000000LL), (long)(restored % 1000000000LL)};
+    CHECK_EQ(0, clock_settime(CLOCK_REALTIME, &back));
+    tocsin_engine_free(engine);
+}
+
 const test_case clocks_tests[] = {
     {"awake_timers_stand_still_through_a_suspend", awake_timers_stand_still_through_a_suspend},
     {"coalesced_ticks_after_a_suspend", coalesced_ticks_after_a_suspend},
@@ -282,5 +343,6 @@ const test_case clocks_tests[] = {
     {"bad_arguments_change_nothing", bad_arguments_change_nothing},
     {"the_wall_clock_is_clock_realtime", the_wall_clock_is_clock_realtime},
     {"awake_and_boot_timers_and_an_alarm_fire_on_real_clocks", awake_and_boot_timers_and_an_alarm_fire_on_real_clocks},
+    {"an_alarm_follows_real_wall_clock_changes", an_alarm_follows_real_wall_clock_changes},
     {NULL, NULL},
 };

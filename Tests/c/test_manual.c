@@ -117,6 +117,15 @@ static void null_engine_everywhere(void) {
     CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_elapsed(NULL, 1, &value));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_remaining(NULL, 1, &value));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_duration(NULL, 1, &value));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_adjust(NULL, 1, 1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_tick_policy(NULL, 1, TOCSIN_TICKS_COALESCE));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_clock(NULL, 1, TOCSIN_CLOCK_AWAKE));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_clock(NULL, 1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_alarm_new(NULL, 1, &timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_alarm_time(NULL, 1, &value));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_engine_wall_clock(NULL, &value));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_engine_simulate_suspend(NULL, 1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_engine_set_wall_clock(NULL, 1));
 }
 
 static void bad_seconds_and_out_pointers(void) {

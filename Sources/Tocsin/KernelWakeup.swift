@@ -45,9 +45,12 @@ struct KernelWakeup {
         Self.arm(timerFD, at: deadline, flags: TFD_TIMER_ABSTIME)
     }
 
-    /// Arms the wall-clock timer for a Unix time in ns; `Int64.max` disarms it.
+    /// Arms the wall-clock timer for a Unix time in ns; `Int64.max` disarms
+    /// it, and without `TFD_TIMER_CANCEL_ON_SET`: a disarmed timer armed with
+    /// it would still turn readable at every clock change, and the engine
+    /// reads it only while alarms run (its thread would spin).
     func armWall(at time: Int64) {
-        Self.arm(wallTimerFD, at: time, flags: TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET)
+        Self.arm(wallTimerFD, at: time, flags: time == .max ? TFD_TIMER_ABSTIME : TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET)
     }
 
     /// True if the wall-clock timer expired or the wall clock was set since

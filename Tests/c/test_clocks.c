@@ -333,6 +333,34 @@ static void an_alarm_follows_real_wall_clock_changes(void) {
     tocsin_engine_free(engine);
 }
 
+static double cpu_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* After its alarms are gone, a clock change must not wake the engine: its
+   wall timer is disarmed, not left to report changes nobody reads (the
+   engine thread would spin on the readable fd). */
+static void no_wakeups_for_clock_changes_once_alarms_are_gone(void) {
+    if (!shift_wall_clock(0)) {
+        printf("  (skipped: this process may not set the wall clock)\n");
+        return;
+    }
+    tocsin_engine *engine = NULL;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine));
+    tocsin_timer alarm = 0;
+    tocsin_alarm_new(engine, realtime_seconds() + 0.05, &alarm);
+    tocsin_timer_start(engine, alarm);
+    sleep_ms(200); /* it rings; the round after it disarms the wall timer */
+    CHECK_EQ(TOCSIN_FINISHED, tocsin_timer_state(engine, alarm));
+    CHECK(shift_wall_clock(0));
+    double cpu = cpu_seconds();
+    sleep_ms(300);
+    CHECK(cpu_seconds() - cpu < 0.05);
+    tocsin_engine_free(engine);
+}
+
 const test_case clocks_tests[] = {
     {"awake_timers_stand_still_through_a_suspend", awake_timers_stand_still_through_a_suspend},
     {"coalesced_ticks_after_a_suspend", coalesced_ticks_after_a_suspend},
@@ -344,5 +372,6 @@ const test_case clocks_tests[] = {
     {"the_wall_clock_is_clock_realtime", the_wall_clock_is_clock_realtime},
     {"awake_and_boot_timers_and_an_alarm_fire_on_real_clocks", awake_and_boot_timers_and_an_alarm_fire_on_real_clocks},
     {"an_alarm_follows_real_wall_clock_changes", an_alarm_follows_real_wall_clock_changes},
+    {"no_wakeups_for_clock_changes_once_alarms_are_gone", no_wakeups_for_clock_changes_once_alarms_are_gone},
     {NULL, NULL},
 };

@@ -246,8 +246,7 @@ import Testing
     let path: String
 
     init() {
-        var template = Array("/tmp/tocsin-clocks-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)) + "/timers.json"
+        path = temporaryFolder("/tmp/tocsin-clocks") + "/timers.json"
     }
 
     /// Saves a 60 s AWAKE countdown and a 60 s BOOT one, each run 3 s.

@@ -9,8 +9,7 @@ import Testing
     let path: String
 
     init() {
-        var template = Array("/tmp/tocsin-persistence-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)) + "/timers.json"
+        path = temporaryFolder("/tmp/tocsin-persistence") + "/timers.json"
     }
 
     /// One timer in each state, saved on a manual clock.
@@ -220,8 +219,7 @@ extension String {
     let path: String
 
     init() {
-        var template = Array("/tmp/tocsin-boot-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)) + "/timers.json"
+        path = temporaryFolder("/tmp/tocsin-boot") + "/timers.json"
     }
 
     /// A 60 s countdown that had run 3 s when saved at `savedAt`, boot time 100 s.

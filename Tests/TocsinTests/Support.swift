@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import Tocsin
 
@@ -64,4 +65,10 @@ func expectError<T>(_ expected: TocsinError, _ body: () throws(TocsinError) -> T
     } catch {
         return error == expected
     }
+}
+
+/// A new empty folder named after `prefix` ("/tmp/tocsin-files").
+func temporaryFolder(_ prefix: String) -> String {
+    var template = Array("\(prefix)-XXXXXX".utf8CString)
+    return String(cString: mkdtemp(&template))
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union
 
 from ._errors import InvalidArgumentError
 
@@ -122,22 +122,27 @@ def encode_label(value: Optional[str]) -> Optional[bytes]:
         raise InvalidArgumentError(-1, f"label is not valid UTF-8: {error}") from None
 
 
+_Named = TypeVar("_Named", TickPolicy, Clock)
+
+
+def _by_name(kind: "type[_Named]", value: "_Named | str", what: str) -> _Named:
+    """A member of ``kind`` from itself or its name, any case."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str) and value.upper() in kind.__members__:
+        return kind[value.upper()]
+    names = " or ".join(repr(name.lower()) for name in kind.__members__)
+    raise InvalidArgumentError(-1, f"{what} must be a {kind.__name__}, {names}, not {value!r}")
+
+
 def to_tick_policy(value: "TickPolicy | str") -> TickPolicy:
     """A TickPolicy from itself or its name ("every", "coalesce")."""
-    if isinstance(value, TickPolicy):
-        return value
-    if isinstance(value, str) and value.upper() in TickPolicy.__members__:
-        return TickPolicy[value.upper()]
-    raise InvalidArgumentError(-1, f"tick policy must be a TickPolicy, 'every' or 'coalesce', not {value!r}")
+    return _by_name(TickPolicy, value, "tick policy")
 
 
 def to_clock(value: "Clock | str") -> Clock:
     """A Clock from itself or its name ("boot", "awake")."""
-    if isinstance(value, Clock):
-        return value
-    if isinstance(value, str) and value.upper() in Clock.__members__:
-        return Clock[value.upper()]
-    raise InvalidArgumentError(-1, f"clock must be a Clock, 'boot' or 'awake', not {value!r}")
+    return _by_name(Clock, value, "clock")
 
 
 def to_unix_time(value: "float | int | datetime") -> float:

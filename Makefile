@@ -29,7 +29,7 @@ PYTHON ?= python3
 VENV := out/venv
 
 .PHONY: all lib command demo check test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop \
-	test-python-install install install-lib clean
+	test-python-install install install-lib install-service clean
 
 all: lib
 
@@ -159,6 +159,11 @@ test-abi: lib
 test-desktop: lib command $(VENV)/.installed
 	$(CC) -Wall -Werror Tests/desktop/alert_driver.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -ltocsin-notify -o $(OUT)/alert_driver
 	@mkdir -p out/artifacts
+	@# The service as make install puts it, in a throw-away prefix the session bus activates from.
+	@rm -rf $(OUT)/service-prefix && mkdir -p $(OUT)/service-prefix/bin
+	cp $(OUT)/bin/tocsin $(OUT)/service-prefix/bin/
+	$(MAKE) --no-print-directory install-service PREFIX=$(abspath $(OUT))/service-prefix
+	TOCSIN_SERVICE_DIR=$(abspath $(OUT))/service-prefix/share/dbus-1/services \
 	TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
 	  LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python) \
@@ -229,10 +234,20 @@ test-python-install:
 # install: the libraries, headers and pkg-config files (install-lib), and the
 # command linked with the Swift runtime inside, so it runs without a toolchain
 # (built in its own scratch folder: the flag would rebuild the rest).
-install: install-lib
+install: install-lib install-service
 	swift build -c $(CONFIG) --product tocsin --static-swift-stdlib --scratch-path .build-static
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 "$$(swift build -c $(CONFIG) --scratch-path .build-static --show-bin-path)/tocsin" $(DESTDIR)$(PREFIX)/bin/
+
+# The timer service's D-Bus activation file and systemd user unit, with
+# Exec= pointing at $(PREFIX)/bin/tocsin, and its interface's XML.
+install-service:
+	install -d $(DESTDIR)$(PREFIX)/share/dbus-1/services $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces \
+	  $(DESTDIR)$(PREFIX)/share/systemd/user
+	for file in dbus-1/services/dev.tocsin.Timers.service systemd/user/tocsin.service; do \
+	  sed 's|@BINDIR@|$(PREFIX)/bin|' share/$$file.in > $(DESTDIR)$(PREFIX)/share/$$file || exit 1; \
+	done
+	install -m 0644 share/dbus-1/interfaces/dev.tocsin.Timers1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
 
 install-lib:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)

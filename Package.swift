@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CTocsinSystem"),
         .systemLibrary(name: "CNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
+        /// GDBus and the GLib main loop, for the timer service.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         /// What the engine and the notifier share: timer ids, status codes
         /// and their texts, the lock, nanosecond arithmetic and the clocks.
         .target(name: "TocsinBase", dependencies: ["CTocsin", "CTocsinSystem"]),
@@ -63,12 +65,15 @@ let package = Package(
             ]),
         /// What the command is made of: time parsing, display, the event loop.
         .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinNotify", "CTocsinSystem"]),
+        /// `tocsin service`: the timers on the D-Bus session bus (GDBus).
+        .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio"]),
         .executableTarget(
             name: "tocsin",
-            dependencies: ["TocsinCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["TocsinCLI", "TocsinService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),
         .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI"]),
         .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "Tocsin"]),
+        .testTarget(name: "TocsinServiceTests", dependencies: ["TocsinService", "Tocsin"]),
     ]
 )
 

@@ -31,7 +31,21 @@ exec 3>&-
 [ -s "$session/display" ] || { echo "desktop-session: Xvfb did not start" >&2; cat "$session/xvfb.log" >&2; exit 1; }
 export DISPLAY=":$(head -n1 "$session/display")"
 
-{ read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+# With TOCSIN_SERVICE_DIR, the bus also activates the services found there
+# (the timer service as make install stages it).
+bus_config=(--session)
+if [ -n "${TOCSIN_SERVICE_DIR:-}" ]; then
+  cat > "$session/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <include>/usr/share/dbus-1/session.conf</include>
+  <servicedir>$TOCSIN_SERVICE_DIR</servicedir>
+</busconfig>
+CONF
+  bus_config=(--config-file="$session/bus.conf")
+fi
+{ read -r address; read -r bus_pid; } < <(dbus-daemon "${bus_config[@]}" --fork --print-address=1 --print-pid=1)
 export DBUS_SESSION_BUS_ADDRESS=$address
 pids+=("$bus_pid")
 
@@ -63,5 +77,7 @@ parec -d tocsin.monitor --raw --format=s16le --rate=44100 --channels=2 > "$sessi
 pids+=($!)
 python3 -c 'import time; print(time.clock_gettime(time.CLOCK_BOOTTIME))' > "$session/audio.start"
 
+# Services the bus starts get the session's environment (sound server, home).
+dbus-update-activation-environment DISPLAY HOME XDG_RUNTIME_DIR PULSE_SERVER TOCSIN_SESSION 2>/dev/null || true
 echo "desktop-session: DISPLAY=$DISPLAY, bus and PulseAudio in $session" >&2
 "$@"

@@ -21,10 +21,11 @@ for command in "${!needs[@]}"; do
 done
 # Libraries the desktop notifier builds on, and what its tests run: a
 # headless X server, a notification server, a sound server, sound and image
-# tools, the freedesktop sound theme. (Not dbus-x11: with it a program that
+# tools, the freedesktop sound theme, time zones (the DST tests), gdbus and
+# busctl (the timer service's tests and docs). (Not dbus-x11: with it a program that
 # has a display but no bus address silently starts a stray bus.)
-desktop_packages=(libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
-  dbus xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils)
+desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
+  dbus libglib2.0-bin systemd xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils)
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done

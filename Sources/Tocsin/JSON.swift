@@ -22,7 +22,7 @@ package enum JSON: Equatable {
         }
     }
 
-    subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -72,7 +72,7 @@ package enum JSON: Equatable {
 
     /// Parses a whole document; nil for anything that is not strict JSON of
     /// the supported kinds (including numbers with fractions or out of Int64).
-    static func parse(_ bytes: [UInt8]) -> JSON? {
+    package static func parse(_ bytes: [UInt8]) -> JSON? {
         var reader = Reader(bytes: bytes)
         guard let value = reader.value(depth: 0) else { return nil }
         reader.skipSpace()

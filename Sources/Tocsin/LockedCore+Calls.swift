@@ -222,6 +222,20 @@ extension LockedCore {
         try load(from: path, realtime: Clocks.realtime(), boot: .current())
     }
 
+    /// The timers as the timer file's JSON, stamped with the clocks now
+    /// (for a host that keeps them inside a file of its own).
+    package func savedDocument() throws(TocsinError) -> JSON {
+        let timers = try withOpenCore { core in core.savedTimers() }
+        return TimerFile.document(timers, header: TimerFile.Header(realtime: Clocks.realtime(), boot: .current()))
+    }
+
+    /// Loads timers from the timer file's JSON (see `savedDocument`).
+    package func load(document: JSON) throws(TocsinError) -> [TimerID] {
+        let (header, saved) = try TimerFile.decode(document: document)
+        let away = TimerFile.timeAway(since: header, realtime: Clocks.realtime(), boot: .current())
+        return try withLock { core throws(TocsinError) in try core.restore(saved, away: away) }
+    }
+
     /// Saves the timers with the clocks given (tests).
     package func save(to path: String, realtime: Int64, boot: BootStamp?) throws(TocsinError) {
         let timers = try withOpenCore { core in core.savedTimers() }

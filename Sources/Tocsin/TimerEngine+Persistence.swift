@@ -44,4 +44,15 @@ extension TimerEngine {
     package func load(from path: String, realtime: Int64, boot: BootStamp? = nil) throws(TocsinError) -> [TimerID] {
         try core.load(from: path, realtime: realtime, boot: boot)
     }
+
+    /// The timers as the timer file's JSON (for a host that keeps them in
+    /// a file of its own, as the timer service does).
+    package func savedDocument() throws(TocsinError) -> JSON {
+        try core.savedDocument()
+    }
+
+    /// `load`, from the timer file's JSON.
+    package func load(document: JSON) throws(TocsinError) -> [TimerID] {
+        try core.load(document: document)
+    }
 }

@@ -59,7 +59,7 @@ package struct BootStamp: Equatable, Sendable {
 
 /// The timer file (docs/timer-file.md): its JSON, and reading and writing
 /// it whole. Knows nothing of engines.
-enum TimerFile {
+package enum TimerFile {
     /// The file format's name and version (`"format"`, `"version"`); files of
     /// version 1 (no boot stamp) still load.
     static let format = "tocsin-timers"
@@ -77,6 +77,11 @@ enum TimerFile {
 
     /// The file's text for `timers`.
     static func encode(_ timers: [SavedTimer], header: Header) -> [UInt8] {
+        Array((document(timers, header: header).encoded() + "\n").utf8)
+    }
+
+    /// The file's JSON for `timers`.
+    static func document(_ timers: [SavedTimer], header: Header) -> JSON {
         var members: [(String, JSON)] = [
             ("format", .string(format)), ("version", .integer(version)),
             ("saved_realtime_ns", .integer(header.realtime)),
@@ -86,13 +91,18 @@ enum TimerFile {
             if let awake = boot.awake { members.append(("saved_awake_ns", .integer(awake))) }
         }
         members.append(("timers", .array(timers.map(\.json))))
-        return Array((JSON.object(members).encoded() + "\n").utf8)
+        return .object(members)
     }
 
     /// The header and timers, or `.corrupt` for anything else.
     static func decode(_ bytes: [UInt8]) throws(TocsinError) -> (header: Header, timers: [SavedTimer]) {
-        guard let document = JSON.parse(bytes),
-              case .string(format)? = document["format"],
+        guard let document = JSON.parse(bytes) else { throw .corrupt }
+        return try decode(document: document)
+    }
+
+    /// As `decode`, from the file's JSON.
+    static func decode(document: JSON) throws(TocsinError) -> (header: Header, timers: [SavedTimer]) {
+        guard case .string(format)? = document["format"],
               case .integer(let fileVersion)? = document["version"], fileVersion == 1 || fileVersion == version,
               case .integer(let savedAt)? = document["saved_realtime_ns"], savedAt >= 0,
               case .array(let items)? = document["timers"], items.count <= Int(SlotTable.maxSlots)
@@ -138,7 +148,7 @@ enum TimerFile {
 
     /// The whole file: `.io` if it cannot be read or is no regular file,
     /// `.corrupt` if it is too large or shrinks while read.
-    static func read(_ path: String) throws(TocsinError) -> [UInt8] {
+    package static func read(_ path: String) throws(TocsinError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io }
         defer { close(fd) }
@@ -162,7 +172,7 @@ enum TimerFile {
     /// Replaces `path` atomically: a temporary file in the same folder,
     /// fsync, rename, fsync of the folder, so a crash leaves the old file or
     /// the new one. Mode 0600.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TocsinError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TocsinError) {
         var template = Array((path + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress.unsafelyUnwrapped) }
         guard fd >= 0 else { throw .io }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Glibc
 import Tocsin
 import TocsinCLI
 import TocsinNotify
+import TocsinService
 
 /// `tocsin`: countdowns and stopwatches from the shell.
 struct TocsinCommand: ParsableCommand {
@@ -23,6 +25,8 @@ struct TocsinCommand: ParsableCommand {
               tocsin resume --state ~/.tea     carry on after tocsin was killed or the machine restarted
               tocsin sw --state ~/.run       a stopwatch kept the same way (resume carries it on too)
               tocsin doctor                  what the desktop offers for alerts and sound
+              tocsin service                 the timer service on the D-Bus session bus (started by
+                                               D-Bus activation; see docs/dbus.md)
 
             KEYS (on a terminal)
               space  pause / resume     r  restart     q, Esc, Ctrl-C  cancel
@@ -35,7 +39,7 @@ struct TocsinCommand: ParsableCommand {
               0 finished   130 cancelled by the user   2 bad usage   1 anything else
             """,
         version: "tocsin \(TimerEngine.version)",
-        subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self],
+        subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self],
         defaultSubcommand: Countdown.self)
 }
 
@@ -222,3 +226,50 @@ func runCommand() -> Never {
 }
 
 runCommand()
+
+struct Service: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The timer service on the D-Bus session bus (dev.tocsin.Timers; see docs/dbus.md).",
+        discussion: """
+            Normally started by D-Bus activation on the first call, not by hand.
+            Its timers live in $XDG_STATE_HOME/tocsin/timers.json (~/.local/state
+            by default): they outlive the service, logout and restarts.
+            """)
+
+    @Option(help: ArgumentHelp(
+        "Exit after this many seconds with nothing running (0: never; default 60, or $TOCSIN_SERVICE_IDLE_EXIT).",
+        valueName: "seconds"))
+    var idleExit: Double = Self.environment("TOCSIN_SERVICE_IDLE_EXIT") ?? 60
+
+    @Option(help: ArgumentHelp("Keep the timers in this file instead.", valueName: "file"))
+    var state: String?
+
+    @Option(help: ArgumentHelp(
+        "A finish found on restart older than this gets a quiet alert (default 3600, or $TOCSIN_SERVICE_GRACE).",
+        valueName: "seconds"))
+    var grace: Double = Self.environment("TOCSIN_SERVICE_GRACE") ?? 3600
+
+    /// A number from the environment (the activated service's only input
+    /// besides its command line, which the activation file fixes).
+    static func environment(_ name: String) -> Double? {
+        getenv(name).flatMap { Double(String(cString: $0)) }
+    }
+
+    @Flag(help: "No desktop alerts or sounds.")
+    var quiet = false
+
+    func validate() throws {
+        guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError("--idle-exit takes seconds >= 0") }
+        guard grace.isFinite, grace >= 0 else { throw ValidationError("--grace takes seconds >= 0") }
+    }
+
+    func run() throws {
+        var options = ServiceMain.Options()
+        options.idleExit = idleExit == 0 ? nil : idleExit
+        options.statePath = state
+        options.grace = grace
+        options.quiet = quiet
+        let status = ServiceMain(options: options).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

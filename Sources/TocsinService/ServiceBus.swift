@@ -1,0 +1,238 @@
+import CGio
+import Glibc
+
+/// The service on the session bus through GDBus: the name
+/// `dev.tocsin.Timers`, the object `/dev/tocsin/Timers`, the interface
+/// `dev.tocsin.Timers1` (share/dbus-1/interfaces/dev.tocsin.Timers1.xml,
+/// which a test compares with what the running service introspects).
+/// GDBus checks every call's argument types against the interface before
+/// it gets here (else `org.freedesktop.DBus.Error.InvalidArgs`).
+///
+/// `@unchecked Sendable`: used on the service's main-loop thread only.
+final class ServiceBus: @unchecked Sendable {
+    static let name = "dev.tocsin.Timers"
+    static let path = "/dev/tocsin/Timers"
+    static let interface = "dev.tocsin.Timers1"
+
+    let service: TimerService
+    private let nodeInfo: UnsafeMutablePointer<GDBusNodeInfo>
+    private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
+    private var connection: OpaquePointer?
+    private var ownerID: guint = 0
+    /// The current call's arguments, released when it ends.
+    private var held: [OpaquePointer] = []
+    /// Called when the name cannot be had or is lost (with a reason).
+    var onLost: (String) -> Void = { _ in }
+    /// Called after every method call (the loop re-checks idleness).
+    var afterCall: () -> Void = {}
+    /// Called once the object is exported and the name is ours.
+    var onReady: () -> Void = {}
+
+    init(service: TimerService) {
+        self.service = service
+        nodeInfo = g_dbus_node_info_new_for_xml(Self.introspection, nil)
+        vtable = .allocate(capacity: 1)
+        vtable.initialize(to: GDBusInterfaceVTable())
+        vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, me in
+            guard let me, let method, let parameters, let invocation else { return }
+            Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
+                .call(String(cString: method), parameters, invocation)
+        }
+        service.signals.changed = { [unowned self] id, properties in
+            emit("Changed", [g_variant_new_uint64(guint64(id)), Self.dictionary(properties)])
+        }
+        service.signals.finished = { [unowned self] id, label, lateness in
+            emit("Finished", [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness)])
+        }
+        service.signals.removed = { [unowned self] id in emit("Removed", [g_variant_new_uint64(guint64(id))]) }
+    }
+
+    /// Asks for the name on the session bus; `onLost` if that fails.
+    func own() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        ownerID = g_bus_own_name(
+            G_BUS_TYPE_SESSION, Self.name, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            { connection, _, me in  // bus acquired: the object goes up before the name is ours
+                guard let me else { return }
+                Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().register(on: connection)
+            },
+            { _, _, me in  // name acquired
+                guard let me else { return }
+                Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().onReady()
+            },
+            { connection, _, me in  // name lost, or never had
+                guard let me else { return }
+                let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
+                bus.onLost(connection == nil
+                    ? "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)"
+                    : "\(ServiceBus.name) is owned by another process on this bus")
+            },
+            me, nil)
+    }
+
+    func close() {
+        if ownerID != 0 { g_bus_unown_name(ownerID) }
+        ownerID = 0
+        if let connection { g_dbus_connection_flush_sync(connection, nil, nil) }
+    }
+
+    private func register(on connection: OpaquePointer?) {
+        guard let connection, let interfaceInfo = nodeInfo.pointee.interfaces?[0] else { return }
+        self.connection = connection
+        var error: UnsafeMutablePointer<GError>?
+        let id = g_dbus_connection_register_object(
+            connection, Self.path, interfaceInfo, vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
+        if id == 0 {
+            onLost("cannot export \(Self.path): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+            g_error_free(error)
+        }
+    }
+
+    // MARK: - Calls
+
+    private func call(_ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        defer {
+            for value in held { g_variant_unref(value) }
+            held = []
+            afterCall()
+        }
+        do throws(ServiceError) {
+            let reply: [OpaquePointer?]
+            switch method {
+            case "Add":
+                let options = try Self.options(child(parameters, 2))
+                let id = try service.add(
+                    label: String(cString: g_variant_get_string(child(parameters, 0), nil)),
+                    seconds: g_variant_get_double(child(parameters, 1)), options: options)
+                reply = [g_variant_new_uint64(guint64(id))]
+            case "Pause": try service.pause(id(parameters)); reply = []
+            case "Resume": try service.resume(id(parameters)); reply = []
+            case "Cancel": try service.cancel(id(parameters)); reply = []
+            case "Restart": try service.restart(id(parameters)); reply = []
+            case "Remove": try service.remove(id(parameters)); reply = []
+            case "Adjust":
+                try service.adjust(id(parameters), by: g_variant_get_double(child(parameters, 1)))
+                reply = []
+            case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
+            case "List":
+                let items = service.list().map { Self.dictionary($0) }
+                reply = [Self.array(of: "a{sv}", items)]
+            default:
+                throw ServiceError(.invalidArgument, "no method \(method)")
+            }
+            g_dbus_method_invocation_return_value(invocation, Self.tuple(reply))
+        } catch {
+            g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
+        }
+    }
+
+    /// A call's argument `index` (a reference released when the call ends).
+    private func child(_ tuple: OpaquePointer, _ index: Int) -> OpaquePointer {
+        let value = g_variant_get_child_value(tuple, gsize(index))!
+        held.append(value)
+        return value
+    }
+
+    private func id(_ parameters: OpaquePointer) -> UInt64 {
+        UInt64(g_variant_get_uint64(child(parameters, 0)))
+    }
+
+    private func emit(_ signal: String, _ values: [OpaquePointer?]) {
+        guard let connection else { return }
+        g_dbus_connection_emit_signal(connection, nil, Self.path, Self.interface, signal, Self.tuple(values), nil)
+    }
+
+    // MARK: - Variants
+
+    /// `a{sv}` as the service's values; `.invalidArgument` for a type it does not take.
+    static func options(_ dictionary: OpaquePointer) throws(ServiceError) -> [String: ServiceValue] {
+        var options: [String: ServiceValue] = [:]
+        for index in 0..<Int(g_variant_n_children(dictionary)) {
+            guard let entry = g_variant_get_child_value(dictionary, gsize(index)) else { continue }
+            defer { g_variant_unref(entry) }
+            let key = g_variant_get_child_value(entry, 0)!
+            let boxed = g_variant_get_child_value(entry, 1)!
+            let value = g_variant_get_variant(boxed)!
+            defer { g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
+            let name = String(cString: g_variant_get_string(key, nil))
+            switch String(cString: g_variant_get_type_string(value)) {
+            case "s": options[name] = .text(String(cString: g_variant_get_string(value, nil)))
+            case "d": options[name] = .number(g_variant_get_double(value))
+            case "b": options[name] = .flag(g_variant_get_boolean(value) != 0)
+            case "t": options[name] = .id(UInt64(g_variant_get_uint64(value)))
+            case let type:
+                throw ServiceError(.invalidArgument, "option \(name) has type \(type); options take s, d, b or t")
+            }
+        }
+        return options
+    }
+
+    static func dictionary(_ properties: [(String, ServiceValue)]) -> OpaquePointer? {
+        let entries: [OpaquePointer?] = properties.map { name, value in
+            g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_variant(variant(value)))
+        }
+        return array(of: "{sv}", entries)
+    }
+
+    static func variant(_ value: ServiceValue) -> OpaquePointer? {
+        switch value {
+        case .id(let id): g_variant_new_uint64(guint64(id))
+        case .number(let number): g_variant_new_double(number)
+        case .text(let text): g_variant_new_string(text)
+        case .flag(let flag): g_variant_new_boolean(flag ? 1 : 0)
+        case .numbers(let numbers): array(of: "d", numbers.map { g_variant_new_double($0) })
+        }
+    }
+
+    static func array(of type: String, _ items: [OpaquePointer?]) -> OpaquePointer? {
+        let childType = g_variant_type_new(type)
+        defer { g_variant_type_free(childType) }
+        return items.withUnsafeBufferPointer { g_variant_new_array(childType, $0.baseAddress, gsize($0.count)) }
+    }
+
+    static func tuple(_ items: [OpaquePointer?]) -> OpaquePointer? {
+        items.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+    }
+
+    /// The interface, as share/dbus-1/interfaces/dev.tocsin.Timers1.xml has it.
+    static let introspection = """
+        <node>
+          <interface name="dev.tocsin.Timers1">
+            <method name="Add">
+              <arg name="label" type="s" direction="in"/>
+              <arg name="seconds" type="d" direction="in"/>
+              <arg name="options" type="a{sv}" direction="in"/>
+              <arg name="id" type="t" direction="out"/>
+            </method>
+            <method name="Pause"><arg name="id" type="t" direction="in"/></method>
+            <method name="Resume"><arg name="id" type="t" direction="in"/></method>
+            <method name="Cancel"><arg name="id" type="t" direction="in"/></method>
+            <method name="Restart"><arg name="id" type="t" direction="in"/></method>
+            <method name="Remove"><arg name="id" type="t" direction="in"/></method>
+            <method name="Adjust">
+              <arg name="id" type="t" direction="in"/>
+              <arg name="delta" type="d" direction="in"/>
+            </method>
+            <method name="Lap">
+              <arg name="id" type="t" direction="in"/>
+              <arg name="lap" type="d" direction="out"/>
+            </method>
+            <method name="List">
+              <arg name="timers" type="aa{sv}" direction="out"/>
+            </method>
+            <signal name="Changed">
+              <arg name="id" type="t"/>
+              <arg name="properties" type="a{sv}"/>
+            </signal>
+            <signal name="Finished">
+              <arg name="id" type="t"/>
+              <arg name="label" type="s"/>
+              <arg name="lateness" type="d"/>
+            </signal>
+            <signal name="Removed">
+              <arg name="id" type="t"/>
+            </signal>
+          </interface>
+        </node>
+        """
+}

@@ -1,0 +1,110 @@
+import CGio
+import Glibc
+import Tocsin
+import TocsinNotify
+
+/// `tocsin service`: one engine (polled) and the bus on a GLib main loop on
+/// this thread, so every call, event and save happens on one thread. It
+/// sleeps in `poll` while nothing is due: no wakeups. It exits by itself
+/// after `idleExit` seconds with no timer running, suspended or waiting to
+/// start; SIGTERM, SIGHUP and SIGINT end it at once. Running timers are in
+/// the state file as running either way: they keep counting while it is
+/// gone, and the next call (D-Bus activation) carries them on.
+package final class ServiceMain: @unchecked Sendable {
+    package struct Options: Sendable {
+        /// Seconds idle before exiting; nil: never.
+        package var idleExit: Double? = 60
+        /// The state file; nil: `ServiceStore.standard()`.
+        package var statePath: String?
+        /// Seconds after which a finish found on restart gets a quiet alert.
+        package var grace: Double = 3600
+        /// No alerts or sounds (tests, headless use).
+        package var quiet = false
+
+        package init() {}
+    }
+
+    private let options: Options
+    private let loop: OpaquePointer
+    private var status: Int32 = 0
+    private var idleSource: guint = 0
+    private var service: TimerService?
+    private var bus: ServiceBus?
+
+    package init(options: Options) {
+        self.options = options
+        loop = g_main_loop_new(nil, 0)
+    }
+
+    /// Runs until idle, a signal, or the bus name is lost; the exit status.
+    package func run() -> Int32 {
+        let engine: TimerEngine
+        do {
+            engine = try TimerEngine(delivery: .polled)
+        } catch {
+            logLine("cannot make an engine: \(error)")
+            return 1
+        }
+        let notifier = options.quiet ? nil : try? Notifier()
+        let store = options.statePath.map(ServiceStore.init(path:)) ?? ServiceStore.standard()
+        let service = TimerService(engine: engine, store: store, notifier: notifier)
+        service.grace = options.grace
+        self.service = service
+        let bus = ServiceBus(service: service)
+        self.bus = bus
+        bus.onLost = { [unowned self] reason in
+            logLine(reason)
+            status = 1
+            g_main_loop_quit(loop)
+        }
+        bus.afterCall = { [unowned self] in checkIdle() }
+        // Events wait until the object is on the bus: the FINISH of a timer
+        // that ran out while the service was away must reach the clients.
+        bus.onReady = { [unowned self] in watchEngine() }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        for signal in [SIGTERM, SIGHUP, SIGINT] {
+            g_unix_signal_add(signal, { me in
+                let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
+                g_main_loop_quit(main.loop)
+                return 0  // G_SOURCE_REMOVE
+            }, me)
+        }
+        bus.own()
+        checkIdle()
+        g_main_loop_run(loop)
+        service.save()  // what changed since the last save (nothing, normally)
+        bus.close()
+        notifier?.close()
+        engine.close()
+        return status
+    }
+
+    /// Delivers the engine's events on this loop from now on.
+    private func watchEngine() {
+        guard let fd = try? service?.engine.pollFileDescriptor() else { return }
+        g_unix_fd_add(fd, G_IO_IN, { _, _, me in
+            let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
+            _ = try? main.service?.engine.dispatch()
+            main.checkIdle()
+            return 1  // G_SOURCE_CONTINUE
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Starts the idle countdown when nothing runs, stops it when something does.
+    private func checkIdle() {
+        guard let service, let idleExit = options.idleExit else { return }
+        if service.isIdle {
+            guard idleSource == 0 else { return }
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            idleSource = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, idleExit * 1000)), { me in
+                let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
+                main.idleSource = 0
+                if main.service?.isIdle == true { g_main_loop_quit(main.loop) }
+                return 0
+            }, me, nil)
+        } else if idleSource != 0 {
+            g_source_remove(idleSource)
+            idleSource = 0
+        }
+    }
+}

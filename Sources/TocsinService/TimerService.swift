@@ -1,0 +1,340 @@
+import Glibc
+package import Tocsin
+import TocsinBase
+package import TocsinNotify
+
+/// What the service tells its clients; the bus turns these into signals.
+package struct ServiceSignals {
+    package var changed: (UInt64, [(String, ServiceValue)]) -> Void = { _, _ in }
+    package var finished: (UInt64, String, Double) -> Void = { _, _, _ in }
+    package var removed: (UInt64) -> Void = { _ in }
+
+    package init() {}
+}
+
+/// The timer service's rules, without the bus: one engine, the notifier,
+/// stable ids, and the state file written before any call is answered and
+/// after every change, so that nothing acknowledged is lost.
+///
+/// `@unchecked Sendable`: used on one thread (the service's main loop); the
+/// engine is polled there, so its handlers run there too.
+package final class TimerService: @unchecked Sendable {
+    package enum Kind: String, Sendable {
+        case countdown, stopwatch, alarm
+    }
+
+    /// A timer as the service knows it besides the engine.
+    struct Entry {
+        let id: UInt64
+        var timer: TimerID
+        let kind: Kind
+        var alert: Bool
+        var sound: Bool
+        /// Start when that timer finishes (a sequence run by the service).
+        var after: UInt64?
+        /// Wall-clock time (Unix seconds) it finished at, once it has.
+        var finishedAt: Double?
+        /// Restored as having run out while the service was away: its alert
+        /// is shown when its FINISH arrives, by how long ago that was.
+        var heldFinish = false
+    }
+
+    package let engine: TimerEngine
+    let store: ServiceStore?
+    private let notifier: Notifier?
+    package var signals = ServiceSignals()
+    /// A finish announced more than this long after it happened gets a
+    /// quiet alert ("Tea ran out 3 h ago") instead of the alarm.
+    package var grace: Double = 3600
+    var entries: [UInt64: Entry] = [:]
+    private var idsByHandle: [UInt64: UInt64] = [:]
+    var nextID: UInt64 = 1
+
+    /// Loads the timers of `store` (if any) into `engine`.
+    package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
+        self.engine = engine
+        self.store = store
+        self.notifier = notifier
+        if let store { restore(from: store) }
+    }
+
+    // MARK: - Calls
+
+    /// Creates a timer and, unless `start` is false or it waits for another
+    /// (`after`), starts it. Returns its id.
+    package func add(label: String, seconds: Double, options: [String: ServiceValue]) throws(ServiceError) -> UInt64 {
+        let known: Set<String> = ["kind", "start", "tick", "alert", "sound", "clock", "after"]
+        if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ServiceError(.invalidArgument, "unknown option '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        let kindName = try text(options["kind"], "kind") ?? "countdown"
+        guard let kind = Kind(rawValue: kindName) else {
+            throw ServiceError(.invalidArgument, "kind must be countdown, stopwatch or alarm, not '\(kindName)'")
+        }
+        let start = try flag(options["start"], "start") ?? true
+        let alert = try flag(options["alert"], "alert") ?? true
+        let sound = try flag(options["sound"], "sound") ?? true
+        let tick = try number(options["tick"], "tick")
+        let clockName = try text(options["clock"], "clock") ?? "boot"
+        guard let clock = ["boot": TimerClock.boot, "awake": .awake][clockName] else {
+            throw ServiceError(.invalidArgument, "clock must be boot or awake, not '\(clockName)'")
+        }
+        var after: UInt64?
+        if case .id(let other)? = options["after"] {
+            guard entries[other] != nil else { throw ServiceError(.noSuchTimer, "no timer \(other) to start after") }
+            after = other
+        } else if options["after"] != nil {
+            throw ServiceError(.invalidArgument, "after must be a timer id (t)")
+        }
+        guard label.utf8.count <= TimerEngine.maxLabelBytes else {
+            throw ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")
+        }
+        let timer = try engineCall { () throws(TocsinError) -> TimerID in
+            switch kind {
+            case .countdown:
+                guard let nanoseconds = Nanos.from(seconds: seconds), nanoseconds > 0 else { throw .invalidArgument }
+                return try engine.countdown(nanoseconds: nanoseconds)
+            case .stopwatch:
+                return try engine.stopwatch()
+            case .alarm:
+                guard let time = Nanos.from(seconds: seconds) else { throw .invalidArgument }
+                return try engine.alarm(atNanoseconds: time)
+            }
+        }
+        let id = nextID
+        nextID += 1
+        let entry = Entry(id: id, timer: timer, kind: kind, alert: alert, sound: sound, after: after)
+        do throws(TocsinError) {
+            try engine.setLabel(label, for: timer)
+            if let tick { try engine.setTickInterval(.nanoseconds(Nanos.from(seconds: tick) ?? -1), for: timer) }
+            if clock == .awake { try engine.setClock(.awake, for: timer) }
+            adopt(entry)
+            if start && after == nil { try engine.start(timer) }
+        } catch {
+            forget(id)
+            try? engine.free(timer)
+            throw ServiceError(error)
+        }
+        save()
+        return id
+    }
+
+    package func pause(_ id: UInt64) throws(ServiceError) {
+        try change(id) { engine, timer throws(TocsinError) in try engine.suspend(timer) }
+    }
+
+    package func resume(_ id: UInt64) throws(ServiceError) {
+        try change(id) { engine, timer throws(TocsinError) in try engine.resume(timer) }
+    }
+
+    package func cancel(_ id: UInt64) throws(ServiceError) {
+        try change(id) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
+    }
+
+    /// Starts the timer again from its full duration, whatever its state.
+    package func restart(_ id: UInt64) throws(ServiceError) {
+        try change(id) { engine, timer throws(TocsinError) in
+            let state = try engine.state(of: timer)
+            if state == .running || state == .suspended { try engine.cancel(timer) }
+            try engine.start(timer)
+        }
+    }
+
+    package func adjust(_ id: UInt64, by seconds: Double) throws(ServiceError) {
+        try change(id) { engine, timer throws(TocsinError) in
+            guard let delta = Nanos.from(signedSeconds: seconds) else { throw .invalidArgument }
+            try engine.adjust(timer, byNanoseconds: delta)
+        }
+    }
+
+    /// Records a lap; returns its length in seconds.
+    package func lap(_ id: UInt64) throws(ServiceError) -> Double {
+        var length = 0.0
+        try change(id) { engine, timer throws(TocsinError) in
+            length = Nanos.seconds(try engine.lapNanoseconds(timer))
+        }
+        return length
+    }
+
+    /// Frees the timer; `Removed` follows.
+    package func remove(_ id: UInt64) throws(ServiceError) {
+        let entry = try lookUp(id)
+        notifier?.detach(entry.timer, in: engine)
+        try engineCall { () throws(TocsinError) in try engine.free(entry.timer) }
+        forget(id)
+        for (other, waiting) in entries where waiting.after == id { entries[other]?.after = nil }
+        save()
+        signals.removed(id)
+    }
+
+    /// Every timer's properties, in creation order.
+    package func list() -> [[(String, ServiceValue)]] {
+        entries.values.sorted { $0.id < $1.id }.compactMap { properties(of: $0) }
+    }
+
+    /// True while no timer runs or is suspended: the service may exit.
+    package var isIdle: Bool {
+        entries.values.allSatisfy { entry in
+            let state = try? engine.state(of: entry.timer)
+            return state != .running && state != .suspended && entry.after == nil
+        }
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: TimerEvent, of id: UInt64) {
+        guard var entry = entries[id] else { return }
+        switch event.kind {
+        case .tick:
+            return
+        case .stateChange:
+            if event.state == .running { entry.finishedAt = nil }
+            entries[id] = entry
+            save()
+            if let properties = properties(of: entry) { signals.changed(id, properties) }
+        case .finish:
+            let lateness = Double(event.lateness.components.seconds)
+                + Double(event.lateness.components.attoseconds) / 1e18
+            entry.finishedAt = Double(Clocks.realtime()) / 1e9 - lateness
+            let wasHeld = entry.heldFinish
+            entry.heldFinish = false
+            entries[id] = entry
+            save()  // before announcing: a finish is never announced twice
+            signals.finished(id, (try? engine.label(of: entry.timer)) ?? "", lateness)
+            if wasHeld { announceLate(entry, lateness: lateness) }
+            startWaiting(after: id)
+        }
+    }
+
+    /// Starts the timers that wait for timer `id` to finish.
+    private func startWaiting(after id: UInt64) {
+        for (other, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.after == id {
+            entries[other]?.after = nil
+            try? engine.start(entry.timer)
+        }
+        save()
+    }
+
+    /// A timer that ran out while the service was away: the alarm if that
+    /// was within the grace period, else one quiet alert saying when.
+    private func announceLate(_ entry: Entry, lateness: Double) {
+        guard let notifier, entry.alert || entry.sound else { return }
+        let label = (try? engine.label(of: entry.timer)) ?? ""
+        if lateness <= grace {
+            notifier.show(Alert(summary: label, body: "Finished \(Self.ago(lateness)) ago",
+                                sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert, actions: false))
+        } else {
+            notifier.show(Alert(summary: label, body: "\(label.isEmpty ? "A timer" : label) ran out \(Self.ago(lateness)) ago",
+                                urgency: .normal, sound: nil, actions: false))
+        }
+    }
+
+    /// "3 h", "12 min", "40 s".
+    static func ago(_ seconds: Double) -> String {
+        if seconds >= 3600 { return "\(Int(seconds / 3600)) h" }
+        if seconds >= 60 { return "\(Int(seconds / 60)) min" }
+        return "\(Int(seconds)) s"
+    }
+
+    // MARK: - Bookkeeping
+
+    /// Registers `entry`: its handler, and its alert unless it was
+    /// restored as already having run out.
+    func adopt(_ entry: Entry) {
+        entries[entry.id] = entry
+        idsByHandle[entry.timer.rawValue] = entry.id
+        let id = entry.id
+        if !entry.heldFinish, entry.alert || entry.sound, let notifier {
+            let label = (try? engine.label(of: entry.timer)) ?? ""
+            let body = entry.kind == .alarm ? "Alarm" : "Time is up"
+            try? notifier.attach(entry.timer, in: engine, alert: Alert(
+                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert))
+        }
+        try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
+    }
+
+    private func forget(_ id: UInt64) {
+        if let entry = entries.removeValue(forKey: id) { idsByHandle[entry.timer.rawValue] = nil }
+    }
+
+    private func lookUp(_ id: UInt64) throws(ServiceError) -> Entry {
+        guard let entry = entries[id] else { throw ServiceError(.noSuchTimer, "no timer \(id)") }
+        return entry
+    }
+
+    /// Runs an engine call on timer `id`, then saves.
+    private func change(_ id: UInt64, _ body: (TimerEngine, TimerID) throws(TocsinError) -> Void) throws(ServiceError) {
+        let entry = try lookUp(id)
+        try engineCall { () throws(TocsinError) in try body(engine, entry.timer) }
+        save()
+    }
+
+    private func engineCall<Result>(_ body: () throws(TocsinError) -> Result) throws(ServiceError) -> Result {
+        do throws(TocsinError) {
+            return try body()
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The properties `List` and `Changed` carry.
+    func properties(of entry: Entry) -> [(String, ServiceValue)]? {
+        let timer = entry.timer
+        guard let state = try? engine.state(of: timer), let elapsed = try? engine.elapsed(of: timer) else { return nil }
+        var properties: [(String, ServiceValue)] = [
+            ("id", .id(entry.id)), ("label", .text((try? engine.label(of: timer)) ?? "")),
+            ("kind", .text(entry.kind.rawValue)), ("state", .text(state.description)),
+            ("elapsed", .number(Self.seconds(elapsed))),
+            ("clock", .text((try? engine.clock(of: timer)) == .awake ? "awake" : "boot")),
+            ("laps", .numbers(((try? engine.laps(of: timer)) ?? []).map(Self.seconds))),
+        ]
+        if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
+            properties += [("remaining", .number(Self.seconds(remaining))), ("duration", .number(Self.seconds(duration)))]
+        }
+        if let time = try? engine.alarmTime(of: timer) { properties.append(("alarm_time", .number(Self.seconds(time)))) }
+        if let after = entry.after { properties.append(("after", .id(after))) }
+        if state == .finished, let finishedAt = entry.finishedAt {
+            properties.append(("finished_ago", .number(max(0, Double(Clocks.realtime()) / 1e9 - finishedAt))))
+        }
+        return properties
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    // MARK: - Options
+
+    private func text(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> String? {
+        guard let value else { return nil }
+        guard case .text(let text) = value else { throw ServiceError(.invalidArgument, "\(name) must be a string (s)") }
+        return text
+    }
+
+    private func flag(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> Bool? {
+        guard let value else { return nil }
+        guard case .flag(let flag) = value else { throw ServiceError(.invalidArgument, "\(name) must be a boolean (b)") }
+        return flag
+    }
+
+    private func number(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let number) = value, number.isFinite, number >= 0 else {
+            throw ServiceError(.invalidArgument, "\(name) must be a number of seconds >= 0 (d)")
+        }
+        return number
+    }
+}
+
+extension ServiceError {
+    /// The service's name for an engine failure.
+    init(_ error: TocsinError) {
+        let kind: Kind = switch error {
+        case .noSuchTimer: .noSuchTimer
+        case .invalidArgument: .invalidArgument
+        case .wrongState: .wrongState
+        default: .failed
+        }
+        self.init(kind, error.description)
+    }
+}

@@ -1,0 +1,93 @@
+import Glibc
+import Testing
+import Tocsin
+@testable import TocsinService
+
+/// The service's rules without a bus, on a manual clock.
+@Suite struct TimerServiceTests {
+    let folder: String
+
+    init() {
+        var template = Array("/tmp/tocsin-service-XXXXXX".utf8CString)
+        folder = String(cString: mkdtemp(&template))
+    }
+
+    func service(store: Bool = true) throws -> TimerService {
+        let engine = try TimerEngine(delivery: .manualClock)
+        return TimerService(engine: engine, store: store ? ServiceStore(path: folder + "/state/timers.json") : nil,
+                            notifier: nil)
+    }
+
+    func value(_ name: String, of id: UInt64, in service: TimerService) -> ServiceValue? {
+        service.list().first { $0.contains { $0.0 == "id" && $0.1 == .id(id) } }?.first { $0.0 == name }?.1
+    }
+
+    @Test func idsAreStableAndAFinishIsSignalledOnce() throws {
+        let service = try service()
+        var finished: [(UInt64, String)] = []
+        service.signals.finished = { id, label, _ in finished.append((id, label)) }
+        let tea = try service.add(label: "Tea", seconds: 2, options: [:])
+        let egg = try service.add(label: "Egg", seconds: 1, options: ["start": .flag(false)])
+        #expect((tea, egg) == (1, 2))
+        #expect(value("state", of: egg, in: service) == .text("idle"))
+        try service.engine.advance(by: .seconds(2))
+        #expect(finished.map(\.0) == [tea] && finished.map(\.1) == ["Tea"])
+        #expect(value("state", of: tea, in: service) == .text("finished"))
+        try service.remove(tea)
+        #expect(try service.add(label: "Rice", seconds: 1, options: [:]) == 3)  // never reused
+    }
+
+    @Test func aTimerWaitsForTheOneBeforeIt() throws {
+        let service = try service()
+        let work = try service.add(label: "Work", seconds: 25, options: [:])
+        let rest = try service.add(label: "Break", seconds: 5, options: ["after": .id(work)])
+        #expect(!service.isIdle)
+        try service.engine.advance(by: .seconds(25))
+        #expect(value("state", of: rest, in: service) == .text("running"))
+        try service.engine.advance(by: .seconds(5))
+        #expect(service.isIdle)
+    }
+
+    @Test func badCallsNameTheirError() throws {
+        let service = try service()
+        let tea = try service.add(label: "Tea", seconds: 5, options: [:])
+        #expect(throws: ServiceError(.noSuchTimer, "no timer 99")) { try service.pause(99) }
+        #expect { try service.resume(tea) } throws: { ($0 as? ServiceError)?.kind == .wrongState }
+        #expect { _ = try service.add(label: "", seconds: 0, options: [:]) } throws: {
+            ($0 as? ServiceError)?.kind == .invalidArgument
+        }
+        #expect { _ = try service.add(label: "", seconds: 1, options: ["tick": .text("1")]) } throws: {
+            ($0 as? ServiceError)?.kind == .invalidArgument
+        }
+        #expect { try service.adjust(tea, by: .nan) } throws: { ($0 as? ServiceError)?.kind == .invalidArgument }
+        #expect(service.list().count == 1)  // a failed Add leaves nothing
+    }
+
+    @Test func theStateFileKeepsIdsOptionsAndWaits() throws {
+        do {
+            let service = try service()
+            let work = try service.add(label: "Work", seconds: 60, options: ["sound": .flag(false)])
+            _ = try service.add(label: "Break", seconds: 5, options: ["after": .id(work), "clock": .text("awake")])
+            try service.pause(work)
+        }
+        let again = try service()
+        #expect(again.list().count == 2)
+        #expect(value("state", of: 1, in: again) == .text("suspended"))
+        #expect(value("after", of: 2, in: again) == .id(1))
+        #expect(value("clock", of: 2, in: again) == .text("awake"))
+        #expect(again.entries[1]?.sound == false)
+        #expect(try again.add(label: "Next", seconds: 1, options: [:]) == 3)
+    }
+
+    @Test func aBrokenStateFileIsSetAsideNotFatal() throws {
+        _ = try service()
+        let path = folder + "/state/timers.json"
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(path, "w")
+        fputs("{not json", file)
+        fclose(file)
+        let service = try service()
+        #expect(service.list().isEmpty)
+        #expect(access(path + ".corrupt", F_OK) == 0)
+    }
+}

@@ -2,11 +2,11 @@ import TocsinBase
 
 /// The timers as the timer file keeps them, and back.
 extension EngineCore {
-    /// Every timer as saved now, in creation order.
-    mutating func savedTimers() -> [SavedTimer] {
+    /// Every timer as saved now, in creation order (or just `only`'s).
+    mutating func savedTimers(only: [Int32]? = nil) -> [SavedTimer] {
         if !awakeTimers.isEmpty { catchUpAwakeTimers() }
         let now = clockNow()
-        return liveIndicesInCreationOrder().map { index in
+        return (only ?? liveIndicesInCreationOrder()).map { index in
             var slot = slots[index].pointee
             if alarmTimes[index] != nil {  // re-aimed on load: kept within the file's limits
                 slot.duration = min(slot.duration, Nanos.max)

@@ -66,6 +66,18 @@ package enum JSON: Equatable {
         }
     }
 
+    /// One line, no spaces: a journal's line.
+    package func compactEncoded() -> String {
+        switch self {
+        case .object(let members):
+            "{" + members.map { JSON.string($0.0).encoded() + ":" + $0.1.compactEncoded() }.joined(separator: ",") + "}"
+        case .array(let items):
+            "[" + items.map { $0.compactEncoded() }.joined(separator: ",") + "]"
+        default:
+            encoded()
+        }
+    }
+
     // MARK: - Reading
 
     static let maxDepth = 16

@@ -224,8 +224,12 @@ extension LockedCore {
 
     /// The timers as the timer file's JSON, stamped with the clocks now
     /// (for a host that keeps them inside a file of its own).
-    package func savedDocument() throws(TocsinError) -> JSON {
-        let timers = try withOpenCore { core in core.savedTimers() }
+    package func savedDocument(of chosen: [TimerID]? = nil) throws(TocsinError) -> JSON {
+        let timers = try withOpenCore { core throws(TocsinError) in
+            try core.savedTimers(only: chosen.map { timers throws(TocsinError) in
+                try timers.map { timer throws(TocsinError) in try core.slotIndex(of: timer) }
+            })
+        }
         return TimerFile.document(timers, header: TimerFile.Header(realtime: Clocks.realtime(), boot: .current()))
     }
 

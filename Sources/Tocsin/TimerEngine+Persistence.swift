@@ -45,10 +45,11 @@ extension TimerEngine {
         try core.load(from: path, realtime: realtime, boot: boot)
     }
 
-    /// The timers as the timer file's JSON (for a host that keeps them in
-    /// a file of its own, as the timer service does).
-    package func savedDocument() throws(TocsinError) -> JSON {
-        try core.savedDocument()
+    /// The timers (all, or those `chosen`, in that order) as the timer
+    /// file's JSON, for a host that keeps them in a file of its own, as the
+    /// timer service does.
+    package func savedDocument(of chosen: [TimerID]? = nil) throws(TocsinError) -> JSON {
+        try core.savedDocument(of: chosen)
     }
 
     /// `load`, from the timer file's JSON.

@@ -30,6 +30,8 @@ package final class ServiceMain: @unchecked Sendable {
     private var idleSource: guint = 0
     private var service: TimerService?
     private var bus: ServiceBus?
+    /// The object is on the bus and the name ours.
+    private var ready = false
 
     package init(options: Options) {
         self.options = options
@@ -38,6 +40,12 @@ package final class ServiceMain: @unchecked Sendable {
 
     /// Runs until idle, a signal, or the bus name is lost; the exit status.
     package func run() -> Int32 {
+        // One user's timers: never on the machine's bus.
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }),
+           address.contains("system_bus_socket") {
+            logLine("refusing to run on the system bus (\(address)): the service is per user")
+            return 1
+        }
         let engine: TimerEngine
         do {
             engine = try TimerEngine(delivery: .polled)
@@ -60,7 +68,10 @@ package final class ServiceMain: @unchecked Sendable {
         bus.afterCall = { [unowned self] in checkIdle() }
         // Events wait until the object is on the bus: the FINISH of a timer
         // that ran out while the service was away must reach the clients.
-        bus.onReady = { [unowned self] in watchEngine() }
+        bus.onReady = { [unowned self] in
+            ready = true
+            watchEngine()
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         for signal in [SIGTERM, SIGHUP, SIGINT] {
             g_unix_signal_add(signal, { me in
@@ -72,7 +83,7 @@ package final class ServiceMain: @unchecked Sendable {
         bus.own()
         checkIdle()
         g_main_loop_run(loop)
-        service.save()  // what changed since the last save (nothing, normally)
+        if ready { service.snapshot() }  // the journal folded in (every change is in it already)
         bus.close()
         notifier?.close()
         engine.close()

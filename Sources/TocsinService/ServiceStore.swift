@@ -3,15 +3,71 @@ package import Tocsin
 import TocsinBase
 
 /// Where the service keeps its timers: `$XDG_STATE_HOME/tocsin/timers.json`
-/// (`~/.local/state/tocsin/timers.json` by default), folder 0700, file 0600,
-/// replaced atomically. The file wraps the engine's timer file (see
-/// docs/timer-file.md) with what the service adds per timer: its id, kind,
-/// alert and sound, the timer it waits for, when it finished.
-package struct ServiceStore: Sendable {
+/// (`~/.local/state/tocsin/timers.json` by default), folder 0700, files 0600.
+///
+/// Two files: a snapshot of every timer (`timers.json`, replaced
+/// atomically), and a journal beside it (`timers.journal`), one JSON line
+/// per change since the snapshot, appended and fsynced before the change
+/// is answered: a change costs one small write, not a rewrite of every
+/// timer. Each line and the snapshot carry a change number, so a line the
+/// snapshot already has is skipped (a crash between writing a snapshot and
+/// emptying the journal). A line cut short by a crash is the last one and
+/// is ignored. Each timer's record wraps the engine's timer file (see
+/// docs/timer-file.md) with what the service adds: its id, kind, alert and
+/// sound, the timer it waits for, when it finished.
+package final class ServiceStore: @unchecked Sendable {
     package let path: String
+    /// The journal's path (beside the snapshot).
+    var journalPath: String { String(path.dropLast(path.hasSuffix(".json") ? 5 : 0)) + ".journal" }
+    private var journal: Int32 = -1
 
     package init(path: String) {
         self.path = path
+    }
+
+    deinit {
+        if journal >= 0 { close(journal) }
+    }
+
+    /// Appends `lines` to the journal and syncs it; false if that failed.
+    func append(_ lines: [JSON]) -> Bool {
+        if journal < 0 {
+            makeFolders()
+            journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard journal >= 0 else { return false }
+        }
+        let bytes = Array(lines.map { $0.compactEncoded() + "\n" }.joined().utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(journal, $0.baseAddress.unsafelyUnwrapped + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return fdatasync(journal) == 0
+    }
+
+    /// Empties the journal (after a snapshot that holds all of it).
+    func clearJournal() {
+        if journal < 0 { journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
+        guard journal >= 0 else { return }
+        _ = ftruncate(journal, 0)
+        _ = fdatasync(journal)
+    }
+
+    /// The journal's whole lines (a last one cut short is left out); nil
+    /// if there is none; `.corrupt` if a whole line is not JSON.
+    func readJournal() throws(TocsinError) -> [JSON] {
+        guard access(journalPath, F_OK) == 0 else { return [] }
+        let bytes = try TimerFile.read(journalPath)
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        if bytes.last != UInt8(ascii: "\n"), !lines.isEmpty { lines.removeLast() }  // cut short by a crash
+        var records: [JSON] = []
+        for line in lines {
+            guard let record = JSON.parse(Array(line)) else { throw .corrupt }
+            records.append(record)
+        }
+        return records
     }
 
     /// The default place, its folder made (0700) if missing.
@@ -45,14 +101,18 @@ package struct ServiceStore: Sendable {
         return document
     }
 
-    /// Moves a file that cannot be read aside (`timers.json.corrupt`), so
-    /// that it is kept for a person to look at and the service can start.
+    /// Moves files that cannot be read aside (`timers.json.corrupt`,
+    /// `timers.journal.corrupt`), so that they are kept for a person to look
+    /// at and the service can start.
     func setAside() {
+        if journal >= 0 { close(journal) }
+        journal = -1
         _ = rename(path, path + ".corrupt")
+        _ = rename(journalPath, journalPath + ".corrupt")
     }
 
     /// Makes the folders of `path`, the last one 0700.
-    private func makeFolders() {
+    func makeFolders() {
         var folder = ""
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (index, part) in parts.enumerated() where !part.isEmpty || index == 0 {

@@ -2,68 +2,154 @@ import Glibc
 import Tocsin
 import TocsinBase
 
-/// The service's timers in its state file, and back.
+/// The service's timers in its state files (see `ServiceStore`), and back.
 extension TimerService {
-    /// Writes every timer (the engine's timer file inside the service's).
-    /// A write that fails is reported on standard error; the timers live on.
-    func save() {
-        guard let store else { return }
-        guard let engineDocument = try? engine.savedDocument(), let handles = try? engine.timers() else { return }
-        let byHandle = Dictionary(uniqueKeysWithValues: entries.values.map { ($0.timer.rawValue, $0) })
-        let items: [JSON] = handles.map { handle in
-            guard let entry = byHandle[handle.rawValue] else { return .null }
-            var members: [(String, JSON)] = [
-                ("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue)),
-                ("alert", .bool(entry.alert)), ("sound", .bool(entry.sound)),
-            ]
-            if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
-            if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Int64(finishedAt * 1e9)))) }
-            return .object(members)
+    /// Journal lines before the snapshot is rewritten: at least this many,
+    /// and at least as many as there are timers, so that rewriting every
+    /// timer costs O(1) per change on average.
+    static let journalLimit = 256
+
+    /// Records timer `id`'s change (or its removal) in the journal, synced
+    /// to disk, before the caller answers; now and then writes a new
+    /// snapshot instead. A write that fails is reported on standard error;
+    /// the timers live on.
+    func save(_ ids: [UInt64]) {
+        guard let store, !ids.isEmpty else { return }
+        var lines: [JSON] = []
+        for id in ids {
+            changeNumber += 1
+            if let entry = entries[id], let record = record(of: entry) {
+                lines.append(.object([("change", .integer(changeNumber))] + record))
+            } else {
+                lines.append(.object([("change", .integer(changeNumber)), ("removed", .integer(Int64(id)))]))
+            }
         }
-        let document = JSON.object([
-            ("format", .string(ServiceStore.format)), ("version", .integer(ServiceStore.version)),
-            ("next_id", .integer(Int64(nextID))), ("timers", .array(items)), ("engine", engineDocument),
-        ])
-        if !store.write(document) { logLine("cannot write \(store.path)") }
+        if journalLines + lines.count > max(Self.journalLimit, entries.count) {
+            snapshot()
+            return
+        }
+        guard store.append(lines) else {
+            logLine("cannot write \(store.journalPath)")
+            return
+        }
+        journalLines += lines.count
+        noteSaved(ids)
     }
 
-    /// Loads the timers of the state file. A file that cannot be read is set
-    /// aside (and said so): the service starts without it rather than not at all.
-    func restore(from store: ServiceStore) {
-        do throws(TocsinError) {
-            guard let document = try store.read() else { return }
-            guard case .integer(let next)? = document["next_id"], next > 0,
-                  case .array(let items)? = document["timers"], let engineDocument = document["engine"]
-            else { throw .corrupt }
-            var restored: [Entry] = []
-            for item in items {
-                guard case .integer(let id)? = item["id"], id > 0, id < next,
-                      case .string(let kindName)? = item["kind"], let kind = Kind(rawValue: kindName),
-                      case .bool(let alert)? = item["alert"], case .bool(let sound)? = item["sound"]
-                else { throw .corrupt }
-                var after: UInt64?
-                if case .integer(let other)? = item["after"] { after = UInt64(other) }
-                var finishedAt: Double?
-                if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Double(at) / 1e9 }
-                restored.append(Entry(id: UInt64(id), timer: TimerID(rawValue: 0), kind: kind, alert: alert,
-                                      sound: sound, after: after, finishedAt: finishedAt))
+    /// Writes every timer to a new snapshot and empties the journal.
+    func snapshot() {
+        guard let store else { return }
+        let records: [JSON] = entries.values.sorted { $0.id < $1.id }.compactMap { record(of: $0).map(JSON.object) }
+        let document = JSON.object([
+            ("format", .string(ServiceStore.format)), ("version", .integer(ServiceStore.version)),
+            ("change", .integer(changeNumber)), ("next_id", .integer(Int64(nextID))), ("timers", .array(records)),
+        ])
+        guard store.write(document) else {
+            logLine("cannot write \(store.path)")
+            return
+        }
+        store.clearJournal()
+        journalLines = 0
+        noteSaved(Array(entries.keys))
+    }
+
+    /// One timer as the files keep it: the service's fields and the engine's
+    /// timer file holding just this timer (with its own clocks' stamps).
+    private func record(of entry: Entry) -> [(String, JSON)]? {
+        if let held = entry.heldRecord { return held }
+        guard let engineDocument = try? engine.savedDocument(of: [entry.timer]) else { return nil }
+        var members: [(String, JSON)] = [
+            ("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue)),
+            ("alert", .bool(entry.alert)), ("sound", .bool(entry.sound)),
+        ]
+        if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
+        if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Int64(finishedAt * 1e9)))) }
+        members.append(("engine", engineDocument))
+        return members
+    }
+
+    private func noteSaved(_ ids: [UInt64]) {
+        for id in ids {
+            if let entry = entries[id], let state = try? engine.state(of: entry.timer) {
+                savedStates[id] = state
+            } else {
+                savedStates[id] = nil
             }
-            guard Set(restored.map(\.id)).count == restored.count else { throw .corrupt }
-            let handles = try engine.load(document: engineDocument)
-            guard handles.count == restored.count else {
-                for handle in handles { try? engine.free(handle) }
-                throw .corrupt
+        }
+    }
+
+    /// Loads the snapshot and the journal's later changes, then writes a
+    /// new snapshot. Files that cannot be read are set aside (and said so):
+    /// the service starts without them rather than not at all.
+    func restore(from store: ServiceStore) {
+        var found = false
+        do throws(TocsinError) {
+            var records: [UInt64: JSON] = [:]
+            var next: Int64 = 1
+            var lastChange: Int64 = 0
+            if let document = try store.read() {
+                found = true
+                guard case .integer(let change)? = document["change"], change >= 0,
+                      case .integer(let nextInFile)? = document["next_id"], nextInFile > 0,
+                      case .array(let items)? = document["timers"]
+                else { throw .corrupt }
+                (lastChange, next) = (change, nextInFile)
+                for item in items {
+                    guard case .integer(let id)? = item["id"], id > 0, records[UInt64(id)] == nil else { throw .corrupt }
+                    records[UInt64(id)] = item
+                }
+            }
+            let snapshotChange = lastChange
+            for line in try store.readJournal() {
+                found = true
+                guard case .integer(let change)? = line["change"] else { throw .corrupt }
+                guard change > snapshotChange else { continue }  // the snapshot has it
+                lastChange = max(lastChange, change)
+                if case .integer(let removed)? = line["removed"] {
+                    records[UInt64(removed)] = nil
+                } else if case .integer(let id)? = line["id"], id > 0 {
+                    records[UInt64(id)] = line
+                    next = max(next, id + 1)
+                } else {
+                    throw .corrupt
+                }
+            }
+            var restored: [Entry] = []
+            do throws(TocsinError) {
+                for (id, item) in records.sorted(by: { $0.key < $1.key }) {
+                    guard case .string(let kindName)? = item["kind"], let kind = Kind(rawValue: kindName),
+                          case .bool(let alert)? = item["alert"], case .bool(let sound)? = item["sound"],
+                          let engineDocument = item["engine"]
+                    else { throw .corrupt }
+                    var after: UInt64?
+                    if case .integer(let other)? = item["after"] { after = UInt64(other) }
+                    var finishedAt: Double?
+                    if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Double(at) / 1e9 }
+                    let handles = try engine.load(document: engineDocument)
+                    guard handles.count == 1 else {
+                        for handle in handles { try? engine.free(handle) }
+                        throw .corrupt
+                    }
+                    var entry = Entry(id: id, timer: handles[0], kind: kind, alert: alert, sound: sound,
+                                      after: after, finishedAt: finishedAt)
+                    // Finished now but not when written: it ran out while the service was away.
+                    if finishedAt == nil, (try? engine.state(of: handles[0])) == .finished, case .object(let members) = item {
+                        entry.heldFinish = true
+                        entry.heldRecord = members.filter { $0.0 != "change" }
+                    }
+                    restored.append(entry)
+                }
+            } catch {
+                for entry in restored { try? engine.free(entry.timer) }
+                throw error
             }
             nextID = UInt64(next)
-            for (var entry, handle) in zip(restored, handles) {
-                entry.timer = handle
-                // Finished now but not in the file: it ran out while the service was away.
-                entry.heldFinish = entry.finishedAt == nil && (try? engine.state(of: handle)) == .finished
-                adopt(entry)
-            }
+            changeNumber = lastChange
+            for entry in restored { adopt(entry) }
         } catch {
             logLine("\(store.path): \(error); set aside as \(store.path).corrupt")
             store.setAside()
         }
+        if found { snapshot() }  // the journal folded in
     }
 }

@@ -37,6 +37,10 @@ package final class TimerService: @unchecked Sendable {
         /// Restored as having run out while the service was away: its alert
         /// is shown when its FINISH arrives, by how long ago that was.
         var heldFinish = false
+        /// Until then, what the files keep of it: the record it was restored
+        /// from (still running there), so that a crash before the FINISH is
+        /// announced leaves it to be announced next time.
+        var heldRecord: [(String, JSON)]?
     }
 
     package let engine: TimerEngine
@@ -47,8 +51,14 @@ package final class TimerService: @unchecked Sendable {
     /// quiet alert ("Tea ran out 3 h ago") instead of the alarm.
     package var grace: Double = 3600
     var entries: [UInt64: Entry] = [:]
+    /// Each timer's state as last written to the state file.
+    var savedStates: [UInt64: TimerState] = [:]
     private var idsByHandle: [UInt64: UInt64] = [:]
     var nextID: UInt64 = 1
+    /// The number of the last change written (see `ServiceStore`).
+    var changeNumber: Int64 = 0
+    /// Lines in the journal since the last snapshot.
+    var journalLines = 0
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -115,7 +125,7 @@ package final class TimerService: @unchecked Sendable {
             try? engine.free(timer)
             throw ServiceError(error)
         }
-        save()
+        save([id])
         return id
     }
 
@@ -162,8 +172,9 @@ package final class TimerService: @unchecked Sendable {
         notifier?.detach(entry.timer, in: engine)
         try engineCall { () throws(TocsinError) in try engine.free(entry.timer) }
         forget(id)
-        for (other, waiting) in entries where waiting.after == id { entries[other]?.after = nil }
-        save()
+        let waiting = entries.values.filter { $0.after == id }.map(\.id)
+        for other in waiting { entries[other]?.after = nil }
+        save([id] + waiting)
         signals.removed(id)
     }
 
@@ -190,7 +201,9 @@ package final class TimerService: @unchecked Sendable {
         case .stateChange:
             if event.state == .running { entry.finishedAt = nil }
             entries[id] = entry
-            save()
+            // A call saved its own change before answering: save only what
+            // came from elsewhere (the alert's buttons, a chained start).
+            if savedStates[id] != event.state { save([id]) }
             if let properties = properties(of: entry) { signals.changed(id, properties) }
         case .finish:
             let lateness = Double(event.lateness.components.seconds)
@@ -198,8 +211,9 @@ package final class TimerService: @unchecked Sendable {
             entry.finishedAt = Double(Clocks.realtime()) / 1e9 - lateness
             let wasHeld = entry.heldFinish
             entry.heldFinish = false
+            entry.heldRecord = nil
             entries[id] = entry
-            save()  // before announcing: a finish is never announced twice
+            save([id])  // before announcing: a finish is never announced twice
             signals.finished(id, (try? engine.label(of: entry.timer)) ?? "", lateness)
             if wasHeld { announceLate(entry, lateness: lateness) }
             startWaiting(after: id)
@@ -208,11 +222,13 @@ package final class TimerService: @unchecked Sendable {
 
     /// Starts the timers that wait for timer `id` to finish.
     private func startWaiting(after id: UInt64) {
+        var started: [UInt64] = []
         for (other, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.after == id {
             entries[other]?.after = nil
             try? engine.start(entry.timer)
+            started.append(other)
         }
-        save()
+        save(started)
     }
 
     /// A timer that ran out while the service was away: the alarm if that
@@ -266,7 +282,7 @@ package final class TimerService: @unchecked Sendable {
     private func change(_ id: UInt64, _ body: (TimerEngine, TimerID) throws(TocsinError) -> Void) throws(ServiceError) {
         let entry = try lookUp(id)
         try engineCall { () throws(TocsinError) in try body(engine, entry.timer) }
-        save()
+        save([id])
     }
 
     private func engineCall<Result>(_ body: () throws(TocsinError) -> Result) throws(ServiceError) -> Result {

@@ -90,4 +90,65 @@ import Tocsin
         #expect(service.list().isEmpty)
         #expect(access(path + ".corrupt", F_OK) == 0)
     }
+
+    var journal: String { folder + "/state/timers.journal" }
+
+    func fileText(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(cString: buffer) }
+        return text
+    }
+
+    @Test func aChangeIsOneJournalLineAndTheJournalIsFoldedIntoASnapshot() throws {
+        let service = try service()
+        let tea = try service.add(label: "Tea", seconds: 60, options: [:])
+        try service.pause(tea)
+        #expect(fileText(journal).split(separator: "\n").count == 2)
+        #expect(access(folder + "/state/timers.json", F_OK) != 0)  // no snapshot yet
+        for _ in 0..<TimerService.journalLimit { try service.adjust(tea, by: 1) }
+        #expect(access(folder + "/state/timers.json", F_OK) == 0)
+        #expect(fileText(journal).split(separator: "\n").count < 10)
+        let again = try self.service()
+        #expect(value("duration", of: tea, in: again) == .number(60 + Double(TimerService.journalLimit)))
+    }
+
+    @Test func aLineCutShortByACrashIsIgnored() throws {
+        do {
+            let service = try service()
+            _ = try service.add(label: "Tea", seconds: 60, options: [:])
+        }
+        let file = fopen(journal, "a")
+        fputs("{\"change\":2,\"id\":2,\"kind\":\"coun", file)
+        fclose(file)
+        let again = try service()
+        #expect(again.list().count == 1)
+        #expect(access(folder + "/state/timers.json.corrupt", F_OK) != 0)
+    }
+
+    @Test func aFinishHeldForAnnouncingSurvivesARestartBeforeIt() throws {
+        do {
+            let service = try service()
+            _ = try service.add(label: "Bread", seconds: 0.05, options: [:])
+        }
+        usleep(100_000)  // it runs out while no service runs (on the boot clock)
+        do {
+            let first = try service()  // restored finished, its FINISH held: killed before announcing it
+            #expect(value("state", of: 1, in: first) == .text("finished"))
+        }
+        let second = try service()
+        var finished: [UInt64] = []
+        second.signals.finished = { id, _, lateness in
+            finished.append(id)
+            #expect(lateness >= 0.04)
+        }
+        try second.engine.advance(by: .zero)
+        #expect(finished == [1])
+        let third = try service()
+        third.signals.finished = { id, _, _ in finished.append(id) }
+        try third.engine.advance(by: .zero)
+        #expect(finished == [1])  // announced once
+    }
 }

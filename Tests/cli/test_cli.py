@@ -329,3 +329,15 @@ def test_plus_gives_one_more_minute_and_minus_takes_it_back():
     child.send("q")
     assert terminal_restored(child)
     assert re.search(r"Tea: cancelled with 00:0\d left", child.before)
+
+
+def test_the_service_needs_a_session_bus_and_refuses_the_system_bus(tmp_path):
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR")}
+    environment["XDG_STATE_HOME"] = str(tmp_path)
+    began = time.monotonic()
+    none = run("service", env=environment, timeout=10)
+    assert none.returncode == 1 and "session bus" in none.stderr and time.monotonic() - began < 5
+    system = run("service", env={**environment, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/dbus/system_bus_socket"})
+    assert system.returncode == 1 and "system bus" in system.stderr
+    assert not any(tmp_path.iterdir())  # it wrote nothing

@@ -151,10 +151,14 @@ def test_add_activates_the_service_and_list_shows_the_timer(fresh_service):
     listed = timers()[timer]
     assert (listed["label"], listed["kind"], listed["state"], listed["duration"]) == ("Tea", "countdown", "running", 60)
     assert 59 < listed["remaining"] <= 60
-    state = json.loads(fresh_service.read_text())
-    assert [item["id"] for item in state["timers"]] == [timer]
+    journal = fresh_service.with_suffix(".journal")  # the snapshot comes later: the change is a journal line
+    assert [json.loads(line)["id"] for line in journal.read_text().splitlines()] == [timer]
+    assert oct(journal.stat().st_mode & 0o777) == "0o600"
+    assert oct(journal.parent.stat().st_mode & 0o777) == "0o700"
+    stop_service()
+    state = json.loads(fresh_service.read_text())  # folded into the snapshot on the way out
+    assert [item["id"] for item in state["timers"]] == [timer] and journal.read_text() == ""
     assert oct(fresh_service.stat().st_mode & 0o777) == "0o600"
-    assert oct(fresh_service.parent.stat().st_mode & 0o777) == "0o700"
 
 
 def test_pause_freezes_the_time_left_and_resume_continues(signals):
@@ -409,3 +413,17 @@ def test_a_finish_long_ago_gets_one_quiet_alert_and_a_recent_one_the_alarm(signa
     assert ("Stew", "Stew ran out 3 s ago") in alerts
     assert ("Toast", "Finished 1 s ago") in alerts
     assert audio_rms(began, 1.5) > 0.01  # Toast's alarm (Stew's alert is silent)
+
+
+def test_the_alert_buttons_act_on_the_service_timer(signals):
+    """+1 min on the alert of a service timer gives the same timer another
+    minute (Changed: running again); Stop dismisses the alert."""
+    from test_desktop import press
+
+    timer = add("Pasta", 0.5)
+    signals.wait_for("Finished")
+    time.sleep(0.5)  # the alert is drawn
+    press("+1 min")
+    assert wait_until(lambda: timers()[timer]["state"] == "running", 5)
+    assert 55 < timers()[timer]["remaining"] <= 60
+    assert len(timers()) == 1  # the same timer, not a new one

@@ -1,0 +1,133 @@
+/* The timer service under load, from a D-Bus client (GDBus, synchronous
+   calls as a script would make them): N Add round trips (p50, p99), one
+   List of all N, then the service's RSS and the CPU it uses over 5 s while
+   the N timers wait. Compared in the same run with N `sleep` processes, the
+   way a shell keeps N timers (`sleep 3600 &`): the time to start each and
+   the memory they take (PSS, so shared pages count once).
+   usage: service N        (run on a session bus that can start the service) */
+#include <gio/gio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static GVariant *call(GDBusConnection *bus, const char *method, GVariant *arguments) {
+    GError *error = NULL;
+    GVariant *reply = g_dbus_connection_call_sync(bus, "dev.tocsin.Timers", "/dev/tocsin/Timers",
+                                                  "dev.tocsin.Timers1", method, arguments, NULL,
+                                                  G_DBUS_CALL_FLAGS_NONE, 60000, NULL, &error);
+    if (!reply) {
+        fprintf(stderr, "service: %s: %s\n", method, error->message);
+        exit(1);
+    }
+    return reply;
+}
+
+static long service_pid(GDBusConnection *bus) {
+    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                  "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                                                  g_variant_new("(s)", "dev.tocsin.Timers"), NULL,
+                                                  G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+    guint32 pid = 0;
+    if (reply) {
+        g_variant_get(reply, "(u)", &pid);
+        g_variant_unref(reply);
+    }
+    return pid;
+}
+
+/* A number from a /proc file's "Name:  value" line (kB for memory). */
+static long proc_field(const char *path, const char *name) {
+    FILE *file = fopen(path, "r");
+    char line[256];
+    long value = -1;
+    while (file && fgets(line, sizeof line, file))
+        if (!strncmp(line, name, strlen(name))) value = atol(line + strlen(name));
+    if (file) fclose(file);
+    return value;
+}
+
+/* utime + stime of a process, in seconds. */
+static double cpu_seconds(long pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *file = fopen(path, "r");
+    unsigned long utime = 0, stime = 0;
+    if (file) {
+        if (fscanf(file, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+            utime = stime = 0;
+        fclose(file);
+    }
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: service N\n"); return 2; }
+    int n = atoi(argv[1]);
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, NULL);
+    if (!bus) { fprintf(stderr, "service: no session bus\n"); return 1; }
+
+    int64_t *trips = malloc(sizeof(int64_t) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int64_t began = now_ns();
+        GVariantBuilder options;
+        g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+        g_variant_builder_add(&options, "{sv}", "alert", g_variant_new_boolean(FALSE));
+        g_variant_builder_add(&options, "{sv}", "sound", g_variant_new_boolean(FALSE));
+        g_variant_unref(call(bus, "Add", g_variant_new("(sda{sv})", "Bench", 3600.0 + i * 0.001, &options)));
+        trips[i] = now_ns() - began;
+    }
+    int64_t list_began = now_ns();
+    GVariant *listed = call(bus, "List", NULL);
+    int64_t list_ns = now_ns() - list_began;
+    GVariant *items = g_variant_get_child_value(listed, 0);
+    size_t count = g_variant_n_children(items);
+    g_variant_unref(items);
+    g_variant_unref(listed);
+
+    long pid = service_pid(bus);
+    char status[64];
+    snprintf(status, sizeof status, "/proc/%ld/status", pid);
+    double cpu_before = cpu_seconds(pid);
+    sleep(5);
+    double cpu_used = cpu_seconds(pid) - cpu_before;
+    long rss_kb = proc_field(status, "VmRSS:");
+    qsort(trips, (size_t)n, sizeof *trips, compare_int64);
+    printf("engine=tocsin-service n=%d add_p50_us=%.0f add_p99_us=%.0f list_ms=%.1f listed=%zu rss_kb=%ld "
+           "cpu_5s_ms=%.0f\n",
+           n, trips[n / 2] / 1e3, trips[(size_t)(n * 0.99)] / 1e3, list_ns / 1e6, count, rss_kb, cpu_used * 1e3);
+
+    /* The shell's way: N sleep processes. */
+    pid_t *children = malloc(sizeof(pid_t) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int64_t began = now_ns();
+        children[i] = fork();
+        if (children[i] == 0) {
+            execlp("sleep", "sleep", "3600", (char *)NULL);
+            _exit(127);
+        }
+        trips[i] = now_ns() - began;
+    }
+    sleep(1);
+    long pss_kb = 0;
+    for (int i = 0; i < n; i++) {
+        char rollup[64];
+        snprintf(rollup, sizeof rollup, "/proc/%d/smaps_rollup", children[i]);
+        long pss = proc_field(rollup, "Pss:");
+        if (pss > 0) pss_kb += pss;
+    }
+    for (int i = 0; i < n; i++) kill(children[i], SIGKILL);
+    for (int i = 0; i < n; i++) waitpid(children[i], NULL, 0);
+    qsort(trips, (size_t)n, sizeof *trips, compare_int64);
+    printf("engine=sleep-processes n=%d add_p50_us=%.0f add_p99_us=%.0f pss_kb=%ld\n", n, trips[n / 2] / 1e3,
+           trips[(size_t)(n * 0.99)] / 1e3, pss_kb);
+    free(children);
+    free(trips);
+    g_object_unref(bus);
+    return 0;
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The timer service under load (bench/service.c) on a private session bus,
+# against N `sleep` processes in the same run. Not a test.
+#   bench/service.sh [N...]     (default: 1000 10000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("${@:-1000 10000}")
+sizes=(${sizes[@]})
+scripts/install-deps.sh
+swift build -c release --product tocsin > /dev/null
+mkdir -p out/bench
+cc -O2 -Wall bench/service.c $(pkg-config --cflags --libs gio-2.0) -o out/bench/service
+for n in "${sizes[@]}"; do
+  scratch=$(mktemp -d)
+  { read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+  DBUS_SESSION_BUS_ADDRESS=$address "$(swift build -c release --show-bin-path)/tocsin" service --quiet \
+    --idle-exit 0 --state "$scratch/timers.json" &
+  service=$!
+  sleep 0.5
+  DBUS_SESSION_BUS_ADDRESS=$address out/bench/service "$n"
+  kill "$service" "$bus_pid"
+  wait "$service" 2> /dev/null || true
+  rm -rf "$scratch"
+done

@@ -63,9 +63,12 @@ final class ServiceBus: @unchecked Sendable {
             { connection, _, me in  // name lost, or never had
                 guard let me else { return }
                 let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
-                bus.onLost(connection == nil
-                    ? "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)"
-                    : "\(ServiceBus.name) is owned by another process on this bus")
+                let reason = switch (connection, bus.connection) {
+                case (nil, nil): "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)"
+                case (nil, _): "the session bus went away"
+                default: "\(ServiceBus.name) is owned by another process on this bus"
+                }
+                bus.onLost(reason)
             },
             me, nil)
     }
@@ -73,7 +76,7 @@ final class ServiceBus: @unchecked Sendable {
     func close() {
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         ownerID = 0
-        if let connection { g_dbus_connection_flush_sync(connection, nil, nil) }
+        if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
     }
 
     private func register(on connection: OpaquePointer?) {

@@ -24,7 +24,8 @@ if not os.environ.get("TOCSIN_SERVICE_DIR"):
 
 def busctl(*arguments, check=True):
     """busctl --user with JSON output; the reply's data, or the failure."""
-    result = subprocess.run(["busctl", "--user", "--json=short", *arguments], capture_output=True, text=True, timeout=30)
+    result = subprocess.run(["busctl", "--user", "--json=short", "--", *arguments], capture_output=True, text=True,
+                            timeout=30)
     if check and result.returncode != 0:
         raise AssertionError(f"busctl {' '.join(arguments)}: {result.stderr.strip()}")
     return json.loads(result.stdout)["data"] if result.returncode == 0 and result.stdout.strip() else result
@@ -427,3 +428,43 @@ def test_the_alert_buttons_act_on_the_service_timer(signals):
     assert wait_until(lambda: timers()[timer]["state"] == "running", 5)
     assert 55 < timers()[timer]["remaining"] <= 60
     assert len(timers()) == 1  # the same timer, not a new one
+
+
+def test_lap_restart_cancel_and_remove_over_the_bus(signals):
+    watch = add("Run", 0, kind=("s", "stopwatch"))
+    time.sleep(0.3)
+    (lap,) = call("Lap", "t", watch)
+    assert 0.25 < lap < 1.5 and timers()[watch]["laps"] == [lap]
+    assert timers()[watch]["kind"] == "stopwatch" and "remaining" not in timers()[watch]
+    tea = add("Tea", 60)
+    call("Adjust", "td", tea, -30)
+    assert 29 < timers()[tea]["remaining"] <= 30
+    call("Restart", "t", tea)
+    assert timers()[tea]["duration"] == 60  # a restart runs the created duration
+    call("Cancel", "t", tea)
+    assert timers()[tea]["state"] == "canceled"
+    call("Remove", "t", tea)
+    assert tea not in timers()
+    assert signals.wait_for("Removed")[0][1] == f"Removed uint64 {tea}"
+    assert gdbus_call("Pause", str(tea))[1].count("NoSuchTimer") == 1  # ids are not reused
+
+
+def test_an_alarm_in_the_service_rings_at_its_wall_time(signals):
+    target = time.time() + 1.5
+    alarm = add("Bus", target, kind=("s", "alarm"))
+    listed = timers()[alarm]
+    assert listed["kind"] == "alarm" and abs(listed["alarm_time"] - target) < 1e-3
+    signals.wait_for("Finished")
+    assert time.time() >= target
+
+
+def test_the_installed_systemd_unit_is_valid():
+    unit = Path(os.environ["TOCSIN_SERVICE_DIR"]).parents[1] / "systemd/user/tocsin.service"
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    text = unit.read_text()
+    assert "Type=dbus" in text and "BusName=dev.tocsin.Timers" in text
+    activation = (Path(os.environ["TOCSIN_SERVICE_DIR"]) / "dev.tocsin.Timers.service").read_text()
+    assert "SystemdService=tocsin.service" in activation
+    exec_line = next(line for line in activation.splitlines() if line.startswith("Exec="))
+    assert os.access(exec_line.split("=", 1)[1].split()[0], os.X_OK)

@@ -193,7 +193,7 @@ def test_adjust_moves_the_finish_and_it_comes_on_time_with_the_alert_and_sound(s
     assert timers()[timer]["state"] == "finished"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGKILL])
 def test_a_timer_outlives_the_service(sig, signals):
     began = boot_time()
     timer = add("Kettle", 4)

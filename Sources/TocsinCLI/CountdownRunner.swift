@@ -51,6 +51,8 @@ public final class CountdownRunner: @unchecked Sendable {
     private var total: Int64 = 0
     private var groupTotal: Int64 = 0
     private var cancelled = false
+    /// SIGTERM or SIGHUP ended the process; the timers run on in the state file.
+    private var endedBy: Int32?
 
     public init(plan: TimerPlan, options: CountdownOptions) throws(TocsinError) {
         self.plan = plan
@@ -102,6 +104,10 @@ public final class CountdownRunner: @unchecked Sendable {
 
     /// The last words and the exit status of a run.
     private func conclude() -> Int32 {
+        if let endedBy {
+            finalLine()
+            return ExitStatus.ended(by: endedBy)
+        }
         if !cancelled { waitForAlerts() }
         finalLine()
         return cancelled ? ExitStatus.cancelled : ExitStatus.finished
@@ -129,7 +135,7 @@ public final class CountdownRunner: @unchecked Sendable {
                 runUntilOver()
                 total += groupTotal
                 groupTotal = 0
-                if cancelled { break rounds }
+                if cancelled || endedBy != nil { break rounds }
             }
         }
         return conclude()
@@ -194,10 +200,13 @@ public final class CountdownRunner: @unchecked Sendable {
     /// Delivers events and handles keys until every active timer is over.
     private func runUntilOver() {
         redraw()
-        while !cancelled && active.contains(where: { $0.outcome == nil }) {
+        while !cancelled && endedBy == nil && active.contains(where: { $0.outcome == nil }) {
             for wake in loop.next(timeoutMilliseconds: -1) {
                 switch wake {
                 case .key(let key): handleKey(key)
+                case .interrupt(let signal) where ExitStatus.keepsTimers(signal, statePath: options.statePath):
+                    saveState()  // as they are: running
+                    endedBy = signal
                 case .interrupt: cancelAll()
                 case .resize, .line, .timeout: break
                 }
@@ -326,7 +335,13 @@ public final class CountdownRunner: @unchecked Sendable {
     private func finalLine() {
         let labels = active.map(\.label).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let name = labels.joined(separator: ", ")
-        if cancelled {
+        if endedBy != nil, let path = options.statePath {
+            let unfinished = active.first { $0.outcome == nil }
+            let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
+            output.finish()
+            output.permanent("\(name): still running, \(Display.clock(nanoseconds: left, roundUp: true)) left; "
+                + "tocsin resume --state \(path) carries it on")
+        } else if cancelled {
             let unfinished = active.first { $0.outcome != .finished }
             let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
             output.finish()

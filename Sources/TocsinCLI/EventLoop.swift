@@ -10,7 +10,7 @@ final class EventLoop {
         case key(UInt8)
         case line  // a newline on a non-terminal standard input
         case resize
-        case interrupt  // SIGINT, SIGTERM, SIGHUP
+        case interrupt(Int32)  // SIGINT, SIGTERM, SIGHUP
         case timeout
     }
 
@@ -43,7 +43,7 @@ final class EventLoop {
         var wakes: [Wake] = []
         if fds[2].revents != 0 {
             while case let signal = tocsin_read_signal(signalFD), signal != 0 {
-                wakes.append(signal == SIGWINCH ? .resize : .interrupt)
+                wakes.append(signal == SIGWINCH ? .resize : .interrupt(signal))
             }
         }
         if fds[1].revents != 0 { wakes += readInput() }
@@ -97,4 +97,14 @@ public enum ExitStatus {
     public static let failure: Int32 = 1
     public static let usage: Int32 = 2
     public static let cancelled: Int32 = 130
+
+    /// Ended by `signal` (SIGTERM, SIGHUP) with the timers kept running in
+    /// the state file: 128 + the signal's number, as a shell reports it.
+    public static func ended(by signal: Int32) -> Int32 { 128 + signal }
+
+    /// SIGTERM and SIGHUP end the process, not the timers, when a state
+    /// file keeps them: logout, shutdown and a closed terminal send them.
+    static func keepsTimers(_ signal: Int32, statePath: String?) -> Bool {
+        statePath != nil && (signal == SIGTERM || signal == SIGHUP)
+    }
 }

@@ -81,6 +81,7 @@ public final class StopwatchRunner: @unchecked Sendable {
             return ExitStatus.failure
         }
         var status: Int32?
+        var ended = false  // by SIGTERM or SIGHUP, with a state file
         while status == nil {
             redraw()
             for wake in loop.next(timeoutMilliseconds: -1) {
@@ -91,12 +92,22 @@ public final class StopwatchRunner: @unchecked Sendable {
                 case .key(Key.space): togglePause()
                 case .key(let key) where key == UInt8(ascii: "r"): startOver()
                 case .line: lap()
+                case .interrupt(let signal) where ExitStatus.keepsTimers(signal, statePath: statePath):
+                    status = ExitStatus.ended(by: signal)
+                    ended = true
                 case .interrupt: status = ExitStatus.cancelled
                 default: break
                 }
             }
         }
         let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
+        if ended, let status, let statePath {  // ended, not stopped: it runs on in the file
+            saveState()
+            output.finish()
+            output.permanent("\(label): still running, \(Display.stopwatch(nanoseconds: elapsed)); "
+                + "tocsin resume --state \(statePath) carries it on")
+            return status
+        }
         try? loop.engine.cancel(watch)
         _ = loop.next(timeoutMilliseconds: 0)
         output.finish()

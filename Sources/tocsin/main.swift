@@ -37,6 +37,8 @@ struct TocsinCommand: ParsableCommand {
 
             EXIT STATUS
               0 finished   130 cancelled by the user   2 bad usage   1 anything else
+              143, 129  ended by SIGTERM, SIGHUP (logout, shutdown, a closed terminal) with --state:
+                        the timers run on in the file, and tocsin resume carries them on
             """,
         version: "tocsin \(TimerEngine.version)",
         subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self],

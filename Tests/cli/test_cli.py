@@ -341,3 +341,41 @@ def test_the_service_needs_a_session_bus_and_refuses_the_system_bus(tmp_path):
     system = run("service", env={**environment, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/dbus/system_bus_socket"})
     assert system.returncode == 1 and "system bus" in system.stderr
     assert not any(tmp_path.iterdir())  # it wrote nothing
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_or_sighup_with_a_state_file_leave_the_timer_running(tmp_path, sig):
+    """Logout, shutdown and a closed terminal end the process, not the timer."""
+    state = tmp_path / "tea.json"
+    process = subprocess.Popen([TOCSIN, "3s", "Tea", "--state", str(state), "--quiet"], stdout=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    began = time.monotonic()
+    process.send_signal(sig)
+    assert process.wait(10) == 128 + sig
+    assert re.match(rf"Tea: still running, 00:0[23] left; tocsin resume --state {re.escape(str(state))} carries it on\n$",
+                    process.stdout.read())
+    assert json.loads(state.read_text())["timers"][0]["state"] == "running"
+    resumed = run("resume", "--state", str(state), "--quiet", "--json")
+    assert resumed.returncode == 0
+    assert any('"finish"' in line for line in resumed.stdout.splitlines())
+    assert time.monotonic() - began < 3  # carried on, not started over
+
+
+def test_ctrl_c_with_a_state_file_still_cancels(tmp_path):
+    state = tmp_path / "tea.json"
+    process = subprocess.Popen([TOCSIN, "3s", "Tea", "--state", str(state), "--quiet"], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    assert process.wait(10) == 130
+    assert json.loads(state.read_text())["timers"][0]["state"] == "canceled"
+
+
+def test_a_stopwatch_ended_by_sigterm_runs_on_in_its_file(tmp_path):
+    state = tmp_path / "run.json"
+    process = subprocess.Popen([TOCSIN, "sw", "Run", "--state", str(state)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(10) == 128 + signal.SIGTERM
+    assert "still running" in process.stdout.read()
+    assert json.loads(state.read_text())["timers"][0]["state"] == "running"

@@ -25,8 +25,12 @@ struct TocsinCommand: ParsableCommand {
               tocsin resume --state ~/.tea     carry on after tocsin was killed or the machine restarted
               tocsin sw --state ~/.run       a stopwatch kept the same way (resume carries it on too)
               tocsin doctor                  what the desktop offers for alerts and sound
-              tocsin service                 the timer service on the D-Bus session bus (started by
-                                               D-Bus activation; see docs/dbus.md)
+              tocsin 25m Tea -b              hand the timer to the timer service and return at once;
+              tocsin ls                        list its timers (--json: one object per line);
+              tocsin pause|resume|cancel|restart|rm|lap Tea   control them (id, label, or a prefix);
+              tocsin adjust Tea +5m            give one more time (or -2m less)
+              tocsin service                 the timer service itself (started by D-Bus activation;
+                                               see docs/dbus.md)
 
             KEYS (on a terminal)
               space  pause / resume     r  restart     q, Esc, Ctrl-C  cancel
@@ -41,7 +45,8 @@ struct TocsinCommand: ParsableCommand {
                         the timers run on in the file, and tocsin resume carries them on
             """,
         version: "tocsin \(TimerEngine.version)",
-        subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self],
+        subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self, Ls.self, Pause.self,
+                      Cancel.self, Restart.self, Rm.self, Lap.self, Adjust.self],
         defaultSubcommand: Countdown.self)
 }
 
@@ -85,9 +90,19 @@ struct Countdown: ParsableCommand {
     @Flag(help: "Count only time the machine is awake: a suspend pauses the countdowns (clock times follow the wall clock).")
     var awake = false
 
+    @Flag(name: [.customShort("b"), .long], help: "Hand the timers to the timer service and return at once (see tocsin ls).")
+    var background = false
+
     func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError("--repeat takes 0 (forever) or more") }
         let plan = try plan()
+        if background {
+            guard `repeat` != 0 else { throw ValidationError("-b cannot repeat forever: give --repeat N") }
+            let foregroundOnly = [("--state", state != nil), ("--json", json), ("--exec", exec != nil), ("--ring", ring != nil)]
+            if let (name, _) = foregroundOnly.first(where: { $0.1 }) {
+                throw ValidationError("\(name) is for timers in the foreground; drop it or -b")
+            }
+        }
         if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
             throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
         }
@@ -111,6 +126,11 @@ struct Countdown: ParsableCommand {
     }
 
     func run() throws {
+        if background {
+            try ServiceCommand.background(try plan(), rounds: `repeat`, parallel: parallel, alert: !quiet && !noAlert,
+                                          sound: !quiet && !noSound, awake: awake)
+            return
+        }
         var options = CountdownOptions()
         options.json = json
         options.alert = !quiet && !noAlert
@@ -172,7 +192,10 @@ struct Resume: ParsableCommand {
         abstract: "Carry on the countdowns (or the stopwatch) of a `tocsin --state FILE` that was killed or whose machine restarted.")
 
     @Option(help: ArgumentHelp("The timer file (kept current while it runs).", valueName: "file"))
-    var state: String
+    var state: String?
+
+    @Argument(help: "Or: timer service timers to resume (id, label or a label's unique prefix).")
+    var timers: [String] = []
 
     @Flag(help: "One JSON object per event on standard output.")
     var json = false
@@ -183,7 +206,14 @@ struct Resume: ParsableCommand {
     @Option(help: ArgumentHelp("Run this shell command at each zero.", valueName: "command"))
     var exec: String?
 
+    func validate() throws {
+        guard (state == nil) != timers.isEmpty else {
+            throw ValidationError("give either --state FILE or the service timers to resume")
+        }
+    }
+
     func run() throws {
+        guard let state else { return try ServiceCommand.control("Resume", timers) }
         if let watch = try StopwatchRunner(resuming: state, json: json) {
             let status = watch.run()
             if status != 0 { throw ExitCode(status) }

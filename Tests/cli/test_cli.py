@@ -379,3 +379,14 @@ def test_a_stopwatch_ended_by_sigterm_runs_on_in_its_file(tmp_path):
     assert process.wait(10) == 128 + signal.SIGTERM
     assert "still running" in process.stdout.read()
     assert json.loads(state.read_text())["timers"][0]["state"] == "running"
+
+
+def test_background_timers_without_a_session_bus_fail_at_once(tmp_path):
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR")}
+    for arguments in (["5s", "-b"], ["ls"], ["pause", "Tea"]):
+        began = time.monotonic()
+        result = run(*arguments, env=environment, timeout=10)
+        assert result.returncode == 1 and time.monotonic() - began < 1
+        assert len(result.stderr.strip().splitlines()) == 1 and "session" in result.stderr
+    assert "foreground" in run("5s", "-b", env=environment).stderr

@@ -1,0 +1,172 @@
+import CGio
+import Glibc
+
+/// A client of the timer service, for the command: synchronous calls on the
+/// session bus (the first one starts the service by D-Bus activation).
+///
+/// Not thread-safe: one per thread.
+package final class ServiceClient {
+    /// A failed call: the D-Bus error's name (e.g.
+    /// `dev.tocsin.Timers1.Error.NoSuchTimer`) and its message.
+    package struct Failure: Error, CustomStringConvertible {
+        package var name: String
+        package var message: String
+        package var description: String { message }
+        /// No session bus to talk to.
+        package var isNoBus: Bool { name == "NoBus" }
+    }
+
+    /// One timer as `List` gives it.
+    package typealias Timer = [String: ServiceValue]
+
+    private let connection: OpaquePointer
+
+    /// Connects to the session bus.
+    package init() throws(Failure) {
+        var error: UnsafeMutablePointer<GError>?
+        guard getenv("DBUS_SESSION_BUS_ADDRESS") != nil || getenv("XDG_RUNTIME_DIR") != nil,
+              let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+        else {
+            if let error { g_error_free(error) }
+            throw Failure(name: "NoBus", message: "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)")
+        }
+        self.connection = connection
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    package func add(label: String, seconds: Double, options: [(String, ServiceValue)]) throws(Failure) -> UInt64 {
+        let dictionary = ServiceBus.dictionary(options)
+        let reply = try call("Add", ServiceBus.tuple([g_variant_new_string(label), g_variant_new_double(seconds), dictionary]))
+        let id = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(id); g_variant_unref(reply) }
+        return UInt64(g_variant_get_uint64(id))
+    }
+
+    /// Pause, Resume, Cancel, Restart, Remove; Adjust with `delta`; Lap
+    /// (returns the lap's length).
+    @discardableResult
+    package func control(_ method: String, _ id: UInt64, delta: Double? = nil) throws(Failure) -> Double? {
+        var arguments = [g_variant_new_uint64(guint64(id))]
+        if let delta { arguments.append(g_variant_new_double(delta)) }
+        let reply = try call(method, ServiceBus.tuple(arguments))
+        defer { g_variant_unref(reply) }
+        guard g_variant_n_children(reply) > 0, let value = g_variant_get_child_value(reply, 0) else { return nil }
+        defer { g_variant_unref(value) }
+        return g_variant_get_double(value)
+    }
+
+    package func list() throws(Failure) -> [Timer] {
+        let reply = try call("List", nil)
+        defer { g_variant_unref(reply) }
+        let items = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(items) }
+        return (0..<Int(g_variant_n_children(items))).map { index in
+            let item = g_variant_get_child_value(items, gsize(index))!
+            defer { g_variant_unref(item) }
+            return Self.timer(item)
+        }
+    }
+
+    /// What `follow` reports.
+    package enum Change {
+        case changed(Timer)
+        case finished(id: UInt64, label: String, lateness: Double)
+        case removed(id: UInt64)
+    }
+
+    /// Calls `handler` for each signal of the service (of any process that
+    /// owns its name, across restarts), until the process is ended.
+    package func follow(_ handler: @escaping (Change) -> Void) -> Never {
+        final class Box {
+            let handler: (Change) -> Void
+            init(_ handler: @escaping (Change) -> Void) { self.handler = handler }
+        }
+        let box = Unmanaged.passRetained(Box(handler)).toOpaque()
+        g_dbus_connection_signal_subscribe(
+            connection, nil, ServiceBus.interface, nil, ServiceBus.path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, signal, parameters, box in
+                guard let signal, let parameters, let box else { return }
+                let handler = Unmanaged<Box>.fromOpaque(box).takeUnretainedValue().handler
+                let first = g_variant_get_child_value(parameters, 0)!
+                defer { g_variant_unref(first) }
+                let id = UInt64(g_variant_get_uint64(first))
+                switch String(cString: signal) {
+                case "Changed":
+                    let properties = g_variant_get_child_value(parameters, 1)!
+                    defer { g_variant_unref(properties) }
+                    handler(.changed(ServiceClient.timer(properties)))
+                case "Finished":
+                    let label = g_variant_get_child_value(parameters, 1)!, lateness = g_variant_get_child_value(parameters, 2)!
+                    defer { g_variant_unref(label); g_variant_unref(lateness) }
+                    handler(.finished(id: id, label: String(cString: g_variant_get_string(label, nil)),
+                                      lateness: g_variant_get_double(lateness)))
+                case "Removed":
+                    handler(.removed(id: id))
+                default:
+                    break
+                }
+            }, box, nil)
+        let loop = g_main_loop_new(nil, 0)
+        g_main_loop_run(loop)
+        exit(0)
+    }
+
+    private func call(_ method: String, _ arguments: OpaquePointer?) throws(Failure) -> OpaquePointer {
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(
+            connection, ServiceBus.name, ServiceBus.path, ServiceBus.interface, method, arguments, nil,
+            G_DBUS_CALL_FLAGS_NONE, 25_000, nil, &error)
+        else {
+            let name = g_dbus_error_get_remote_error(error).map { String(cString: $0) } ?? "Failed"
+            if let error { g_dbus_error_strip_remote_error(error) }
+            let message = error.map { String(cString: $0.pointee.message) } ?? "\(method) failed"
+            if let error { g_error_free(error) }
+            throw Failure(name: name, message: message)
+        }
+        return reply
+    }
+
+    /// An `a{sv}` as the service's values.
+    static func timer(_ dictionary: OpaquePointer) -> Timer {
+        var timer: Timer = [:]
+        for index in 0..<Int(g_variant_n_children(dictionary)) {
+            guard let entry = g_variant_get_child_value(dictionary, gsize(index)),
+                  let key = g_variant_get_child_value(entry, 0), let boxed = g_variant_get_child_value(entry, 1),
+                  let value = g_variant_get_variant(boxed)
+            else { continue }
+            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
+            let name = String(cString: g_variant_get_string(key, nil))
+            switch String(cString: g_variant_get_type_string(value)) {
+            case "s": timer[name] = .text(String(cString: g_variant_get_string(value, nil)))
+            case "d": timer[name] = .number(g_variant_get_double(value))
+            case "b": timer[name] = .flag(g_variant_get_boolean(value) != 0)
+            case "t": timer[name] = .id(UInt64(g_variant_get_uint64(value)))
+            case "ad":
+                timer[name] = .numbers((0..<Int(g_variant_n_children(value))).map { item in
+                    let number = g_variant_get_child_value(value, gsize(item))!
+                    defer { g_variant_unref(number) }
+                    return g_variant_get_double(number)
+                })
+            default: continue
+            }
+        }
+        return timer
+    }
+}
+
+extension [String: ServiceValue] {
+    package func text(_ name: String) -> String? {
+        if case .text(let text)? = self[name] { text } else { nil }
+    }
+
+    package func number(_ name: String) -> Double? {
+        if case .number(let number)? = self[name] { number } else { nil }
+    }
+
+    package var id: UInt64 {
+        if case .id(let id)? = self["id"] { id } else { 0 }
+    }
+}

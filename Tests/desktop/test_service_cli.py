@@ -1,0 +1,98 @@
+"""The command as the timer service's client (`-b`, `ls`, the controls,
+`ls --follow`), in the session whose bus activates the staged service."""
+
+import json
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from conftest import boot_time
+from test_service import Signals, fresh_service, signals, stop_service, timers, wait_until  # noqa: F401 (fixtures)
+
+TOCSIN = os.environ.get("TOCSIN_BIN", "")
+
+
+def tocsin(*arguments, timeout=30):
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=timeout)
+
+
+def listed_json():
+    result = tocsin("ls", "--json")
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_a_background_timer_is_listed_paused_adjusted_and_rings_on_time(signals):
+    began = boot_time()
+    handed = tocsin("4s", "Tea", "-b")
+    assert handed.returncode == 0 and boot_time() - began < 1.5, handed.stderr
+    assert re.fullmatch(r"Tea: id (\d+), ends at \d\d:\d\d:\d\d\n", handed.stdout)
+    assert re.search(r"^\s*\d+\s+Tea\s+running\s+00:0[34] left$", tocsin("ls").stdout, re.M)
+    (tea,) = listed_json()
+    assert (tea["label"], tea["state"], tea["duration"]) == ("Tea", "running", 4.0)
+    assert tocsin("pause", "Tea").returncode == 0
+    first = listed_json()[0]["remaining"]
+    time.sleep(1)
+    assert listed_json()[0]["remaining"] == first and listed_json()[0]["state"] == "suspended"
+    assert tocsin("resume", "Tea").returncode == 0
+    assert tocsin("adjust", "Tea", "+1s").returncode == 0
+    assert listed_json()[0]["duration"] == 5.0
+    (at, _), = signals.wait_for("Finished", timeout=15)
+    assert at - began >= 6.0  # 4 s + 1 s paused + 1 s added: never early
+
+
+def test_parallel_and_a_repeated_sequence_in_the_background(signals):
+    assert tocsin("--parallel", "30s:Eggs", "40s:Rice", "-b").returncode == 0
+    assert {timer["label"]: timer["state"] for timer in listed_json()} == {"Eggs": "running", "Rice": "running"}
+    for timer in listed_json():
+        assert tocsin("rm", str(timer["id"])).returncode == 0
+    began = boot_time()
+    assert tocsin("1s:Work", "0.5s:Break", "--repeat", "2", "-b").returncode == 0
+    labels = [timer["label"] for timer in listed_json()]
+    assert labels == ["Work", "Break", "Work", "Break"]
+    assert [timer["state"] for timer in listed_json()] == ["running", "idle", "idle", "idle"]
+    finished = signals.wait_for("Finished", 4, timeout=15)
+    times = [at - began for at, _ in finished]
+    assert [text.split('"')[1] for _, text in finished] == labels
+    assert times[0] >= 1.0 and times[1] >= 1.5 and times[2] >= 2.5 and times[3] >= 3.0
+    assert tocsin("5s", "-b", "--repeat", "0").returncode == 2
+
+
+def test_timers_are_named_by_id_label_or_unique_prefix():
+    for label in ("Tea", "Toast", "Tofu"):
+        assert tocsin("1h", label, "-b").returncode == 0
+    ids = {timer["label"]: timer["id"] for timer in listed_json()}
+    assert tocsin("pause", "Tea").returncode == 0  # exact, though a prefix of nothing else
+    assert tocsin("pause", "Toa").returncode == 0  # unique prefix
+    assert tocsin("lap", str(ids["Tofu"])).stdout.startswith("Tofu: lap ")  # id
+    states = {timer["label"]: timer["state"] for timer in listed_json()}
+    assert states == {"Tea": "suspended", "Toast": "suspended", "Tofu": "running"}
+    ambiguous = tocsin("cancel", "To")
+    assert ambiguous.returncode == 2 and "Toast" in ambiguous.stderr and "Tofu" in ambiguous.stderr
+    assert len(ambiguous.stderr.strip().splitlines()) == 1
+    unknown = tocsin("cancel", "Soup")
+    assert unknown.returncode == 1 and len(unknown.stderr.strip().splitlines()) == 1
+    assert tocsin("cancel", "Tofu").returncode == 0
+    assert tocsin("restart", "Tofu").returncode == 0
+    assert tocsin("adjust", "Tea", "-30m").returncode == 0
+    assert [timer["duration"] for timer in listed_json() if timer["label"] == "Tea"] == [1800.0]
+
+
+def test_ls_follow_prints_a_pause_made_from_another_shell_at_once():
+    assert tocsin("1h", "Roast", "-b").returncode == 0
+    follow = subprocess.Popen([TOCSIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(follow.stdout.readline())["label"] == "Roast"  # the timers as they are
+        time.sleep(0.3)
+        assert tocsin("pause", "Roast").returncode == 0
+        answered = boot_time()  # the service has paused it
+        line = json.loads(follow.stdout.readline())
+        arrived = boot_time()
+        assert (line["event"], line["label"], line["state"]) == ("changed", "Roast", "suspended")
+        assert arrived - answered < 0.1
+    finally:
+        follow.terminate()
+        follow.wait(5)

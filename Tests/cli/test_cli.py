@@ -390,3 +390,18 @@ def test_background_timers_without_a_session_bus_fail_at_once(tmp_path):
         assert result.returncode == 1 and time.monotonic() - began < 1
         assert len(result.stderr.strip().splitlines()) == 1 and "session" in result.stderr
     assert "foreground" in run("5s", "-b", env=environment).stderr
+
+
+def test_bash_completion_completes_subcommands(tmp_path):
+    script = tmp_path / "tocsin.bash"
+    script.write_text(run("--generate-completion-script", "bash").stdout)
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    probe = f"""
+source {script}
+function=$(complete -p tocsin | sed -E 's/.*-F ([^ ]+).*/\\1/')
+COMP_WORDS=(tocsin pa); COMP_CWORD=1; COMP_LINE="tocsin pa"; COMP_POINT=${{#COMP_LINE}}
+"$function" tocsin pa tocsin
+printf '%s\\n' "${{COMPREPLY[@]}}"
+"""
+    completed = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, env={**os.environ, "PATH": f"{Path(TOCSIN).parent}:{os.environ['PATH']}"})
+    assert completed.stdout.split() == ["pause"], completed.stderr

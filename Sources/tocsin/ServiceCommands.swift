@@ -239,3 +239,33 @@ func say(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 }
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show service timers live; space pauses, + and - adjust, c cancels, q detaches (they keep running).")
+
+    @Argument(help: "One timer (id, label or a label's unique prefix); none: every running or paused one.")
+    var timer: String?
+
+    func run() throws {
+        let client = try ServiceCommand.client()
+        var only: UInt64?
+        if let timer {
+            only = try ServiceCommand.resolve(timer, in: try ServiceCommand.run { () throws(ServiceClient.Failure) in
+                try client.list()
+            })
+        }
+        let runner = WatchRunner(only: only, timers: {
+            (try? client.list())?.map { timer in
+                WatchRunner.Watched(
+                    id: timer.id, label: timer.text("label") ?? "", state: timer.text("state") ?? "",
+                    remaining: timer.number("remaining"), duration: timer.number("duration"),
+                    elapsed: timer.number("elapsed") ?? 0)
+            }
+        }, control: { method, id, delta in
+            _ = try? client.control(method, id, delta: delta)
+        })
+        let status = runner.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

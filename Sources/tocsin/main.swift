@@ -46,7 +46,7 @@ struct TocsinCommand: ParsableCommand {
             """,
         version: "tocsin \(TimerEngine.version)",
         subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self, Ls.self, Pause.self,
-                      Cancel.self, Restart.self, Rm.self, Lap.self, Adjust.self],
+                      Cancel.self, Restart.self, Rm.self, Lap.self, Adjust.self, Watch.self],
         defaultSubcommand: Countdown.self)
 }
 

@@ -96,3 +96,29 @@ def test_ls_follow_prints_a_pause_made_from_another_shell_at_once():
     finally:
         follow.terminate()
         follow.wait(5)
+
+
+def test_watch_shows_a_service_timer_and_its_keys_act_on_the_service():
+    import pexpect
+
+    assert tocsin("1h", "Stock", "-b").returncode == 0
+    child = pexpect.spawn(TOCSIN, ["watch", "Stock"], dimensions=(24, 80), encoding="utf-8", timeout=10)
+    child.expect("running")  # drawn: the terminal is in raw mode by now
+    child.send(" ")
+    assert wait_until(lambda: listed_json()[0]["state"] == "suspended", 3)  # paused in the service
+    child.send(" ")
+    assert wait_until(lambda: listed_json()[0]["state"] == "running", 3)
+    child.send("+")
+    assert wait_until(lambda: listed_json()[0]["duration"] == 3660.0, 3)
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert listed_json()[0]["state"] == "running"  # detaching leaves it running
+    child = pexpect.spawn(TOCSIN, ["watch"], dimensions=(24, 80), encoding="utf-8", timeout=10)
+    child.expect("running")
+    child.send("c")
+    child.expect(pexpect.EOF)  # nothing left running to watch
+    child.close()
+    assert child.exitstatus == 0
+    assert listed_json()[0]["state"] == "canceled"

@@ -1,0 +1,120 @@
+import CTocsinSystem
+import Glibc
+
+/// `tocsin watch [TIMER]`: the live display attached to timers that run
+/// elsewhere (the timer service). It only shows them and passes keys on:
+/// space pauses or resumes, `+`/`-` give or take a minute, `c` cancels;
+/// q, Esc, Ctrl-C and signals detach, and the timers keep running. The
+/// source of the timers is given as closures, so this knows no bus.
+public final class WatchRunner {
+    /// A timer as the display needs it.
+    public struct Watched: Sendable {
+        public var id: UInt64
+        public var label: String
+        public var state: String
+        /// Seconds; nil for a stopwatch.
+        public var remaining: Double?
+        public var duration: Double?
+        public var elapsed: Double
+
+        public init(id: UInt64, label: String, state: String, remaining: Double?, duration: Double?, elapsed: Double) {
+            (self.id, self.label, self.state) = (id, label, state)
+            (self.remaining, self.duration, self.elapsed) = (remaining, duration, elapsed)
+        }
+
+        var isLive: Bool { state == "running" || state == "suspended" }
+    }
+
+    private let terminal = Terminal()
+    private let output: Output
+    private let timers: () -> [Watched]?
+    private let control: (String, UInt64, Double?) -> Void
+    private let only: UInt64?
+
+    /// `timers` lists them (nil: the source is gone); `control(method, id,
+    /// delta)` acts on one; `only`: watch just that timer.
+    public init(only: UInt64?, timers: @escaping () -> [Watched]?, control: @escaping (String, UInt64, Double?) -> Void) {
+        self.only = only
+        self.timers = timers
+        self.control = control
+        output = Output(terminal: terminal, json: false)
+    }
+
+    /// Runs until detached or nothing is left to watch; the exit status.
+    public func run() -> Int32 {
+        let signals = tocsin_signal_fd()
+        defer { if signals >= 0 { close(signals) } }
+        terminal.enterRawMode()
+        defer {
+            output.finish()
+            terminal.restore()
+        }
+        var watched = shown()
+        while let current = watched, !current.isEmpty {
+            output.live(current.map(line))
+            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, 100) > 0 {
+                if fds[1].revents != 0 {
+                    while case let signal = tocsin_read_signal(signals), signal != 0 {
+                        if signal != SIGWINCH { return ExitStatus.finished }  // detach
+                    }
+                }
+                if fds[0].revents != 0 {
+                    var bytes = [UInt8](repeating: 0, count: 16)
+                    let count = read(STDIN_FILENO, &bytes, bytes.count)
+                    if count <= 0 { return ExitStatus.finished }
+                    for key in bytes.prefix(count) {
+                        if Key.isQuit(key) { return ExitStatus.finished }
+                        press(key, on: current)
+                    }
+                }
+            }
+            watched = shown()
+        }
+        if watched == nil {
+            output.finish()
+            output.permanent("tocsin: the timer service went away")
+            return ExitStatus.failure
+        }
+        return ExitStatus.finished
+    }
+
+    /// The timers to show now: the one asked for (until it is over), or
+    /// every running or suspended one.
+    private func shown() -> [Watched]? {
+        guard let all = timers() else { return nil }
+        if let only {
+            guard let timer = all.first(where: { $0.id == only }) else { return [] }
+            if !timer.isLive {
+                output.finish()
+                output.permanent("\(timer.label): \(timer.state)")
+                return []
+            }
+            return [timer]
+        }
+        return all.filter(\.isLive)
+    }
+
+    private func press(_ key: UInt8, on watched: [Watched]) {
+        for timer in watched {
+            switch key {
+            case Key.space: control(timer.state == "suspended" ? "Resume" : "Pause", timer.id, nil)
+            case UInt8(ascii: "+"), UInt8(ascii: "="): control("Adjust", timer.id, 60)
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): control("Adjust", timer.id, -60)
+            case UInt8(ascii: "c"), UInt8(ascii: "C"): control("Cancel", timer.id, nil)
+            default: break
+            }
+        }
+    }
+
+    private func line(_ timer: Watched) -> String {
+        let paused = timer.state == "suspended"
+        if let remaining = timer.remaining, let duration = timer.duration {
+            return Display.countdownLine(label: timer.label, remaining: Int64(remaining * 1e9),
+                                         duration: Int64(duration * 1e9), paused: paused, columns: terminal.columns)
+        }
+        return Display.stopwatchLine(label: timer.label, elapsed: Int64(timer.elapsed * 1e9), laps: 0, paused: paused,
+                                     columns: terminal.columns)
+    }
+}

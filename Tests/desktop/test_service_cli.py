@@ -122,3 +122,24 @@ def test_watch_shows_a_service_timer_and_its_keys_act_on_the_service():
     child.close()
     assert child.exitstatus == 0
     assert listed_json()[0]["state"] == "canceled"
+
+
+def test_the_python_example_controls_the_service():
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "bindings/python/examples/service_timers.py"
+
+    def run(*arguments):
+        return subprocess.run([sys.executable, str(example), *arguments], capture_output=True, text=True, timeout=30)
+
+    added = run("add", "Scones", "600")
+    assert added.returncode == 0, added.stderr
+    timer = int(added.stdout)
+    assert re.fullmatch(rf"{timer}  Scones  running  (599|600)\.\d s left\n", run("list").stdout)
+    assert run("pause", str(timer)).returncode == 0
+    assert run("adjust", str(timer), "-60").returncode == 0
+    assert listed_json()[0]["state"] == "suspended" and listed_json()[0]["duration"] == 540.0
+    missing = run("pause", "999")
+    assert missing.returncode == 1 and "dev.tocsin.Timers1.Error.NoSuchTimer" in missing.stderr
+    assert run("cancel", str(timer)).returncode == 0 and listed_json()[0]["state"] == "canceled"

@@ -25,7 +25,7 @@ done
 # busctl (the timer service's tests and docs). (Not dbus-x11: with it a program that
 # has a display but no bus address silently starts a stray bus.)
 desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
-  dbus libglib2.0-bin systemd xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils)
+  dbus libglib2.0-bin systemd man-db xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils)
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done

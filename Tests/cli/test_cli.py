@@ -405,3 +405,14 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 """
     completed = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, env={**os.environ, "PATH": f"{Path(TOCSIN).parent}:{os.environ['PATH']}"})
     assert completed.stdout.split() == ["pause"], completed.stderr
+
+
+def test_the_manual_page_renders():
+    page = os.environ.get("TOCSIN_MAN", "")
+    assert page and Path(page).is_file()
+    rendered = subprocess.run(["man", "-l", page], capture_output=True, text=True, env={**os.environ, "MANWIDTH": "100"})
+    assert rendered.returncode == 0
+    text = re.sub(r".\x08", "", rendered.stdout)  # bold and underline overstrikes
+    assert "TOCSIN(1)" in text and "tocsin 25m Tea -b" in text
+    for subcommand in ("stopwatch", "ls", "pause", "adjust", "watch", "service"):
+        assert re.search(rf"\b{subcommand}\b", text), subcommand

@@ -126,7 +126,7 @@ extension TimerEngine {
             guard let recipients = locked.core.recipients(of: event) else { continue }
             locked.core.deliveringHandle = event.handle
             locked.unlocked {
-                let lateness = max(0, (recipients.manualNow ?? bootClockNow()) - event.due)
+                let lateness = max(0, (recipients.manualNow ?? bootClockNow()).subtractingSaturated(event.due))
                 for observer in recipients.observers {
                     invoke(event, lateness: lateness, callback: observer.callback, context: observer.context,
                            box: observer.box)
@@ -171,7 +171,7 @@ extension TimerEngine {
                 }
                 let entry = entries[position]
                 guard !entry.dropped else { continue }
-                let lateness = max(0, (manualNow ?? bootClockNow()) - entry.event.due)
+                let lateness = max(0, (manualNow ?? bootClockNow()).subtractingSaturated(entry.event.due))
                 for observer in watching {
                     invoke(entry.event, lateness: lateness, callback: observer.callback, context: observer.context,
                            box: observer.box)

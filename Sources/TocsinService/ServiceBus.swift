@@ -120,6 +120,9 @@ final class ServiceBus: @unchecked Sendable {
             case "List":
                 let items = service.list().map { Self.dictionary($0) }
                 reply = [Self.array(of: "a{sv}", items)]
+            case "Watch":
+                watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
+                reply = []
             default:
                 throw ServiceError(.invalidArgument, "no method \(method)")
             }
@@ -130,6 +133,26 @@ final class ServiceBus: @unchecked Sendable {
     }
 
     /// A call's argument `index` (a reference released when the call ends).
+    /// Clients that called `Watch` (by unique name), each with its name
+    /// watch: the service stays up while any is connected.
+    private var watchers: [String: guint] = [:]
+    /// True while a client that called `Watch` is connected.
+    var isWatched: Bool { !watchers.isEmpty }
+
+    /// Keeps the service up until `sender` leaves the bus.
+    private func watch(_ sender: String) {
+        guard let connection, watchers[sender] == nil else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        watchers[sender] = g_bus_watch_name_on_connection(
+            connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
+            { _, name, me in  // vanished
+                guard let name, let me else { return }
+                let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
+                if let id = bus.watchers.removeValue(forKey: String(cString: name)) { g_bus_unwatch_name(id) }
+                bus.afterCall()
+            }, me, nil)
+    }
+
     private func child(_ tuple: OpaquePointer, _ index: Int) -> OpaquePointer {
         let value = g_variant_get_child_value(tuple, gsize(index))!
         held.append(value)
@@ -223,6 +246,7 @@ final class ServiceBus: @unchecked Sendable {
             <method name="List">
               <arg name="timers" type="aa{sv}" direction="out"/>
             </method>
+            <method name="Watch"/>
             <signal name="Changed">
               <arg name="id" type="t"/>
               <arg name="properties" type="a{sv}"/>

@@ -79,6 +79,12 @@ package final class ServiceClient {
 
     /// Calls `handler` for each signal of the service (of any process that
     /// owns its name, across restarts), until the process is ended.
+    /// Asks the service to stay up while this client is connected (`tocsin
+    /// watch`, `ls --follow`); a service without the method is no failure.
+    package func watch() {
+        if let reply = try? call("Watch", nil) { g_variant_unref(reply) }
+    }
+
     package func follow(_ handler: @escaping (Change) -> Void) -> Never {
         final class Box {
             let handler: (Change) -> Void

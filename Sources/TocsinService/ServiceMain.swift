@@ -7,7 +7,7 @@ import TocsinNotify
 /// this thread, so every call, event and save happens on one thread. It
 /// sleeps in `poll` while nothing is due: no wakeups. It exits by itself
 /// after `idleExit` seconds with no timer running, suspended or waiting to
-/// start; SIGTERM, SIGHUP and SIGINT end it at once. Running timers are in
+/// start, and no client watching (`Watch`); SIGTERM, SIGHUP and SIGINT end it at once. Running timers are in
 /// the state file as running either way: they keep counting while it is
 /// gone, and the next call (D-Bus activation) carries them on.
 package final class ServiceMain: @unchecked Sendable {
@@ -104,13 +104,13 @@ package final class ServiceMain: @unchecked Sendable {
     /// Starts the idle countdown when nothing runs, stops it when something does.
     private func checkIdle() {
         guard let service, let idleExit = options.idleExit else { return }
-        if service.isIdle {
+        if service.isIdle && bus?.isWatched != true {
             guard idleSource == 0 else { return }
             let me = Unmanaged.passUnretained(self).toOpaque()
             idleSource = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, idleExit * 1000)), { me in
                 let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
                 main.idleSource = 0
-                if main.service?.isIdle == true { g_main_loop_quit(main.loop) }
+                if main.service?.isIdle == true && main.bus?.isWatched != true { g_main_loop_quit(main.loop) }
                 return 0
             }, me, nil)
         } else if idleSource != 0 {

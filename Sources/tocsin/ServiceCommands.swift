@@ -156,6 +156,7 @@ struct Ls: ParsableCommand {
         let client = try ServiceCommand.client()
         let timers = try ServiceCommand.run { () throws(ServiceClient.Failure) in try client.list() }
         if follow {
+            client.watch()  // the service stays up while this follows it
             for timer in timers { say(json ? ServiceCommand.json(timer) : ServiceCommand.lines([timer])[0]) }
             let json = json
             client.follow { change in
@@ -255,6 +256,7 @@ struct Watch: ParsableCommand {
                 try client.list()
             })
         }
+        client.watch()
         let runner = WatchRunner(only: only, timers: {
             (try? client.list())?.map { timer in
                 WatchRunner.Watched(

@@ -143,3 +143,18 @@ def test_the_python_example_controls_the_service():
     missing = run("pause", "999")
     assert missing.returncode == 1 and "dev.tocsin.Timers1.Error.NoSuchTimer" in missing.stderr
     assert run("cancel", str(timer)).returncode == 0 and listed_json()[0]["state"] == "canceled"
+
+
+def test_a_watching_client_keeps_the_service_up_and_its_leaving_lets_it_go():
+    from test_service import activation_environment, service_pid
+
+    activation_environment(TOCSIN_SERVICE_IDLE_EXIT=1)
+    follow = subprocess.Popen([TOCSIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: service_pid() is not None, 5)
+        time.sleep(2.5)  # idle, but watched
+        assert service_pid() is not None
+    finally:
+        follow.terminate()
+        follow.wait(5)
+    assert wait_until(lambda: service_pid() is None, 5)

@@ -170,27 +170,44 @@ final class ServiceBus: @unchecked Sendable {
 
     // MARK: - Variants
 
-    /// `a{sv}` as the service's values; `.invalidArgument` for a type it does not take.
+    /// `a{sv}` (Add's options) as the service's values; `.invalidArgument`
+    /// for a type the options do not take.
     static func options(_ dictionary: OpaquePointer) throws(ServiceError) -> [String: ServiceValue] {
         var options: [String: ServiceValue] = [:]
-        for index in 0..<Int(g_variant_n_children(dictionary)) {
-            guard let entry = g_variant_get_child_value(dictionary, gsize(index)) else { continue }
-            defer { g_variant_unref(entry) }
+        for (name, type, value) in decode(dictionary) {
+            guard let value, type != "ad" else {
+                throw ServiceError(.invalidArgument, "option \(name) has type \(type); options take s, d, b or t")
+            }
+            options[name] = value
+        }
+        return options
+    }
+
+    /// An `a{sv}`'s entries: name, the value's type, and the value where
+    /// it is one the service uses (s, d, b, t, ad).
+    static func decode(_ dictionary: OpaquePointer) -> [(name: String, type: String, value: ServiceValue?)] {
+        (0..<Int(g_variant_n_children(dictionary))).map { index in
+            let entry = g_variant_get_child_value(dictionary, gsize(index))!
             let key = g_variant_get_child_value(entry, 0)!
             let boxed = g_variant_get_child_value(entry, 1)!
             let value = g_variant_get_variant(boxed)!
-            defer { g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
-            let name = String(cString: g_variant_get_string(key, nil))
-            switch String(cString: g_variant_get_type_string(value)) {
-            case "s": options[name] = .text(String(cString: g_variant_get_string(value, nil)))
-            case "d": options[name] = .number(g_variant_get_double(value))
-            case "b": options[name] = .flag(g_variant_get_boolean(value) != 0)
-            case "t": options[name] = .id(UInt64(g_variant_get_uint64(value)))
-            case let type:
-                throw ServiceError(.invalidArgument, "option \(name) has type \(type); options take s, d, b or t")
+            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
+            let type = String(cString: g_variant_get_type_string(value))
+            let decoded: ServiceValue? = switch type {
+            case "s": .text(String(cString: g_variant_get_string(value, nil)))
+            case "d": .number(g_variant_get_double(value))
+            case "b": .flag(g_variant_get_boolean(value) != 0)
+            case "t": .id(UInt64(g_variant_get_uint64(value)))
+            case "ad":
+                .numbers((0..<Int(g_variant_n_children(value))).map { item in
+                    let number = g_variant_get_child_value(value, gsize(item))!
+                    defer { g_variant_unref(number) }
+                    return g_variant_get_double(number)
+                })
+            default: nil
             }
+            return (String(cString: g_variant_get_string(key, nil)), type, decoded)
         }
-        return options
     }
 
     static func dictionary(_ properties: [(String, ServiceValue)]) -> OpaquePointer? {

@@ -138,27 +138,7 @@ package final class ServiceClient {
     /// An `a{sv}` as the service's values.
     static func timer(_ dictionary: OpaquePointer) -> Timer {
         var timer: Timer = [:]
-        for index in 0..<Int(g_variant_n_children(dictionary)) {
-            guard let entry = g_variant_get_child_value(dictionary, gsize(index)),
-                  let key = g_variant_get_child_value(entry, 0), let boxed = g_variant_get_child_value(entry, 1),
-                  let value = g_variant_get_variant(boxed)
-            else { continue }
-            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
-            let name = String(cString: g_variant_get_string(key, nil))
-            switch String(cString: g_variant_get_type_string(value)) {
-            case "s": timer[name] = .text(String(cString: g_variant_get_string(value, nil)))
-            case "d": timer[name] = .number(g_variant_get_double(value))
-            case "b": timer[name] = .flag(g_variant_get_boolean(value) != 0)
-            case "t": timer[name] = .id(UInt64(g_variant_get_uint64(value)))
-            case "ad":
-                timer[name] = .numbers((0..<Int(g_variant_n_children(value))).map { item in
-                    let number = g_variant_get_child_value(value, gsize(item))!
-                    defer { g_variant_unref(number) }
-                    return g_variant_get_double(number)
-                })
-            default: continue
-            }
-        }
+        for (name, _, value) in ServiceBus.decode(dictionary) { timer[name] = value }
         return timer
     }
 }

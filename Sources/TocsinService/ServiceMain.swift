@@ -101,16 +101,19 @@ package final class ServiceMain: @unchecked Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Nothing runs, waits to start or is watched.
+    private var mayExit: Bool { service?.isIdle == true && bus?.isWatched != true }
+
     /// Starts the idle countdown when nothing runs, stops it when something does.
     private func checkIdle() {
-        guard let service, let idleExit = options.idleExit else { return }
-        if service.isIdle && bus?.isWatched != true {
+        guard let idleExit = options.idleExit else { return }
+        if mayExit {
             guard idleSource == 0 else { return }
             let me = Unmanaged.passUnretained(self).toOpaque()
             idleSource = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, idleExit * 1000)), { me in
                 let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
                 main.idleSource = 0
-                if main.service?.isIdle == true && main.bus?.isWatched != true { g_main_loop_quit(main.loop) }
+                if main.mayExit { g_main_loop_quit(main.loop) }
                 return 0
             }, me, nil)
         } else if idleSource != 0 {

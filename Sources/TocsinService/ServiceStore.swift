@@ -70,7 +70,7 @@ package final class ServiceStore: @unchecked Sendable {
         return records
     }
 
-    /// The default place, its folder made (0700) if missing.
+    /// The default place (its folder is made, 0700, at the first write).
     package static func standard() -> ServiceStore {
         let environment = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
         let state = environment("XDG_STATE_HOME") ?? ((environment("HOME") ?? "/tmp") + "/.local/state")

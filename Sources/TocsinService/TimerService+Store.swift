@@ -134,7 +134,6 @@ extension TimerService {
                                       after: after, finishedAt: finishedAt)
                     // Finished now but not when written: it ran out while the service was away.
                     if finishedAt == nil, (try? engine.state(of: handles[0])) == .finished, case .object(let members) = item {
-                        entry.heldFinish = true
                         entry.heldRecord = members.filter { $0.0 != "change" }
                     }
                     restored.append(entry)

@@ -34,11 +34,10 @@ package final class TimerService: @unchecked Sendable {
         var after: UInt64?
         /// Wall-clock time (Unix seconds) it finished at, once it has.
         var finishedAt: Double?
-        /// Restored as having run out while the service was away: its alert
-        /// is shown when its FINISH arrives, by how long ago that was.
-        var heldFinish = false
-        /// Until then, what the files keep of it: the record it was restored
-        /// from (still running there), so that a crash before the FINISH is
+        /// Set for a timer restored as having run out while the service was
+        /// away, until its FINISH (then its alert, by how long ago) arrives:
+        /// the record it was restored from (still running there), which the
+        /// files keep meanwhile, so that a crash before the FINISH is
         /// announced leaves it to be announced next time.
         var heldRecord: [(String, JSON)]?
     }
@@ -116,7 +115,10 @@ package final class TimerService: @unchecked Sendable {
         let entry = Entry(id: id, timer: timer, kind: kind, alert: alert, sound: sound, after: after)
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
-            if let tick { try engine.setTickInterval(.nanoseconds(Nanos.from(seconds: tick) ?? -1), for: timer) }
+            if let tick {
+                guard let interval = Nanos.from(seconds: tick) else { throw .invalidArgument }
+                try engine.setTickInterval(nanoseconds: interval, for: timer)
+            }
             if clock == .awake { try engine.setClock(.awake, for: timer) }
             adopt(entry)
             if start && after == nil { try engine.start(timer) }
@@ -206,11 +208,9 @@ package final class TimerService: @unchecked Sendable {
             if savedStates[id] != event.state { save([id]) }
             if let properties = properties(of: entry) { signals.changed(id, properties) }
         case .finish:
-            let lateness = Double(event.lateness.components.seconds)
-                + Double(event.lateness.components.attoseconds) / 1e18
+            let lateness = Self.seconds(event.lateness)
             entry.finishedAt = Double(Clocks.realtime()) / 1e9 - lateness
-            let wasHeld = entry.heldFinish
-            entry.heldFinish = false
+            let wasHeld = entry.heldRecord != nil
             entry.heldRecord = nil
             entries[id] = entry
             save([id])  // before announcing: a finish is never announced twice
@@ -260,7 +260,7 @@ package final class TimerService: @unchecked Sendable {
         entries[entry.id] = entry
         idsByHandle[entry.timer.rawValue] = entry.id
         let id = entry.id
-        if !entry.heldFinish, entry.alert || entry.sound, let notifier {
+        if entry.heldRecord == nil, entry.alert || entry.sound, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
             let body = entry.kind == .alarm ? "Alarm" : "Time is up"
             try? notifier.attach(entry.timer, in: engine, alert: Alert(

@@ -134,7 +134,7 @@ enum ServiceCommand {
                 var time = time_t(ends.rounded(.up))
                 var local = tm()
                 localtime_r(&time, &local)
-                let clock = [local.tm_hour, local.tm_min, local.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+                let clock = Display.timeOfDay([local.tm_hour, local.tm_min, local.tm_sec].map(Int.init))
                 print("\(entry.label): id \(id), ends at \(clock)")
                 previous = id
             }

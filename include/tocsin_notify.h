@@ -6,8 +6,43 @@
  * sound (freedesktop sound theme, through libcanberra). The alert is
  * withdrawn when the timer is started again or cancelled. Where the server
  * supports buttons it offers Stop (silence, dismiss), Restart (start the
- * timer again) and +1 min (the same timer runs again with 60 s left:
- * tocsin_timer_adjust(), since 0.3).
+ * timer again; not for a wall-clock alarm) and +1 min (the same timer runs
+ * again with 60 s left: tocsin_timer_adjust(), since 0.3).
+ *
+ * LIVE NOTIFICATIONS (since 0.5, TOCSIN_ALERT_LIVE)
+ *   While the timer runs or is paused, one notification shows it: summary =
+ *   the label, body = "4:59 left" ("4:59 left · paused"; a stopwatch:
+ *   "1:23 elapsed"), the "value" hint = percent done (servers such as dunst
+ *   draw a bar), low urgency, the "resident" and "suppress-sound" hints, no
+ *   expiry, no sound. It is updated in place (one notification id, the
+ *   protocol's replaces_id) only when its text changes: at most once a
+ *   second while running, never while paused. Buttons: Pause / Resume (one
+ *   button that toggles), +1 min (tocsin_timer_adjust; not for a stopwatch)
+ *   and Cancel. At zero the same notification becomes the alarm (critical,
+ *   the sound, Stop / Restart / +1 min) and then counts the time since
+ *   ("Ran out 0:20 ago", "Rang 0:20 ago" for an alarm) every 10 s until it
+ *   is stopped or dismissed. Dismissing the live notification hides it
+ *   until the timer's next state change. It is withdrawn when the timer is
+ *   cancelled, freed or detached. The notifier reads the timer's times
+ *   itself, on its own thread: the timer needs no tick interval, and live
+ *   updates follow the real clock (on a MANUAL_CLOCK engine they show the
+ *   engine's time as it is when they look).
+ *
+ * WARNING BEFORE ZERO (since 0.5, tocsin_alert.warn_seconds)
+ *   warn_seconds before zero the notifier plays a short sound (warn_sound,
+ *   default "dialog-warning", falling back to "bell" and the terminal's
+ *   bell) and says so: the live notification, or without TOCSIN_ALERT_LIVE a
+ *   notification of its own, reads "1 minute left" (in normal urgency), so
+ *   the person can add time before the alarm. A timer started with less
+ *   time left than warn_seconds gets no warning; one given more time
+ *   afterwards is warned again when its time comes round.
+ *
+ * SERVERS
+ *   What the server cannot do is left out, never retried in a loop: no
+ *   buttons without the "actions" capability, the time in the summary
+ *   without "body". A live notification that cannot be shown is reported
+ *   once (TOCSIN_REPORT_ALERT_FAILED) and not tried again until the timer's
+ *   next state change.
  *
  * THREADS
  *   The notifier runs a GLib main loop on a private thread (so buttons work
@@ -59,7 +94,10 @@ enum {
 enum {
     TOCSIN_ALERT_NO_POPUP = 1,   /* sound only */
     TOCSIN_ALERT_NO_SOUND = 2,   /* notification only */
-    TOCSIN_ALERT_NO_ACTIONS = 4  /* no Stop / Restart / +1 min buttons */
+    TOCSIN_ALERT_NO_ACTIONS = 4, /* no buttons */
+    TOCSIN_ALERT_LIVE = 8,       /* since 0.5: a live notification while the
+                                    timer runs or is paused (see above) */
+    TOCSIN_ALERT_NO_WARN_SOUND = 16 /* since 0.5: the warning is text only */
 };
 
 /**
@@ -77,11 +115,16 @@ typedef struct tocsin_alert {
     double repeat_seconds;  /* > 0: repeat the sound until the alert is
                                dismissed or stopped, at most this long
                                (<= 3600); 0: play it once */
-    int32_t urgency;        /* TOCSIN_URGENCY_* */
+    int32_t urgency;        /* TOCSIN_URGENCY_* (of the alarm at zero) */
     uint32_t flags;         /* TOCSIN_ALERT_* */
+    /* Since 0.5; a size of 0.4's struct (offsetof(tocsin_alert,
+       warn_seconds)) is still accepted and means 0 / NULL here. */
+    double warn_seconds;    /* > 0: warn this long before zero (<= 86400);
+                               0: no warning */
+    const char *warn_sound; /* NULL: "dialog-warning" */
 } tocsin_alert;
 
-#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0}
+#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL}
 
 /** tocsin_notify_new() flags. */
 enum {
@@ -90,14 +133,20 @@ enum {
 
 /** tocsin_notify_report.kind. */
 enum {
-    TOCSIN_REPORT_SHOWN = 1,        /* the notification is showing */
+    TOCSIN_REPORT_SHOWN = 1,        /* the notification is showing (a live
+                                       one: once per state change, not per
+                                       update) */
     TOCSIN_REPORT_ALERT_FAILED = 2, /* it could not be shown (detail: why) */
     TOCSIN_REPORT_SOUND = 3,        /* a sound plays (detail: its id, or
                                        "terminal-bell") */
     TOCSIN_REPORT_SOUND_FAILED = 4, /* no sound could play (detail: why) */
     TOCSIN_REPORT_ACTION = 5,       /* a button was pressed (detail: "stop",
-                                       "restart" or "snooze") */
-    TOCSIN_REPORT_DISMISSED = 6     /* the alert was dismissed or closed */
+                                       "restart", "snooze", and on a live
+                                       notification "pause", "resume",
+                                       "cancel") */
+    TOCSIN_REPORT_DISMISSED = 6,    /* the alert was dismissed or closed */
+    TOCSIN_REPORT_WARNING = 7       /* since 0.5: the warning before zero was
+                                       given (detail: "1 minute left") */
 };
 
 /** One report, passed to the report callback; valid only during the call. */
@@ -137,9 +186,12 @@ TOCSIN_EXTERN int tocsin_notify_set_callback(tocsin_notifier *notifier,
 
 /**
  * Shows `alert` (NULL: the defaults) and plays its sound each time the timer
- * finishes, until detached. Attaching again replaces the alert. Returns
- * TOCSIN_EINVAL for NULL pointers or a bad alert (size too small, invalid
- * UTF-8, bad urgency, flags or repeat_seconds), TOCSIN_ENOENT for an unknown
+ * finishes, until detached; with TOCSIN_ALERT_LIVE or warn_seconds, follows
+ * its time as described above (a timer already running is shown at once).
+ * Attaching again replaces the alert. Returns
+ * TOCSIN_EINVAL for NULL pointers or a bad alert (size smaller than 0.4's,
+ * invalid UTF-8, bad urgency, flags, repeat_seconds or warn_seconds),
+ * TOCSIN_ENOENT for an unknown
  * timer, TOCSIN_EUNAVAILABLE if libtocsin.so.0 is not loaded, TOCSIN_ECLOSED.
  */
 TOCSIN_EXTERN int tocsin_notify_attach(tocsin_notifier *notifier,

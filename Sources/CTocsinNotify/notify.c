@@ -14,7 +14,13 @@ int tocsin_find_engine_functions(struct tocsin_engine_functions *functions) {
 #define FIND(field, function) \
     if (!(functions->field = (__typeof__(&function))dlsym(library, #function))) return -1
     FIND(timer_start, tocsin_timer_start);
+    FIND(timer_suspend, tocsin_timer_suspend);
+    FIND(timer_resume, tocsin_timer_resume);
+    FIND(timer_cancel, tocsin_timer_cancel);
     FIND(timer_state, tocsin_timer_state);
+    FIND(timer_elapsed, tocsin_timer_elapsed);
+    FIND(timer_remaining, tocsin_timer_remaining);
+    FIND(timer_alarm_time, tocsin_timer_alarm_time);
     FIND(timer_adjust, tocsin_timer_adjust);
     FIND(timer_label, tocsin_timer_label);
     FIND(engine_add_observer, tocsin_engine_add_observer);

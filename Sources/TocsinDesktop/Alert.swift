@@ -25,15 +25,25 @@ public struct Alert: Sendable, Hashable {
     public var popup: Bool
     /// Offer Stop, Restart and +1 min buttons where the server has actions.
     public var actions: Bool
+    /// While the timer runs or is paused, show one notification updated in
+    /// place (time left, percent done, Pause/Resume, +1 min, Cancel) that
+    /// becomes the alarm at zero and then counts the time since.
+    public var live: Bool
+    /// Play `warningSound` and say so this long before zero; nil: no warning.
+    public var warning: Duration?
+    /// The sound theme event id of the warning; nil: none (text only).
+    public var warningSound: String?
 
     public static let defaultSound = "alarm-clock-elapsed"
+    public static let defaultWarningSound = "dialog-warning"
     /// The fallbacks after the requested sound, in order.
     public static let fallbackSounds = ["alarm-clock-elapsed", "complete", "bell"]
 
     public init(
         summary: String? = nil, body: String? = nil, icon: String = "appointment-soon",
         urgency: Urgency = .critical, sound: String? = Alert.defaultSound, mediaRole: String = "alarm",
-        repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true
+        repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true,
+        live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound
     ) {
         self.summary = summary
         self.body = body
@@ -44,7 +54,13 @@ public struct Alert: Sendable, Hashable {
         self.repeatSound = repeatSound
         self.popup = popup
         self.actions = actions
+        self.live = live
+        self.warning = warning
+        self.warningSound = warningSound
     }
+
+    /// True if the notifier follows the timer's time, not only its finish.
+    var followsTime: Bool { live || warning != nil }
 
     /// The sound ids to try, in order.
     var soundChain: [String] {
@@ -54,5 +70,11 @@ public struct Alert: Sendable, Hashable {
             chain.append(fallback)
         }
         return chain
+    }
+
+    /// The warning's sound ids to try: a short one, never the alarm itself.
+    var warningChain: [String] {
+        guard let warningSound else { return [] }
+        return warningSound == "bell" ? ["bell"] : [warningSound, "bell"]
     }
 }

@@ -10,8 +10,12 @@ final class AlertPresenter {
         var icon: String
         var urgency: Alert.Urgency
         var suppressSound: Bool
-        /// Buttons to offer, as (action id, label), if the server has actions.
-        var buttons: [(String, String)]
+        /// Buttons to offer, if the server has actions.
+        var buttons: [AlertButton]
+        /// Percent done (the `value` hint), for a live notification.
+        var value: Int32? = nil
+        /// Stays when a button is pressed and never expires (a live one).
+        var resident = false
     }
 
     /// A button press or a close, on the GLib thread.
@@ -39,20 +43,31 @@ final class AlertPresenter {
         return result
     }
 
-    /// Shows the alert, or replaces the one already showing for `key` in place.
+    /// True if a notification is showing for `key`.
+    func isShowing(_ key: AlertKey) -> Bool { shown[key] != nil }
+
+    /// Shows the alert, or replaces the one already showing for `key` in
+    /// place (the same notification id). What the server cannot show is left
+    /// out: no buttons without `actions`, the body in the title without `body`.
     func show(_ key: AlertKey, _ content: Content) -> Result<String, TocsinNotifyFailure> {
         let server: NotificationServer
         switch probe() {
         case .success(let found): server = found
         case .failure(let failure): return .failure(failure)
         }
+        var (summary, body) = (content.summary, content.body)
+        if !server.capabilities.contains("body") {
+            summary = body.isEmpty ? summary : "\(summary): \(body.split(separator: "\n").joined(separator: " · "))"
+            body = ""
+        }
         let notification: UnsafeMutablePointer<NotifyNotification>
         if let existing = shown[key] {
             notification = existing
-            notify_notification_update(notification, content.summary, content.body, content.icon)
+            notify_notification_update(notification, summary, body, content.icon)
             notify_notification_clear_actions(notification)
+            notify_notification_clear_hints(notification)
         } else {
-            notification = notify_notification_new(content.summary, content.body, content.icon)
+            notification = notify_notification_new(summary, body, content.icon)
             let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
             _ = tocsin_connect_closed(notification, { notification, raw in
                 let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
@@ -63,16 +78,23 @@ final class AlertPresenter {
             shown[key] = notification
         }
         notify_notification_set_urgency(notification, urgency(content.urgency))
-        notify_notification_set_timeout(notification, content.urgency == .critical ? 0 : -1)  // 0: never expires
+        let stays = content.urgency == .critical || content.resident
+        notify_notification_set_timeout(notification, stays ? 0 : -1)  // 0: never expires
         notify_notification_set_category(notification, "x-tocsin.timer")
         notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string("tocsin"))
         if content.suppressSound {
             notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(1))
         }
+        if content.resident {
+            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
+        }
+        if let value = content.value {
+            notify_notification_set_hint(notification, "value", g_variant_new_int32(value))
+        }
         if server.capabilities.contains("actions") {
-            for (action, label) in content.buttons {
+            for button in content.buttons {
                 let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
-                notify_notification_add_action(notification, action, label, { _, action, raw in
+                notify_notification_add_action(notification, button.action, button.label, { _, action, raw in
                     let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
                     token.presenter?.onAction(token.key, action.map { String(cString: $0) } ?? "")
                 }, token, { raw in

@@ -45,6 +45,29 @@ final class GLibThread: @unchecked Sendable {
         }, box, nil)
     }
 
+    /// Runs `work` on the thread once, `milliseconds` from now. Returns the
+    /// source's id for `cancel`. Thread-safe.
+    func after(milliseconds: UInt32, _ work: @escaping @Sendable () -> Void) -> UInt32 {
+        let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
+        let source = g_timeout_source_new(milliseconds)
+        g_source_set_callback(source, { raw in
+            Unmanaged<WorkBox>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue().work()
+            return 0  // G_SOURCE_REMOVE: the destroy function releases the box
+        }, box, { raw in
+            Unmanaged<WorkBox>.fromOpaque(raw.unsafelyUnwrapped).release()
+        })
+        let id = g_source_attach(source, context)
+        g_source_unref(source)
+        return id
+    }
+
+    /// Cancels a pending `after`; on the thread only (ids are not reused
+    /// while the source exists, and only the thread removes it).
+    func cancel(_ id: UInt32) {
+        guard id != 0, let source = g_main_context_find_source_by_id(context, id) else { return }
+        g_source_destroy(source)
+    }
+
     /// Stops the loop after the work queued so far, and joins the thread.
     func stop() {
         let loop = UnsafeSendable(loop)

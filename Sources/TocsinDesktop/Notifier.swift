@@ -37,13 +37,15 @@ public final class Notifier: @unchecked Sendable {
     private(set) var sound: SoundPlayer!
     /// GLib thread only.
     private(set) var presenter: AlertPresenter!
+    /// The timers whose time is followed (live or warned); GLib thread only.
+    var following: [AlertKey: Following] = [:]
     package let lock = TocsinLock()
     // Guarded by `lock`:
     var attachments: [AlertKey: Attachment] = [:]
     package var hosts: [ObjectIdentifier: any AlertHost] = [:]
     private var reportHandler: (@Sendable (NotifierReport) -> Void)?
     private var loggedReasons: Set<String> = []
-    private var pending = 0
+    var pending = 0
     private var closed = false
     private var nextStandalone: UInt64 = 1
 
@@ -108,6 +110,8 @@ public final class Notifier: @unchecked Sendable {
         }
         attachments[key] = Attachment(alert: alert, host: host)
         hosts[hostID] = host
+        // A timer already running is shown (and its warning awaited) at once.
+        if alert.followsTime { glib.run { [self] in followTime(key, after: .running) } }
     }
 
     /// Stops alerting for `key`; false if it was not attached.
@@ -145,7 +149,7 @@ public final class Notifier: @unchecked Sendable {
         let key = AlertKey(host: nil, timer: nextStandalone)
         nextStandalone += 1
         lock.unlock()
-        present(key, alert: alert, label: "Tocsin", buttons: [("stop", "Stop")])
+        present(key, alert: alert, label: "Tocsin", buttons: [.stop])
     }
 
     /// A timer of an attached engine changed; on the engine's delivery thread.
@@ -155,17 +159,26 @@ public final class Notifier: @unchecked Sendable {
         let attachment = closed ? nil : attachments[key]
         lock.unlock()
         guard let attachment else { return }
+        let alert = attachment.alert
         switch event {
         case .finished:
             let label = host.label(of: timer)  // allowed on the delivery thread
-            present(key, alert: attachment.alert, label: label.isEmpty ? "Timer" : label,
-                    buttons: [("stop", "Stop"), ("restart", "Restart"), ("snooze", "+1 min")])
+            // An alarm's time has passed: restarting it would ring at once.
+            let isAlarm = host.reading(of: timer)?.isAlarm ?? false
+            present(key, alert: alert, label: label.isEmpty ? "Timer" : label,
+                    buttons: isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze], overtime: alert.live, rang: isAlarm)
+        case .running where alert.followsTime, .suspended where alert.followsTime:
+            if event == .running { sound.post(.stop(key)) }
+            glib.run { [self] in followTime(key, after: event) }
         case .running, .canceled:
             withdraw(key)
+        case .suspended:
+            break
         }
     }
 
-    private func present(_ key: AlertKey, alert: Alert, label: String, buttons: [(String, String)]) {
+    private func present(_ key: AlertKey, alert: Alert, label: String, buttons: [AlertButton],
+                         overtime: Bool = false, rang: Bool = false) {
         let chain = alert.soundChain
         lock.lock()
         pending += (alert.popup ? 1 : 0) + (chain.isEmpty ? 0 : 1)
@@ -177,8 +190,11 @@ public final class Notifier: @unchecked Sendable {
             let work = UnsafeSendable(content)
             glib.run { [self] in
                 switch presenter.show(key, work.value) {
-                case .success(let server): report(.shown, key, "shown by \(server)", nil)
-                case .failure(let failure): report(.alertFailed, key, failure.reason, failure)
+                case .success(let server):
+                    report(.shown, key, "shown by \(server)", nil)
+                    if overtime { countOvertime(key, alarm: work.value, rang: rang) }
+                case .failure(let failure):
+                    report(.alertFailed, key, failure.reason, failure)
                 }
                 finishOne()
             }
@@ -190,7 +206,10 @@ public final class Notifier: @unchecked Sendable {
 
     /// Withdraws the alert and silences its sound.
     package func withdraw(_ key: AlertKey) {
-        glib.run { [self] in presenter.close(key) }
+        glib.run { [self] in
+            stopFollowing(key)
+            presenter.close(key)
+        }
         sound.post(.stop(key))
     }
 
@@ -200,31 +219,49 @@ public final class Notifier: @unchecked Sendable {
         let attachment = attachments[key]
         lock.unlock()
         var newTimer: TimerID?
+        let live = attachment?.alert.live ?? false
         switch action {
         case "restart":
-            if let attachment { _ = attachment.host.start(key.timer) }  // its RUNNING withdraws the alert
+            _ = attachment?.host.perform(.start, on: key.timer)  // its RUNNING withdraws (or replaces) the alert
         case "snooze":
-            withdraw(key)
+            if !live { withdraw(key) }  // a live one shows the new time in place
             // The same timer, run again with the snooze's time left: hosts see
             // one timer that got more time, not a new one.
             let seconds = Nanos.seconds(options.snooze.nanoseconds)
-            if let attachment, attachment.host.adjust(key.timer, seconds: seconds) {
+            if let attachment, attachment.host.perform(.adjust(seconds: seconds), on: key.timer) {
                 newTimer = TimerID(rawValue: key.timer)
             }
+        case "pause":
+            _ = attachment?.host.perform(.suspend, on: key.timer)
+        case "resume":
+            _ = attachment?.host.perform(.resume, on: key.timer)
+        case "cancel":
+            _ = attachment?.host.perform(.cancel, on: key.timer)  // its CANCELED withdraws the alert
         default:  // "stop", and the default action
             withdraw(key)
         }
+        // Show what the button did at once (an adjust sends no state change).
+        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, after: nil) }
         deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
+    }
+
+    /// Shows at once what a change the notifier did not make did to the
+    /// timer's live notification (the timer service's `Adjust`, say).
+    package func refresh(_ key: AlertKey) {
+        glib.run { [self] in
+            if following[key] != nil { followTime(key, after: nil) }
+        }
     }
 
     private func dismissed(_ key: AlertKey, byUser: Bool) {
         sound.post(.stop(key))  // a dismissed alert stops ringing
+        hushFollowing(key)
         report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)
     }
 
     // MARK: - Reports
 
-    private func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?) {
+    func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?) {
         let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
         deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host))
         guard let failure else { return }
@@ -237,14 +274,14 @@ public final class Notifier: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ report: NotifierReport) {
+    func deliver(_ report: NotifierReport) {
         lock.lock()
         let handler = reportHandler
         lock.unlock()
         handler?(report)
     }
 
-    private func timerID(_ key: AlertKey) -> TimerID? {
+    func timerID(_ key: AlertKey) -> TimerID? {
         key.host == nil ? nil : TimerID(rawValue: key.timer)
     }
 
@@ -256,7 +293,7 @@ public final class Notifier: @unchecked Sendable {
         return closed
     }
 
-    private func finishOne() {
+    func finishOne() {
         lock.lock()
         pending -= 1
         lock.broadcast()
@@ -294,7 +331,10 @@ public final class Notifier: @unchecked Sendable {
         lock.unlock()
         for host in hostsToStop { host.stopObserving() }
         for key in keys { sound.post(.stop(key)) }
-        glib.run { [self] in presenter.closeAll() }
+        glib.run { [self] in
+            for key in Array(following.keys) { stopFollowing(key) }
+            presenter.closeAll()
+        }
         sound.shutDown()
         glib.stop()
     }

@@ -12,10 +12,13 @@ public struct NotifierReport: Sendable, Hashable, CustomStringConvertible {
         case soundPlayed = 3
         /// No sound could be played (`detail` says why).
         case soundFailed = 4
-        /// The user pressed a button (`detail`: "stop", "restart" or "snooze").
+        /// The user pressed a button (`detail`: "stop", "restart", "snooze",
+        /// or on a live notification "pause", "resume", "cancel").
         case action = 5
         /// The alert was dismissed or closed.
         case dismissed = 6
+        /// The warning before zero was given (`detail`: "1 minute left").
+        case warning = 7
     }
 
     public var kind: Kind

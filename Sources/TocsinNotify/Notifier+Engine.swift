@@ -6,9 +6,23 @@ extension Notifier {
     /// Shows `alert` and plays its sound whenever `timer` finishes; withdraws
     /// it when the timer is started again or cancelled.
     public func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert = Alert()) throws(TocsinError) {
+        try attach(timer, in: engine, alert: alert, router: nil)
+    }
+
+    /// Attaches with the buttons' calls made by `router` instead of on the
+    /// engine directly (the timer service records each change first). The
+    /// engine's first attachment decides.
+    package func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert,
+                        router: (@Sendable (TimerID, HostAction) -> Bool)?) throws(TocsinError) {
         _ = try engine.state(of: timer)  // unknown handles and closed engines fail here
         let known: (any AlertHost)? = hostID(of: engine).flatMap { id in lock.withLock { hosts[id] } }
-        try attach(timer.rawValue, host: known ?? EngineHost(engine), alert: alert)
+        try attach(timer.rawValue, host: known ?? EngineHost(engine, router: router), alert: alert)
+    }
+
+    /// Brings the timer's live notification up to date at once (after a
+    /// change that sends no state event, such as an adjust).
+    package func refresh(_ timer: TimerID, in engine: TimerEngine) {
+        refresh(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
 
     public func detach(_ timer: TimerID, in engine: TimerEngine) {
@@ -29,24 +43,54 @@ extension Notifier {
 /// A Swift `TimerEngine` as an alert host.
 final class EngineHost: AlertHost, @unchecked Sendable {
     let engine: TimerEngine
+    let router: (@Sendable (TimerID, HostAction) -> Bool)?
     /// Written once by `observe`, read by `stopObserving`, both under the notifier's lock.
     private var observer: ObserverID?
 
-    init(_ engine: TimerEngine) {
+    init(_ engine: TimerEngine, router: (@Sendable (TimerID, HostAction) -> Bool)? = nil) {
         self.engine = engine
+        self.router = router
     }
 
     func label(of timer: UInt64) -> String {
         (try? engine.label(of: TimerID(rawValue: timer))) ?? ""
     }
 
-    func start(_ timer: UInt64) -> Bool {
-        (try? engine.start(TimerID(rawValue: timer))) != nil
+    func reading(of timer: UInt64) -> HostReading? {
+        let id = TimerID(rawValue: timer)
+        guard let state = try? engine.state(of: id), let elapsed = try? engine.elapsed(of: id) else { return nil }
+        let hostState: HostReading.State = switch state {
+        case .idle: .idle
+        case .running: .running
+        case .suspended: .suspended
+        case .finished: .finished
+        case .canceled: .canceled
+        }
+        return HostReading(state: hostState, remaining: (try? engine.remaining(of: id))?.nanoseconds,
+                           elapsed: elapsed.nanoseconds, isAlarm: (try? engine.alarmTime(of: id)) != nil)
     }
 
-    func adjust(_ timer: UInt64, seconds: Double) -> Bool {
-        guard let delta = Nanos.from(signedSeconds: seconds) else { return false }
-        return (try? engine.adjust(TimerID(rawValue: timer), byNanoseconds: delta)) != nil
+    func perform(_ action: HostAction, on timer: UInt64) -> Bool {
+        if let router { return router(TimerID(rawValue: timer), action) }
+        return Self.perform(action, on: TimerID(rawValue: timer), in: engine)
+    }
+
+    /// Does what a button asks on `engine`; false if the engine refused.
+    package static func perform(_ action: HostAction, on timer: TimerID, in engine: TimerEngine) -> Bool {
+        do throws(TocsinError) {
+            switch action {
+            case .start: try engine.start(timer)
+            case .suspend: try engine.suspend(timer)
+            case .resume: try engine.resume(timer)
+            case .cancel: try engine.cancel(timer)
+            case .adjust(let seconds):
+                guard let delta = Nanos.from(signedSeconds: seconds) else { return false }
+                try engine.adjust(timer, byNanoseconds: delta)
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool {
@@ -54,6 +98,7 @@ final class EngineHost: AlertHost, @unchecked Sendable {
             switch (event.kind, event.state) {
             case (.finish, _): handler(event.timer.rawValue, .finished)
             case (.stateChange, .running): handler(event.timer.rawValue, .running)
+            case (.stateChange, .suspended): handler(event.timer.rawValue, .suspended)
             case (.stateChange, .canceled): handler(event.timer.rawValue, .canceled)
             default: break
             }

@@ -41,12 +41,39 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    func start(_ timer: UInt64) -> Bool {
-        functions.start(engine, timer) == 0
+    func reading(of timer: UInt64) -> HostReading? {
+        let table = functions.table
+        let state: HostReading.State
+        switch table.timer_state.unsafelyUnwrapped(engine, timer) {
+        case Int32(TOCSIN_IDLE): state = .idle
+        case Int32(TOCSIN_RUNNING): state = .running
+        case Int32(TOCSIN_SUSPENDED): state = .suspended
+        case Int32(TOCSIN_FINISHED): state = .finished
+        case Int32(TOCSIN_CANCELED): state = .canceled
+        default: return nil  // gone
+        }
+        var elapsed = 0.0, remaining = 0.0, alarmTime = 0.0
+        guard table.timer_elapsed.unsafelyUnwrapped(engine, timer, &elapsed) == 0 else { return nil }
+        let hasRemaining = table.timer_remaining.unsafelyUnwrapped(engine, timer, &remaining) == 0 && remaining >= 0  // stopwatch: -1
+        let isAlarm = table.timer_alarm_time.unsafelyUnwrapped(engine, timer, &alarmTime) == 0
+        return HostReading(state: state, remaining: hasRemaining ? Self.nanoseconds(remaining) : nil,
+                           elapsed: Self.nanoseconds(elapsed), isAlarm: isAlarm)
     }
 
-    func adjust(_ timer: UInt64, seconds: Double) -> Bool {
-        functions.table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
+    func perform(_ action: HostAction, on timer: UInt64) -> Bool {
+        let table = functions.table
+        switch action {
+        case .start: return functions.start(engine, timer) == 0
+        case .suspend: return table.timer_suspend.unsafelyUnwrapped(engine, timer) == 0
+        case .resume: return table.timer_resume.unsafelyUnwrapped(engine, timer) == 0
+        case .cancel: return table.timer_cancel.unsafelyUnwrapped(engine, timer) == 0
+        case .adjust(let seconds): return table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
+        }
+    }
+
+    /// Seconds as the C ABI reports them, in nanoseconds (saturating).
+    private static func nanoseconds(_ seconds: Double) -> Int64 {
+        seconds.isFinite ? Int64(clamping: Int64(exactly: (seconds * 1e9).rounded()) ?? (seconds > 0 ? .max : 0)) : 0
     }
 
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool {
@@ -59,6 +86,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
             switch (event.kind, event.state) {
             case (Int32(TOCSIN_EVENT_FINISH), _): host.handler?(event.timer, .finished)
             case (Int32(TOCSIN_EVENT_STATE), Int32(TOCSIN_RUNNING)): host.handler?(event.timer, .running)
+            case (Int32(TOCSIN_EVENT_STATE), Int32(TOCSIN_SUSPENDED)): host.handler?(event.timer, .suspended)
             case (Int32(TOCSIN_EVENT_STATE), Int32(TOCSIN_CANCELED)): host.handler?(event.timer, .canceled)
             default: break
             }

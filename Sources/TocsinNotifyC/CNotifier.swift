@@ -86,16 +86,24 @@ private func status(_ pointer: OpaquePointer?, _ body: (CNotifier) throws(Tocsin
 /// A C alert as a Swift `Alert`; nil pointer: the defaults.
 func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Alert {
     guard let pointer else { return Alert() }
-    guard pointer.pointee.size >= MemoryLayout<tocsin_alert>.size else { throw .invalidArgument }
-    let raw = pointer.pointee
+    // 0.4's struct ended before warn_seconds: its callers still work.
+    let oldSize = MemoryLayout<tocsin_alert>.offset(of: \tocsin_alert.warn_seconds) ?? MemoryLayout<tocsin_alert>.size
+    let size = pointer.pointee.size
+    guard size >= oldSize else { throw .invalidArgument }
+    var raw = tocsin_alert()
+    withUnsafeMutableBytes(of: &raw) { destination in
+        destination.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(size, destination.count)))
+    }
     func text(_ string: UnsafePointer<CChar>?) throws(TocsinError) -> String? {
         guard let string else { return nil }
         guard let decoded = String(validatingCString: string) else { throw .invalidArgument }
         return decoded
     }
-    let known = UInt32(TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS)
+    let known = UInt32(TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS
+                       | TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND)
     guard raw.flags & ~known == 0,
-          raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600
+          raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600,
+          raw.warn_seconds.isFinite, raw.warn_seconds >= 0, raw.warn_seconds <= 86400
     else { throw .invalidArgument }
     let urgency: Alert.Urgency
     switch Int(raw.urgency) {
@@ -110,8 +118,12 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
         mediaRole: try text(raw.media_role) ?? "alarm",
         repeatSound: raw.repeat_seconds > 0 ? .milliseconds(Int64(raw.repeat_seconds * 1000)) : nil,
         popup: raw.flags & UInt32(TOCSIN_ALERT_NO_POPUP) == 0,
-        actions: raw.flags & UInt32(TOCSIN_ALERT_NO_ACTIONS) == 0)
+        actions: raw.flags & UInt32(TOCSIN_ALERT_NO_ACTIONS) == 0,
+        live: raw.flags & UInt32(TOCSIN_ALERT_LIVE) != 0,
+        warning: raw.warn_seconds > 0 ? .nanoseconds(Int64((raw.warn_seconds * 1e9).rounded())) : nil,
+        warningSound: try text(raw.warn_sound) ?? Alert.defaultWarningSound)
     if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
+    if raw.flags & UInt32(TOCSIN_ALERT_NO_WARN_SOUND) != 0 { alert.warningSound = nil }
     return alert
 }
 

@@ -1,11 +1,14 @@
 /* alert_driver: a real C host of libtocsin.so + libtocsin-notify.so, driven
  * by the desktop tests (test_desktop.py) inside a headless session.
  *
- *   alert_driver SECONDS LABEL BODY REPEAT HOLD
+ *   alert_driver SECONDS LABEL BODY REPEAT HOLD [LIVE WARN [NOACTIONS]]
  *
  * Runs a DEFAULT-mode countdown of SECONDS with an alert attached (sound
- * repeating for REPEAT seconds when > 0), then keeps running for HOLD
- * seconds so the test can look at the screen and press buttons. Prints one
+ * repeating for REPEAT seconds when > 0; LIVE 1: TOCSIN_ALERT_LIVE; WARN > 0:
+ * the warning that long before zero; NOACTIONS 1: TOCSIN_ALERT_NO_ACTIONS),
+ * then keeps running for HOLD seconds after the countdown's own length (or
+ * until it is cancelled and 1 s has passed) so the test can look at the
+ * screen and press buttons. Prints one
  * line per event on stdout, flushed:
  *   EVENT <kind> <state> <boot-time>      timer events
  *   REPORT <kind> <status> <timer> <new-timer> <detail>
@@ -39,8 +42,8 @@ static void on_report(tocsin_notifier *notifier, const tocsin_notify_report *rep
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: alert_driver SECONDS LABEL BODY REPEAT HOLD\n");
+    if (argc != 6 && argc != 8 && argc != 9) {
+        fprintf(stderr, "usage: alert_driver SECONDS LABEL BODY REPEAT HOLD [LIVE WARN [NOACTIONS]]\n");
         return 2;
     }
     tocsin_engine *engine;
@@ -59,6 +62,11 @@ int main(int argc, char **argv) {
     tocsin_alert alert = TOCSIN_ALERT_INIT;
     alert.body = argv[3];
     alert.repeat_seconds = atof(argv[4]);
+    if (argc >= 8) {
+        alert.flags |= atoi(argv[6]) ? TOCSIN_ALERT_LIVE : 0;
+        alert.warn_seconds = atof(argv[7]);
+    }
+    if (argc == 9 && atoi(argv[8])) alert.flags |= TOCSIN_ALERT_NO_ACTIONS;
     if ((status = tocsin_notify_attach(notifier, engine, timer, &alert)) != TOCSIN_OK) {
         fprintf(stderr, "alert_driver: attach: %s\n", tocsin_strerror(status));
         return 1;
@@ -66,9 +74,14 @@ int main(int argc, char **argv) {
     printf("START %.6f %llu\n", boot_seconds(), (unsigned long long)timer);
     fflush(stdout);
     tocsin_timer_start(engine, timer);
-    double total = atof(argv[1]) + atof(argv[5]);
-    struct timespec hold = {(time_t)total, (long)((total - (double)(time_t)total) * 1e9)};
-    nanosleep(&hold, NULL);
+    /* Until the countdown's length plus HOLD; a cancelled timer ends it 1 s
+       later. Paused or given more time, the timer may still be running. */
+    double until = boot_seconds() + atof(argv[1]) + atof(argv[5]), canceled_at = 0;
+    while (boot_seconds() < until && (canceled_at == 0 || boot_seconds() < canceled_at + 1)) {
+        if (canceled_at == 0 && tocsin_timer_state(engine, timer) == TOCSIN_CANCELED) canceled_at = boot_seconds();
+        struct timespec step = {0, 20000000};
+        nanosleep(&step, NULL);
+    }
     printf("FLUSH %d\n", tocsin_notify_flush(notifier, 2));
     fflush(stdout);
     tocsin_notify_forget_engine(notifier, engine);

@@ -11,7 +11,13 @@
 
 struct tocsin_engine_functions {
     __typeof__(tocsin_timer_start) *timer_start;
+    __typeof__(tocsin_timer_suspend) *timer_suspend;
+    __typeof__(tocsin_timer_resume) *timer_resume;
+    __typeof__(tocsin_timer_cancel) *timer_cancel;
     __typeof__(tocsin_timer_state) *timer_state;
+    __typeof__(tocsin_timer_elapsed) *timer_elapsed;
+    __typeof__(tocsin_timer_remaining) *timer_remaining;
+    __typeof__(tocsin_timer_alarm_time) *timer_alarm_time;
     __typeof__(tocsin_timer_adjust) *timer_adjust;
     __typeof__(tocsin_timer_label) *timer_label;
     __typeof__(tocsin_engine_add_observer) *engine_add_observer;

@@ -1,0 +1,105 @@
+/// A button of a notification: its action id and its label.
+struct AlertButton: Hashable, Sendable {
+    let action: String
+    let label: String
+
+    static let stop = AlertButton(action: "stop", label: "Stop")
+    static let restart = AlertButton(action: "restart", label: "Restart")
+    static let snooze = AlertButton(action: "snooze", label: "+1 min")
+    static let pause = AlertButton(action: "pause", label: "Pause")
+    static let resume = AlertButton(action: "resume", label: "Resume")
+    static let cancel = AlertButton(action: "cancel", label: "Cancel")
+}
+
+/// What the live notification of a running or paused timer shows, and when
+/// that next changes. Pure (no desktop): the notifier asks it after every
+/// reading of the timer.
+enum LiveDisplay {
+    static let second: Int64 = 1_000_000_000
+    /// How often the overtime line ("Ran out 0:20 ago") moves on.
+    static let overtimeStep: Int64 = 10 * second
+
+    /// One state of the notification.
+    struct Frame: Hashable {
+        var summary: String
+        var body: String
+        /// Percent done, for servers that draw the `value` hint; nil: none.
+        var value: Int32?
+        var urgency: Alert.Urgency
+        var buttons: [AlertButton]
+    }
+
+    /// The frame for a running or paused timer; nil in any other state.
+    /// `warning`: nanoseconds before zero the warning is given; `warned`: it
+    /// has been; `announcing`: this is the frame that gives it.
+    static func frame(label: String, reading: HostReading, warning: Int64?, warned: Bool, announcing: Bool) -> Frame? {
+        guard reading.state == .running || reading.state == .suspended else { return nil }
+        let paused = reading.state == .suspended
+        var body: String
+        var value: Int32?
+        if let remaining = reading.remaining {
+            body = announcing ? "\(phrase(warning ?? remaining)) left" : "\(clock(remaining, roundUp: true)) left"
+            let duration = reading.elapsed.addingReportingOverflow(remaining)
+            if !duration.overflow, duration.partialValue > 0 {
+                value = Int32(clamping: Int64(Double(reading.elapsed) / Double(duration.partialValue) * 100))
+            }
+        } else {
+            body = "\(clock(reading.elapsed, roundUp: false)) elapsed"
+        }
+        if paused { body += " · paused" }
+        var buttons = [paused ? AlertButton.resume : .pause]
+        if reading.remaining != nil { buttons.append(.snooze) }
+        buttons.append(.cancel)
+        return Frame(summary: label, body: body, value: value, urgency: warned ? .normal : .low, buttons: buttons)
+    }
+
+    /// Nanoseconds until the frame of a running timer changes or its warning
+    /// falls due; nil while it is not running (nothing moves).
+    static func nextChange(of reading: HostReading, warning: Int64?, warned: Bool) -> Int64? {
+        guard reading.state == .running else { return nil }
+        guard let remaining = reading.remaining else {
+            return second - reading.elapsed % second  // the elapsed seconds tick up
+        }
+        guard remaining > 0 else { return second }  // FINISH is on its way; look again if it is not
+        var next = (remaining - 1) % second + 1  // until the shown seconds count down by one
+        if let warning, !warned, remaining > warning { next = min(next, remaining - warning) }
+        return next
+    }
+
+    /// True when the warning is due now.
+    static func warningDue(_ reading: HostReading, warning: Int64?, warned: Bool) -> Bool {
+        guard reading.state == .running, let warning, let remaining = reading.remaining else { return false }
+        return !warned && remaining <= warning
+    }
+
+    /// The alarm's body with how long ago it went off, in steps of 10 s.
+    static func overtime(_ base: String, since: Int64, alarm: Bool) -> String {
+        let shown = since - since % overtimeStep
+        return "\(base)\n\(alarm ? "Rang" : "Ran out") \(clock(shown, roundUp: false)) ago"
+    }
+
+    /// Nanoseconds until the overtime line moves on.
+    static func nextOvertime(since: Int64) -> Int64 {
+        overtimeStep - since % overtimeStep
+    }
+
+    /// "4:59", "1:02:03": whole seconds, rounded up for time left (a
+    /// countdown shows 0:01 until it is over).
+    static func clock(_ nanoseconds: Int64, roundUp: Bool) -> String {
+        let nanoseconds = max(0, nanoseconds)
+        let total = roundUp ? nanoseconds / second + (nanoseconds % second == 0 ? 0 : 1) : nanoseconds / second
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(minutes):\(twoDigits(seconds))"
+    }
+
+    /// "1 minute", "2 seconds", "1 min 30 s": a warning's lead in words.
+    static func phrase(_ nanoseconds: Int64) -> String {
+        let total = max(1, (nanoseconds + second / 2) / second)
+        let plural = { (count: Int64, unit: String) in count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
+        if total % 3600 == 0 { return plural(total / 3600, "hour") }
+        if total % 60 == 0 { return plural(total / 60, "minute") }
+        if total < 60 { return plural(total, "second") }
+        return "\(total / 60) min \(total % 60) s"
+    }
+}

@@ -20,6 +20,10 @@ public struct CountdownOptions: Sendable {
     public var statePath: String?
     /// Countdowns count only time the machine is awake (`TimerClock.awake`).
     public var awake = false
+    /// A live desktop notification while each timer runs.
+    public var live = false
+    /// Warn this long before each zero (sound and notification).
+    public var warning: Duration?
 
     public init() {}
 }
@@ -182,7 +186,8 @@ public final class CountdownRunner: @unchecked Sendable {
         guard let notifier else { return }
         let alert = Alert(
             summary: label, body: body,
-            sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert)
+            sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert,
+            live: options.live, warning: options.warning, warningSound: options.sound ? Alert.defaultWarningSound : nil)
         try? notifier.attach(timer, in: loop.engine, alert: alert)
     }
 

@@ -19,13 +19,25 @@ struct Following {
     var alarmSince: Int64 = 0
     /// The alarm is a wall-clock alarm's ("Rang 0:10 ago").
     var alarmRang = false
+    /// The state at the last look: a state event the look already saw
+    /// (the look at attach time came first) changes nothing.
+    var lastState: HostReading.State?
+}
+
+/// Why the notifier looks at a timer's time.
+enum LookCause: Equatable {
+    /// A state change: a hushed notification shows again.
+    case changed(HostEvent)
+    /// The alert was just attached (the timer may be running already).
+    case attached
+    /// Its next change fell due, a button was pressed, or a refresh asked.
+    case due
 }
 
 extension Notifier {
     /// Reads the timer and brings its live notification and warning up to
-    /// date; then waits for the next change. `event`: the state change that
-    /// asked, or nil (a timeout, a button, a refresh). GLib thread only.
-    func followTime(_ key: AlertKey, after event: HostEvent?) {
+    /// date; then waits for the next change. GLib thread only.
+    func followTime(_ key: AlertKey, because cause: LookCause) {
         guard let (alert, label, reading) = readTimer(key) else {
             stopFollowing(key)
             presenter.close(key)
@@ -35,7 +47,8 @@ extension Notifier {
         glib.cancel(state.source)
         state.source = 0
         let running = reading.state == .running || reading.state == .suspended
-        if event != nil { state.hushed = false }
+        if case .changed = cause, reading.state != state.lastState { state.hushed = false }
+        state.lastState = reading.state
         if running, state.alarm != nil {  // run again (+1 min, Restart): the alarm gives way
             state.alarm = nil
             state.shownFrame = nil
@@ -44,7 +57,8 @@ extension Notifier {
         let warning = alert.warning?.nanoseconds
         if let warning, let remaining = reading.remaining {
             // Started with less time than the warning: it would only startle.
-            if event == .running && remaining <= warning && state.shownFrame == nil { state.warned = true }
+            let fresh = cause == .changed(.running) || cause == .attached
+            if fresh && remaining <= warning && state.shownFrame == nil { state.warned = true }
             // Given more time since: warn again when it comes round.
             if state.warned && remaining > warning { state.warned = false }
         }
@@ -74,7 +88,7 @@ extension Notifier {
         }
         if let wait = nextLook(reading, alert: alert, state: state) {
             state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [weak self] in
-                self?.followTime(key, after: nil)
+                self?.followTime(key, because: .due)
             }
         }
         following[key] = state
@@ -147,7 +161,7 @@ extension Notifier {
         state.alarm = nil
         state.shownFrame = nil
         following[key] = state
-        followTime(key, after: nil)  // reschedules for the warning only
+        followTime(key, because: .due)  // reschedules for the warning only
     }
 
     /// Forgets the timer's live state and pending timeout. GLib thread only.

@@ -111,7 +111,7 @@ public final class Notifier: @unchecked Sendable {
         attachments[key] = Attachment(alert: alert, host: host)
         hosts[hostID] = host
         // A timer already running is shown (and its warning awaited) at once.
-        if alert.followsTime { glib.run { [self] in followTime(key, after: .running) } }
+        if alert.followsTime { glib.run { [self] in followTime(key, because: .attached) } }
     }
 
     /// Stops alerting for `key`; false if it was not attached.
@@ -169,7 +169,7 @@ public final class Notifier: @unchecked Sendable {
                     buttons: isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze], overtime: alert.live, rang: isAlarm)
         case .running where alert.followsTime, .suspended where alert.followsTime:
             if event == .running { sound.post(.stop(key)) }
-            glib.run { [self] in followTime(key, after: event) }
+            glib.run { [self] in followTime(key, because: .changed(event)) }
         case .running, .canceled:
             withdraw(key)
         case .suspended:
@@ -241,7 +241,7 @@ public final class Notifier: @unchecked Sendable {
             withdraw(key)
         }
         // Show what the button did at once (an adjust sends no state change).
-        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, after: nil) }
+        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, because: .due) }
         deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
     }
 
@@ -249,7 +249,7 @@ public final class Notifier: @unchecked Sendable {
     /// timer's live notification (the timer service's `Adjust`, say).
     package func refresh(_ key: AlertKey) {
         glib.run { [self] in
-            if following[key] != nil { followTime(key, after: nil) }
+            if following[key] != nil { followTime(key, because: .due) }
         }
     }
 

@@ -60,8 +60,9 @@ extension TimerService {
         guard let engineDocument = try? engine.savedDocument(of: [entry.timer]) else { return nil }
         var members: [(String, JSON)] = [
             ("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue)),
-            ("alert", .bool(entry.alert)), ("sound", .bool(entry.sound)),
+            ("alert", .bool(entry.alert)), ("sound", .bool(entry.sound)), ("live", .bool(entry.live)),
         ]
+        if entry.warn > 0 { members.append(("warn_ns", .integer(entry.warn))) }
         if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
         if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Int64(finishedAt * 1e9)))) }
         members.append(("engine", engineDocument))
@@ -125,13 +126,20 @@ extension TimerService {
                     if case .integer(let other)? = item["after"] { after = UInt64(other) }
                     var finishedAt: Double?
                     if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Double(at) / 1e9 }
+                    // Written before 0.5: live (the default), no warning.
+                    var live = true, warn: Int64 = 0
+                    if case .bool(let value)? = item["live"] { live = value }
+                    if case .integer(let value)? = item["warn_ns"] {
+                        guard value >= 0 else { throw .corrupt }
+                        warn = value
+                    }
                     let handles = try engine.load(document: engineDocument)
                     guard handles.count == 1 else {
                         for handle in handles { try? engine.free(handle) }
                         throw .corrupt
                     }
                     var entry = Entry(id: id, timer: handles[0], kind: kind, alert: alert, sound: sound,
-                                      after: after, finishedAt: finishedAt)
+                                      live: live, warn: warn, after: after, finishedAt: finishedAt)
                     // Finished now but not when written: it ran out while the service was away.
                     if finishedAt == nil, (try? engine.state(of: handles[0])) == .finished, case .object(let members) = item {
                         entry.heldRecord = members.filter { $0.0 != "change" }

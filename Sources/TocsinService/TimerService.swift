@@ -1,3 +1,4 @@
+import CGio
 import Glibc
 package import Tocsin
 import TocsinBase
@@ -30,6 +31,10 @@ package final class TimerService: @unchecked Sendable {
         let kind: Kind
         var alert: Bool
         var sound: Bool
+        /// A live notification while it runs or is paused.
+        var live: Bool
+        /// Nanoseconds before zero to warn (0: no warning).
+        var warn: Int64
         /// Start when that timer finishes (a sequence run by the service).
         var after: UInt64?
         /// Wall-clock time (Unix seconds) it finished at, once it has.
@@ -72,7 +77,7 @@ package final class TimerService: @unchecked Sendable {
     /// Creates a timer and, unless `start` is false or it waits for another
     /// (`after`), starts it. Returns its id.
     package func add(label: String, seconds: Double, options: [String: ServiceValue]) throws(ServiceError) -> UInt64 {
-        let known: Set<String> = ["kind", "start", "tick", "alert", "sound", "clock", "after"]
+        let known: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after"]
         if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
             throw ServiceError(.invalidArgument, "unknown option '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -83,6 +88,11 @@ package final class TimerService: @unchecked Sendable {
         let start = try flag(options["start"], "start") ?? true
         let alert = try flag(options["alert"], "alert") ?? true
         let sound = try flag(options["sound"], "sound") ?? true
+        let live = try flag(options["live"], "live") ?? true
+        let warnSeconds = try number(options["warn"], "warn") ?? 0
+        guard warnSeconds <= 86400, let warn = Nanos.from(seconds: warnSeconds) else {
+            throw ServiceError(.invalidArgument, "warn must be at most 86400 seconds")
+        }
         let tick = try number(options["tick"], "tick")
         let clockName = try text(options["clock"], "clock") ?? "boot"
         guard let clock = ["boot": TimerClock.boot, "awake": .awake][clockName] else {
@@ -112,7 +122,7 @@ package final class TimerService: @unchecked Sendable {
         }
         let id = nextID
         nextID += 1
-        let entry = Entry(id: id, timer: timer, kind: kind, alert: alert, sound: sound, after: after)
+        let entry = Entry(id: id, timer: timer, kind: kind, alert: alert, sound: sound, live: live, warn: warn, after: after)
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick {
@@ -153,9 +163,16 @@ package final class TimerService: @unchecked Sendable {
     }
 
     package func adjust(_ id: UInt64, by seconds: Double) throws(ServiceError) {
+        let before = entries[id].flatMap { try? engine.state(of: $0.timer) }
         try change(id) { engine, timer throws(TocsinError) in
             guard let delta = Nanos.from(signedSeconds: seconds) else { throw .invalidArgument }
             try engine.adjust(timer, byNanoseconds: delta)
+        }
+        // A running or paused timer sends no state event for an adjust: say it here.
+        guard let entry = entries[id] else { return }
+        notifier?.refresh(entry.timer, in: engine)
+        if before == (try? engine.state(of: entry.timer)), let properties = properties(of: entry) {
+            signals.changed(id, properties)
         }
     }
 
@@ -165,6 +182,7 @@ package final class TimerService: @unchecked Sendable {
         try change(id) { engine, timer throws(TocsinError) in
             length = Nanos.seconds(try engine.lapNanoseconds(timer))
         }
+        if let entry = entries[id], let properties = properties(of: entry) { signals.changed(id, properties) }
         return length
     }
 
@@ -263,10 +281,39 @@ package final class TimerService: @unchecked Sendable {
         if entry.heldRecord == nil, entry.alert || entry.sound, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
             let body = entry.kind == .alarm ? "Alarm" : "Time is up"
-            try? notifier.attach(entry.timer, in: engine, alert: Alert(
-                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert))
+            let alert = Alert(
+                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert,
+                live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
+                warningSound: entry.sound ? Alert.defaultWarningSound : nil)
+            // The buttons act through the service, which records each change.
+            // (The service outlives its notifier: closed first at exit.)
+            try? notifier.attach(entry.timer, in: engine, alert: alert) { [unowned self] timer, action in
+                Self.onMainLoop { [unowned self] in perform(action, on: timer) }
+                return true
+            }
         }
         try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
+    }
+
+    /// A button of a timer's notification, as the matching call.
+    private func perform(_ action: HostAction, on timer: TimerID) {
+        guard let id = idsByHandle[timer.rawValue] else { return }
+        switch action {
+        case .start: try? restart(id)
+        case .suspend: try? pause(id)
+        case .resume: try? resume(id)
+        case .cancel: try? cancel(id)
+        case .adjust(let seconds): try? adjust(id, by: seconds)
+        }
+    }
+
+    /// Runs `work` on the service's thread (the default main context), soon.
+    private static func onMainLoop(_ work: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(MainLoopWork(work)).toOpaque()
+        g_main_context_invoke_full(nil, G_PRIORITY_DEFAULT, { raw in
+            Unmanaged<MainLoopWork>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue().work()
+            return 0  // G_SOURCE_REMOVE
+        }, box, nil)
     }
 
     private func forget(_ id: UInt64) {
@@ -303,6 +350,7 @@ package final class TimerService: @unchecked Sendable {
             ("elapsed", .number(Self.seconds(elapsed))),
             ("clock", .text((try? engine.clock(of: timer)) == .awake ? "awake" : "boot")),
             ("laps", .numbers(((try? engine.laps(of: timer)) ?? []).map(Self.seconds))),
+            ("live", .flag(entry.live)), ("warn", .number(Double(entry.warn) / 1e9)),
         ]
         if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
             properties += [("remaining", .number(Self.seconds(remaining))), ("duration", .number(Self.seconds(duration)))]
@@ -340,6 +388,11 @@ package final class TimerService: @unchecked Sendable {
         }
         return number
     }
+}
+
+private final class MainLoopWork: Sendable {
+    let work: @Sendable () -> Void
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 }
 
 extension ServiceError {

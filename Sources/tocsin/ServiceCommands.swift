@@ -109,14 +109,16 @@ enum ServiceCommand {
     /// Hands the plan to the service (`-b`): in order, each waiting for the
     /// one before unless `parallel`, `rounds` times. Prints each timer's id
     /// and when it ends.
-    static func background(_ plan: TimerPlan, rounds: Int, parallel: Bool, alert: Bool, sound: Bool, awake: Bool) throws {
+    static func background(_ plan: TimerPlan, rounds: Int, parallel: Bool, alert: Bool, sound: Bool, awake: Bool,
+                           live: Bool, warning: Duration?) throws {
         let client = try client()
         var previous: UInt64?
         let now = Glibc.time(nil)
         var startsAt = Double(now)  // when the next one in the sequence starts, for the line printed
         for _ in 0..<rounds {
             for entry in plan.entries {
-                var options: [(String, ServiceValue)] = [("alert", .flag(alert)), ("sound", .flag(sound))]
+                var options: [(String, ServiceValue)] = [("alert", .flag(alert)), ("sound", .flag(sound)), ("live", .flag(live))]
+                if let warning { options.append(("warn", .number(Double(warning.nanoseconds) / 1e9))) }
                 let seconds: Double
                 if let wallTime = entry.time.wallTime(after: now) {
                     options.append(("kind", .text("alarm")))

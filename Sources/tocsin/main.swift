@@ -93,6 +93,13 @@ struct Countdown: ParsableCommand {
     @Flag(name: [.customShort("b"), .long], help: "Hand the timers to the timer service and return at once (see tocsin ls).")
     var background = false
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "A desktop notification showing the time left while it runs, with Pause, +1 min and Cancel (default: on with -b, off in the foreground)."))
+    var live: Bool?
+
+    @Option(help: ArgumentHelp("Warn this long before zero with a short sound and a notification (e.g. 1m).", valueName: "time"))
+    var warn: String?
+
     func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError("--repeat takes 0 (forever) or more") }
         let plan = try plan()
@@ -107,6 +114,15 @@ struct Countdown: ParsableCommand {
             throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
         }
         _ = try ringDuration()
+        _ = try warning()
+    }
+
+    private func warning() throws -> Duration? {
+        guard let warn else { return nil }
+        guard case .duration(let nanoseconds)? = TimeSpec.parse(warn), nanoseconds > 0, nanoseconds <= 86400 * 1_000_000_000 else {
+            throw ValidationError("--warn takes a duration of at most a day (30s, 1m)")
+        }
+        return .nanoseconds(nanoseconds)
     }
 
     private func plan() throws -> TimerPlan {
@@ -128,7 +144,7 @@ struct Countdown: ParsableCommand {
     func run() throws {
         if background {
             try ServiceCommand.background(try plan(), rounds: `repeat`, parallel: parallel, alert: !quiet && !noAlert,
-                                          sound: !quiet && !noSound, awake: awake)
+                                          sound: !quiet && !noSound, awake: awake, live: live ?? true, warning: try warning())
             return
         }
         var options = CountdownOptions()
@@ -141,6 +157,8 @@ struct Countdown: ParsableCommand {
         options.parallel = parallel
         options.statePath = state
         options.awake = awake
+        options.live = live ?? false
+        options.warning = try warning()
         let status = try CountdownRunner(plan: try plan(), options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -63,6 +63,25 @@ import TocsinNotify
         #expect(reports.withLock { $0 } == 1)  // detached: nothing more
     }
 
+    /// With no desktop, a live alert fails once and is not retried every
+    /// second (it waits for the timer's next state change).
+    @Test func aLiveAlertWithoutADesktopFailsOnceNotEverySecond() throws {
+        let engine = try TimerEngine()
+        defer { engine.close() }
+        let notifier = try Notifier(options: .init(quiet: true))
+        defer { notifier.close() }
+        let reports = Mutex<[NotifierReport]>([])
+        notifier.setReportHandler { report in reports.withLock { $0.append(report) } }
+        let tea = try engine.countdown(.seconds(30))
+        try notifier.attach(tea, in: engine, alert: Alert(live: true))
+        try engine.start(tea)
+        usleep(2_600_000)
+        #expect(reports.withLock { $0 }.filter { $0.kind == .alertFailed }.count == 1)
+        try engine.suspend(tea)  // a state change: tried once more
+        usleep(300_000)
+        #expect(reports.withLock { $0 }.filter { $0.kind == .alertFailed }.count == 2)
+    }
+
     @Test func diagnosisSaysWhatIsMissing() throws {
         let notifier = try Notifier(options: .init(quiet: true))
         defer { notifier.close() }

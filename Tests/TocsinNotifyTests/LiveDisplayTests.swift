@@ -1,0 +1,102 @@
+import Testing
+@testable import TocsinDesktop
+
+/// What a live notification shows and when it changes, without a desktop.
+struct LiveDisplayTests {
+    let second = LiveDisplay.second
+
+    func countdown(_ state: HostReading.State = .running, elapsed: Double, remaining: Double) -> HostReading {
+        HostReading(state: state, remaining: Int64(remaining * 1e9), elapsed: Int64(elapsed * 1e9), isAlarm: false)
+    }
+
+    @Test func aRunningCountdownShowsTimeLeftPercentDoneAndItsButtons() throws {
+        let frame = try #require(LiveDisplay.frame(label: "Tea", reading: countdown(elapsed: 1.5, remaining: 4.5),
+                                                   warning: nil, warned: false, announcing: false))
+        #expect(frame.summary == "Tea")
+        #expect(frame.body == "0:05 left")  // rounded up: 0:01 until it is over
+        #expect(frame.value == 25)
+        #expect(frame.urgency == .low)
+        #expect(frame.buttons == [.pause, .snooze, .cancel])
+    }
+
+    @Test func aPausedOneSaysSoAndOffersResume() throws {
+        let frame = try #require(LiveDisplay.frame(label: "Tea", reading: countdown(.suspended, elapsed: 3, remaining: 3),
+                                                   warning: nil, warned: false, announcing: false))
+        #expect(frame.body == "0:03 left · paused")
+        #expect(frame.buttons == [.resume, .snooze, .cancel])
+        #expect(LiveDisplay.nextChange(of: countdown(.suspended, elapsed: 3, remaining: 3), warning: nil, warned: false) == nil)
+    }
+
+    @Test func aStopwatchCountsUpWithoutABarOrPlusOneMinute() throws {
+        let reading = HostReading(state: .running, remaining: nil, elapsed: 83 * second + second / 5, isAlarm: false)
+        let frame = try #require(LiveDisplay.frame(label: "Run", reading: reading, warning: nil, warned: false, announcing: false))
+        #expect(frame.body == "1:23 elapsed")
+        #expect(frame.value == nil)
+        #expect(frame.buttons == [.pause, .cancel])
+        #expect(LiveDisplay.nextChange(of: reading, warning: nil, warned: false) == 4 * second / 5)
+    }
+
+    @Test func otherStatesHaveNoLiveFrame() {
+        for state in [HostReading.State.idle, .finished, .canceled] {
+            #expect(LiveDisplay.frame(label: "Tea", reading: countdown(state, elapsed: 0, remaining: 0),
+                                      warning: nil, warned: false, announcing: false) == nil)
+        }
+    }
+
+    @Test func theWarningFrameSaysHowMuchIsLeftAndStandsOut() throws {
+        let reading = countdown(elapsed: 58, remaining: 2)
+        #expect(LiveDisplay.warningDue(reading, warning: 2 * second, warned: false))
+        #expect(!LiveDisplay.warningDue(reading, warning: 2 * second, warned: true))
+        #expect(!LiveDisplay.warningDue(countdown(elapsed: 57, remaining: 3), warning: 2 * second, warned: false))
+        let frame = try #require(LiveDisplay.frame(label: "Tea", reading: reading, warning: 2 * second, warned: true, announcing: true))
+        #expect(frame.body == "2 seconds left")
+        #expect(frame.urgency == .normal)
+    }
+
+    @Test func theNextLookIsWhenTheShownSecondsOrTheWarningChange() {
+        #expect(LiveDisplay.nextChange(of: countdown(elapsed: 1.5, remaining: 4.5), warning: nil, warned: false) == second / 2)
+        #expect(LiveDisplay.nextChange(of: countdown(elapsed: 2, remaining: 4), warning: nil, warned: false) == second)
+        // The warning at 1.5 s left falls between two changes of the seconds.
+        #expect(LiveDisplay.nextChange(of: countdown(elapsed: 4, remaining: 2), warning: 3 * second / 2, warned: false) == second / 2)
+        #expect(LiveDisplay.nextChange(of: countdown(elapsed: 4, remaining: 2), warning: 3 * second / 2, warned: true) == second)
+        #expect(LiveDisplay.nextChange(of: countdown(elapsed: 6, remaining: 0), warning: nil, warned: false) == second)
+    }
+
+    /// A 6 s countdown followed as the notifier follows it: each look at the
+    /// time the display said. The text changes once a second, never faster,
+    /// and the warning comes exactly at its time.
+    @Test func followingASixSecondCountdownUpdatesOncePerSecond() throws {
+        let duration = 6 * second, warning = 2 * second
+        var now: Int64 = 0, warned = false
+        var shown: [(at: Int64, body: String)] = []
+        while now < duration {
+            let reading = HostReading(state: .running, remaining: duration - now, elapsed: now, isAlarm: false)
+            let announcing = LiveDisplay.warningDue(reading, warning: warning, warned: warned)
+            if announcing { warned = true }
+            let frame = try #require(LiveDisplay.frame(label: "Tea", reading: reading, warning: warning, warned: warned,
+                                                       announcing: announcing))
+            if shown.last?.body != frame.body { shown.append((now, frame.body)) }
+            now += try #require(LiveDisplay.nextChange(of: reading, warning: warning, warned: warned))
+        }
+        #expect(shown.map(\.body) == ["0:06 left", "0:05 left", "0:04 left", "0:03 left", "2 seconds left", "0:01 left"])
+        #expect(shown.map(\.at) == [0, 1, 2, 3, 4, 5].map { $0 * second })
+    }
+
+    @Test func overtimeCountsInStepsOfTenSeconds() {
+        #expect(LiveDisplay.overtime("Tea is ready", since: 13 * second, alarm: false) == "Tea is ready\nRan out 0:10 ago")
+        #expect(LiveDisplay.overtime("It is 14:30", since: 133 * second, alarm: true) == "It is 14:30\nRang 2:10 ago")
+        #expect(LiveDisplay.nextOvertime(since: 13 * second) == 7 * second)
+    }
+
+    @Test func clocksAndPhrases() {
+        #expect(LiveDisplay.clock(3723 * second, roundUp: false) == "1:02:03")
+        #expect(LiveDisplay.clock(second / 10, roundUp: true) == "0:01")
+        #expect(LiveDisplay.clock(0, roundUp: true) == "0:00")
+        #expect(LiveDisplay.clock(-5, roundUp: true) == "0:00")
+        #expect(LiveDisplay.phrase(second) == "1 second")
+        #expect(LiveDisplay.phrase(2 * second) == "2 seconds")
+        #expect(LiveDisplay.phrase(60 * second) == "1 minute")
+        #expect(LiveDisplay.phrase(90 * second) == "1 min 30 s")
+        #expect(LiveDisplay.phrase(7200 * second) == "2 hours")
+    }
+}

@@ -174,7 +174,7 @@ test-desktop: lib command $(VENV)/.installed
 	TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
 	  LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python) \
-	  scripts/desktop-session.sh $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider Tests/desktop
+	  scripts/desktop-session.sh $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider $(or $(DESKTOP_TESTS),Tests/desktop)
 
 # Installs into a throw-away prefix, builds the examples the way a user would
 # (pkg-config), and runs them with no Swift toolchain on any path.

@@ -22,6 +22,8 @@ struct Following {
     /// The state at the last look: a state event the look already saw
     /// (the look at attach time came first) changes nothing.
     var lastState: HostReading.State?
+    /// When a live frame was last sent (monotonic ns).
+    var lastSent: Int64 = -LiveDisplay.second
 }
 
 /// Why the notifier looks at a timer's time.
@@ -30,8 +32,10 @@ enum LookCause: Equatable {
     case changed(HostEvent)
     /// The alert was just attached (the timer may be running already).
     case attached
-    /// Its next change fell due, a button was pressed, or a refresh asked.
+    /// Its next change fell due (a timeout): shown at most once a second.
     case due
+    /// A button was pressed or a refresh asked: shown at once.
+    case asked
 }
 
 extension Notifier {
@@ -67,7 +71,14 @@ extension Notifier {
             state.warned = true
             warn(key, alert, phrase: LiveDisplay.phrase(warning ?? 0))
         }
-        if alert.popup && !state.hushed && (alert.live || announcing),
+        let now = Clocks.monotonic()
+        // A timeout after a change shown out of step (a button, a resume)
+        // waits for a second since it: never more than one update a second.
+        var held: Int64?
+        if cause == .due, !announcing, now - state.lastSent < LiveDisplay.second {
+            held = state.lastSent + LiveDisplay.second - now
+        }
+        if held == nil, alert.popup && !state.hushed && (alert.live || announcing),
            let frame = LiveDisplay.frame(label: alert.summary ?? (label.isEmpty ? "Timer" : label), reading: reading,
                                          warning: warning, warned: state.warned, announcing: announcing),
            frame != state.shownFrame {
@@ -78,6 +89,7 @@ extension Notifier {
             case .success(let server):
                 if state.shownFrame == nil { report(.shown, key, "live, shown by \(server)", nil) }
                 state.shownFrame = frame
+                state.lastSent = now
             case .failure(let failure):
                 report(.alertFailed, key, failure.reason, failure)
                 state.hushed = true
@@ -86,7 +98,7 @@ extension Notifier {
             presenter.close(key)  // a warning that no longer holds (more time was given)
             state.shownFrame = nil
         }
-        if let wait = nextLook(reading, alert: alert, state: state) {
+        if let wait = held ?? nextLook(reading, alert: alert, state: state) {
             state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [weak self] in
                 self?.followTime(key, because: .due)
             }

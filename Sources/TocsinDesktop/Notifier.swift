@@ -241,7 +241,7 @@ public final class Notifier: @unchecked Sendable {
             withdraw(key)
         }
         // Show what the button did at once (an adjust sends no state change).
-        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, because: .due) }
+        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, because: .asked) }
         deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
     }
 
@@ -249,7 +249,7 @@ public final class Notifier: @unchecked Sendable {
     /// timer's live notification (the timer service's `Adjust`, say).
     package func refresh(_ key: AlertKey) {
         glib.run { [self] in
-            if following[key] != nil { followTime(key, because: .due) }
+            if following[key] != nil { followTime(key, because: .asked) }
         }
     }
 

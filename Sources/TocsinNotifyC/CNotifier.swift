@@ -86,13 +86,15 @@ private func status(_ pointer: OpaquePointer?, _ body: (CNotifier) throws(Tocsin
 /// A C alert as a Swift `Alert`; nil pointer: the defaults.
 func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Alert {
     guard let pointer else { return Alert() }
-    // 0.4's struct ended before warn_seconds: its callers still work.
-    let oldSize = MemoryLayout<tocsin_alert>.offset(of: \tocsin_alert.warn_seconds) ?? MemoryLayout<tocsin_alert>.size
-    let size = pointer.pointee.size
-    guard size >= oldSize else { throw .invalidArgument }
+    // 0.4's struct ended before warn_seconds: its callers still work. Only
+    // whole fields are read; the ones a smaller struct lacks stay zero.
+    let fieldEnds = [MemoryLayout<tocsin_alert>.offset(of: \tocsin_alert.warn_seconds),
+                     MemoryLayout<tocsin_alert>.offset(of: \tocsin_alert.warn_sound),
+                     MemoryLayout<tocsin_alert>.size].compactMap { $0 }
+    guard let readable = fieldEnds.last(where: { $0 <= pointer.pointee.size }) else { throw .invalidArgument }
     var raw = tocsin_alert()
     withUnsafeMutableBytes(of: &raw) { destination in
-        destination.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(size, destination.count)))
+        destination.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: readable))
     }
     func text(_ string: UnsafePointer<CChar>?) throws(TocsinError) -> String? {
         guard let string else { return nil }

@@ -2,6 +2,7 @@
 $TOCSIN_SESSION is the session's folder, $TOCSIN_DRIVER the C alert driver."""
 
 import os
+import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -54,9 +55,11 @@ class Driver:
 def run_driver():
     started = []
 
-    def start(seconds=1.0, label="Tea", body="Tea is ready", repeat=0.0, hold=1.5, env=None):
+    def start(seconds=1.0, label="Tea", body="Tea is ready", repeat=0.0, hold=1.5, env=None,
+              live=False, warn=0.0, actions=True):
+        extra = [] if not live and not warn and actions else ["1" if live else "0", str(warn), "0" if actions else "1"]
         process = subprocess.Popen(
-            [DRIVER, str(seconds), label, body, str(repeat), str(hold)],
+            [DRIVER, str(seconds), label, body, str(repeat), str(hold), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         started.append(process)
@@ -118,3 +121,50 @@ def screenshot(name: str, until_red: bool = False) -> Path:
         if not until_red or red_pixels(path) > 0.05 or time.monotonic() > deadline:
             return path
         time.sleep(0.1)
+
+
+class NotifyMonitor:
+    """dbus-monitor on the session bus, watching what reaches the notification
+    server: each Notify call as a dict (time on the wall clock, replaces_id,
+    summary, body, actions, hints, expire_timeout) and each CloseNotification."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._out = open(path, "w")
+        self.process = subprocess.Popen(
+            ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"], stdout=self._out)
+        time.sleep(0.3)  # subscribed before the test goes on
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait()
+        self._out.close()
+
+    def blocks(self):
+        text = self.path.read_text()
+        return re.split(r"\n(?=(?:method call|method return|signal|error) time=)", text)
+
+    def calls(self, member="Notify"):
+        found = []
+        for block in self.blocks():
+            header = block.split("\n", 1)[0]
+            if not header.startswith("method call") or f"member={member}" not in header:
+                continue
+            stamp = float(re.search(r"time=([0-9.]+)", header).group(1))
+            body = block.split("\n", 1)[1] if "\n" in block else ""
+            if member != "Notify":
+                found.append({"time": stamp, "id": int(re.search(r"uint32 (\d+)", body).group(1))})
+                continue
+            head, rest = body.split("array [", 1)
+            strings = re.findall(r'string "(.*?)"', head, re.S)
+            actions_text, hints_text = rest.split("]", 1)
+            actions = re.findall(r'string "(.*?)"', actions_text, re.S)
+            hints = {key: value.strip() for key, _, value in
+                     re.findall(r'dict entry\(\s*string "(.*?)"\s*variant\s+(\w+) (.*?)\s*\)', hints_text, re.S)}
+            found.append({
+                "time": stamp, "replaces": int(re.search(r"uint32 (\d+)", head).group(1)),
+                "summary": strings[2], "body": strings[3], "actions": actions, "hints": hints,
+                "expire": int(re.findall(r"int32 (-?\d+)", hints_text)[-1]),
+            })
+        return found

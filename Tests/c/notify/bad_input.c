@@ -6,6 +6,7 @@
  * Prints "N passed, N failed".
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -96,10 +97,20 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
         CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     }
     tocsin_alert alert = TOCSIN_ALERT_INIT;
-    alert.flags = 8;  /* unknown */
+    alert.flags = 32;  /* unknown */
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    const double bad_warnings[] = {NAN, INFINITY, -1, -0.001, 86400.5, 1e300};
+    for (size_t i = 0; i < sizeof bad_warnings / sizeof bad_warnings[0]; i++) {
+        alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+        alert.flags = TOCSIN_ALERT_LIVE;
+        alert.warn_seconds = bad_warnings[i];
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    }
+    alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+    alert.warn_sound = invalid_utf8;
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert = (tocsin_alert)TOCSIN_ALERT_INIT;
-    alert.size = sizeof(tocsin_alert) - 1;  /* an older, smaller struct than this library knows */
+    alert.size = offsetof(tocsin_alert, warn_seconds) - 1;  /* smaller than any struct this library knows */
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert.size = 0;
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_show(notifier, &alert));
@@ -111,6 +122,21 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
     alert.urgency = TOCSIN_URGENCY_CRITICAL;
     alert.flags = TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS;
     alert.summary = "Tea \xE2\x98\x95";  /* valid UTF-8 */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    /* A 0.4 caller's struct ends before warn_seconds: accepted, and the
+       fields past its end are never read (here: garbage that would fail). */
+    alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+    alert.size = offsetof(tocsin_alert, warn_seconds);
+    alert.warn_seconds = NAN;
+    alert.warn_sound = invalid_utf8;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.size = offsetof(tocsin_alert, warn_sound);  /* warn_seconds read, warn_sound not */
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.warn_seconds = 86400;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+    alert.flags = TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND;
+    alert.warn_seconds = 0.5;
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, NULL));  /* replaced by the defaults */
     CHECK_EQ(TOCSIN_OK, tocsin_notify_detach(notifier, engine, timer));

@@ -43,4 +43,4 @@ def test_library_missing_functions_is_reported_as_too_old(tmp_path):
 
 def test_versions():
     assert tocsin.library_version().count(".") == 2
-    assert tocsin.__version__ == tocsin.library_version() == "0.4.0"
+    assert tocsin.__version__ == tocsin.library_version() == "0.5.0"

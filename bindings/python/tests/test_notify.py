@@ -54,6 +54,10 @@ def test_bad_alert_options_are_rejected(manual):
             notifier.attach(timer, repeat=7200)
         with pytest.raises(tocsin.InvalidArgumentError):
             notifier.attach(timer, body="a\0b")
+        for warn in (-1, float("nan"), float("inf"), 86401):
+            with pytest.raises(tocsin.InvalidArgumentError):
+                notifier.attach(timer, live=True, warn=warn)
+        notifier.attach(timer, live=True, warn=60, warn_sound="bell")  # good options pass
         timer.free()
         with pytest.raises(tocsin.NoSuchTimerError):
             notifier.attach(timer)

@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 
 ENV_VARIABLE = "TOCSIN_NOTIFY_LIBRARY"
 URGENCIES = {"critical": 0, "normal": 1, "low": 2}
-NO_POPUP, NO_SOUND, NO_ACTIONS = 1, 2, 4
-REPORT_KINDS = {1: "shown", 2: "alert_failed", 3: "sound", 4: "sound_failed", 5: "action", 6: "dismissed"}
+NO_POPUP, NO_SOUND, NO_ACTIONS, LIVE, NO_WARN_SOUND = 1, 2, 4, 8, 16
+REPORT_KINDS = {1: "shown", 2: "alert_failed", 3: "sound", 4: "sound_failed", 5: "action", 6: "dismissed", 7: "warning"}
 
 
 class _CAlert(Structure):
@@ -59,6 +59,8 @@ class _CAlert(Structure):
         ("repeat_seconds", c_double),
         ("urgency", c_int32),
         ("flags", c_uint32),
+        ("warn_seconds", c_double),
+        ("warn_sound", c_char_p),
     ]
 
 
@@ -147,12 +149,20 @@ class Notifier:
         popup: bool = True,
         actions: bool = True,
         media_role: Optional[str] = None,
+        live: bool = False,
+        warn: Optional[Seconds] = None,
+        warn_sound: Union[bool, str] = True,
     ) -> None:
         """Alerts each time ``timer`` finishes. ``sound``: True for the alarm
         sound, a sound theme id, or False; ``repeat``: repeat the sound until
         dismissed, for at most this long; ``urgency``: "critical" (stays until
-        dismissed), "normal" or "low"."""
-        alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role)
+        dismissed), "normal" or "low". ``live``: one notification showing the
+        time left while it runs or is paused (Pause/Resume, +1 min, Cancel),
+        which becomes the alarm at zero; ``warn``: seconds (or a timedelta)
+        before zero to play ``warn_sound`` ("dialog-warning" for True) and
+        say "1 minute left"."""
+        alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role,
+                             live, warn, warn_sound)
         engine = timer.engine
         self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
@@ -241,6 +251,7 @@ class Notifier:
 def _alert(
     summary: Optional[str], body: Optional[str], icon: Optional[str], sound: Union[bool, str],
     repeat: Optional[Seconds], urgency: str, popup: bool, actions: bool, media_role: Optional[str],
+    live: bool = False, warn: Optional[Seconds] = None, warn_sound: Union[bool, str] = True,
 ) -> tuple[_CAlert, list[bytes]]:
     """The C alert, and the encoded strings it points into (keep them alive)."""
     if urgency not in URGENCIES:
@@ -256,10 +267,12 @@ def _alert(
         return keep[-1]
 
     flags = (0 if popup else NO_POPUP) | (0 if actions else NO_ACTIONS) | (NO_SOUND if sound is False else 0)
+    flags |= (LIVE if live else 0) | (NO_WARN_SOUND if warn_sound is False else 0)
     alert = _CAlert(
         ctypes.sizeof(_CAlert), text(summary), text(body), text(icon),
         text(sound) if isinstance(sound, str) else None, text(media_role),
         0.0 if repeat is None else to_seconds(repeat), URGENCIES[urgency], flags,
+        0.0 if warn is None else to_seconds(warn), text(warn_sound) if isinstance(warn_sound, str) else None,
     )
     return alert, keep
 

@@ -1,0 +1,187 @@
+"""Live notifications as a person sees, hears and uses them: real dunst,
+real D-Bus, real PulseAudio (make test-desktop)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import SESSION, NotifyMonitor, audio_rms, boot_time, screenshot
+
+REPORT_SHOWN, REPORT_ALERT_FAILED, REPORT_ACTION, REPORT_WARNING = 1, 2, 5, 7
+HERE = Path(__file__).parent
+
+
+def press(label):
+    (SESSION / "want-action").write_text(label)
+    subprocess.run(["dunstctl", "context"], check=True, timeout=10)
+
+
+def event_time(line):
+    return float(line.split()[3])
+
+
+def wall_to_boot():
+    """Seconds to add to a wall-clock time (dbus-monitor's) to get boot time."""
+    return boot_time() - time.time()
+
+
+@pytest.fixture
+def monitor(tmp_path):
+    watching = NotifyMonitor(tmp_path / "monitor.log")
+    yield watching
+    watching.close()
+
+
+def test_a_live_countdown_is_one_notification_updated_once_a_second_then_the_alarm(run_driver, monitor):
+    offset = wall_to_boot()
+    driver = run_driver(seconds=6.0, label="Tea", body="Tea is ready", hold=14.0, live=True)
+    start = float(driver.wait_for("START")[0].split()[1])
+    driver.wait_for(f"REPORT {REPORT_SHOWN} ")
+    time.sleep(1.6)
+    screenshot("live-running.png")
+    press("Pause")
+    paused_at = event_time(driver.wait_for("EVENT state 2")[0])
+    time.sleep(2.5)
+    screenshot("live-paused.png")
+    press("Resume")
+    resumed_at = event_time(driver.wait_for("EVENT state 1", count=2)[1])
+    finish = event_time(driver.wait_for("EVENT finish", timeout=15)[0])
+    screenshot("live-alarm.png", until_red=True)
+    lines = driver.finish(timeout=30)
+    calls = monitor.calls()
+    for call in calls:
+        call["boot"] = call["time"] + offset
+
+    # One notification: created once, every later call replaces it.
+    assert calls[0]["replaces"] == 0
+    ids = {call["replaces"] for call in calls[1:]}
+    assert len(ids) == 1 and ids != {0}, [call["replaces"] for call in calls]
+    closes = monitor.calls("CloseNotification")
+    assert not closes or closes[0]["time"] + offset > finish + 10  # not withdrawn before the host let go
+
+    live = [call for call in calls if call["boot"] < finish - 0.01]
+    alarm = [call for call in calls if call["boot"] >= finish - 0.01]
+    # Live: low urgency, resident, silent, never expiring, a rising value.
+    for call in live:
+        assert call["hints"]["urgency"] == "0" and call["hints"]["resident"] == "true"
+        assert call["hints"]["suppress-sound"] == "true" and call["expire"] == 0
+        assert call["summary"] == "Tea"
+    values = [int(call["hints"]["value"]) for call in live]
+    assert values == sorted(values) and values[0] == 0 and values[-1] >= 70, values
+    assert live[0]["actions"] == ["pause", "Pause", "snooze", "+1 min", "cancel", "Cancel"]
+
+    # At most one update a second while it runs (a button's shows at once,
+    # and the next waits a second after it); none while paused.
+    first_paused = next(i for i, call in enumerate(live) if call["body"].endswith("paused"))
+    last_paused = max(i for i, call in enumerate(live) if call["body"].endswith("paused"))
+    running_before, paused, running_after = live[:first_paused], live[first_paused:last_paused + 1], live[last_paused + 1:]
+    gaps = [b["boot"] - a["boot"] for a, b in zip(live, live[1:])]
+    assert all(gap >= 0.95 for i, gap in enumerate(gaps) if i + 1 != first_paused), gaps
+    assert abs(paused[0]["boot"] - paused_at) < 0.3 and abs(running_after[0]["boot"] - resumed_at) < 0.3
+    assert [call["body"] for call in paused] == [paused[0]["body"]] and paused[0]["body"].endswith(" left · paused")
+    assert paused[0]["actions"][:2] == ["resume", "Resume"]
+    # Its time left stayed put: resumed, it shows what it showed paused.
+    assert running_after[0]["body"] == paused[0]["body"].replace(" · paused", "")
+    assert finish - start >= 6.0 + (resumed_at - paused_at) - 0.05
+    bodies = [call["body"] for call in running_before]
+    assert bodies[:2] == ["0:06 left", "0:05 left"]
+
+    # At zero the same notification turns into the alarm, then counts overtime.
+    assert alarm[0]["hints"]["urgency"] == "2" and alarm[0]["body"] == "Tea is ready"
+    assert alarm[0]["actions"] == ["stop", "Stop", "restart", "Restart", "snooze", "+1 min"]
+    assert "value" not in alarm[0]["hints"] and "resident" not in alarm[0]["hints"]
+    assert audio_rms(finish, 1.0) > 0.01
+    overtime = [call for call in alarm if "Ran out 0:10 ago" in call["body"]]
+    assert overtime and 9.9 <= overtime[0]["boot"] - finish <= 11.0, [(c["boot"] - finish, c["body"]) for c in alarm]
+    assert len(alarm) == 2  # the alarm and one overtime line in the 11-13 s it is held
+    assert "FLUSH 0" in lines
+
+
+def test_plus_one_minute_gives_the_same_timer_more_time_and_cancel_withdraws_it(run_driver, monitor):
+    driver = run_driver(seconds=5.0, label="Eggs", hold=2.0, live=True)
+    timer = driver.wait_for("START")[0].split()[2]
+    driver.wait_for(f"REPORT {REPORT_SHOWN} ")
+    time.sleep(0.5)
+    press("+1 min")
+    action = driver.wait_for(f"REPORT {REPORT_ACTION} ")[0].split(" ", 5)
+    assert action[5] == "snooze" and action[3] == action[4] == timer  # the same timer (tocsin_timer_adjust)
+    time.sleep(1.2)
+    press("Cancel")
+    canceled_at = event_time(driver.wait_for("EVENT state 4")[0])
+    lines = driver.finish()
+    calls = monitor.calls()
+    assert [call["replaces"] for call in calls].count(0) == 1  # never a second notification
+    bodies = [call["body"] for call in calls]
+    assert any(body.startswith("1:0") and body.endswith(" left") for body in bodies), bodies
+    assert not any(line.startswith("EVENT finish") for line in lines)
+    closed = monitor.calls("CloseNotification")
+    assert closed and closed[0]["id"] == calls[-1]["replaces"]
+    assert closed[0]["time"] + wall_to_boot() - canceled_at < 0.5
+    displayed = subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout
+    assert displayed.strip() == "0"
+
+
+def test_the_command_warns_before_zero_with_a_sound_and_the_text():
+    """`tocsin 4s Tea --live --warn 2s`: a short sound and "2 seconds left" at
+    2 s before zero, silence before it, the alarm at zero."""
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"warn-monitor-{os.getpid()}.log"
+    monitor = NotifyMonitor(path)
+    try:
+        began = boot_time()
+        result = subprocess.run([os.environ["TOCSIN_BIN"], "4s", "Tea", "--live", "--warn", "2s"],
+                                capture_output=True, text=True, timeout=30)
+    finally:
+        monitor.close()
+    assert result.returncode == 0, result.stderr
+    offset = wall_to_boot()
+    calls = monitor.calls()
+    warning = [call for call in calls if call["body"] == "2 seconds left"]
+    assert len(warning) == 1
+    warned_at = warning[0]["time"] + offset
+    assert 1.95 <= warned_at - began <= 2.6, warned_at - began
+    assert warning[0]["hints"]["urgency"] == "1"  # it stands out from here on
+    assert audio_rms(began + 0.3, 1.5) < 0.001  # nothing before the warning
+    assert audio_rms(warned_at - 0.05, 0.6) > 0.005  # the warning sound
+    assert audio_rms(began + 4.0, 1.0) > 0.01  # the alarm
+    assert [call["replaces"] for call in calls].count(0) == 1
+
+
+BARE_SERVER = HERE / "bare_notification_server.py"
+
+
+@pytest.mark.parametrize("capabilities", [["body"], []])
+def test_a_server_without_actions_gets_the_live_text_and_no_error_spam(run_driver, tmp_path, capabilities):
+    """A stand-in notification server on a bus of its own that offers only
+    what `capabilities` says: no buttons are sent, the time still is (in the
+    summary when there is no body), and nothing fails."""
+    bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    address, bus_pid = bus[0], int(bus[1])
+    log = tmp_path / "calls.jsonl"
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address)
+    server = subprocess.Popen([sys.executable, str(BARE_SERVER), str(log), ",".join(capabilities)], env=env,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().strip() == "READY"
+        driver = run_driver(seconds=2.5, label="Tea", hold=1.0, live=True, env=env)
+        lines = driver.finish()
+    finally:
+        server.terminate()
+        server.wait()
+        os.kill(bus_pid, 15)
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    notify = [call for call in calls if call["member"] == "Notify"]
+    assert notify and all(call["actions"] == [] for call in notify)
+    if "body" in capabilities:
+        assert [call["body"] for call in notify][:3] == ["0:03 left", "0:02 left", "0:01 left"]
+    else:
+        assert [call["summary"] for call in notify][:3] == ["Tea: 0:03 left", "Tea: 0:02 left", "Tea: 0:01 left"]
+        assert all(call["body"] == "" for call in notify)
+    assert len(notify) <= 5  # three live frames, the alarm: no retry loop
+    assert not [line for line in lines if line.startswith(f"REPORT {REPORT_ALERT_FAILED} ")]
+    assert driver.stderr == ""

@@ -17,3 +17,16 @@ static inline gulong tocsin_connect_closed(NotifyNotification *notification,
     return g_signal_connect_data(notification, "closed", G_CALLBACK(handler), data, release,
                                  (GConnectFlags)0);
 }
+
+/* The notification's id on the server (0 until shown), and setting it before
+   the first show so that it replaces a notification shown by an earlier
+   process (g_object_get/g_object_set are variadic). */
+static inline guint32 tocsin_notification_id(NotifyNotification *notification) {
+    gint id = 0;
+    g_object_get(notification, "id", &id, NULL);
+    return (guint32)id;
+}
+
+static inline void tocsin_notification_set_id(NotifyNotification *notification, guint32 id) {
+    g_object_set(notification, "id", (gint)id, NULL);
+}

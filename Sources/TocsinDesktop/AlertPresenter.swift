@@ -24,6 +24,9 @@ final class AlertPresenter {
 
     private var server: NotificationServer?
     private var shown: [AlertKey: UnsafeMutablePointer<NotifyNotification>] = [:]
+    /// Server ids to reuse for the next new notification of a key (one an
+    /// earlier process showed for the same timer).
+    private var adopted: [AlertKey: UInt32] = [:]
     /// Notifications closed by us whose "closed" signal has not come back yet.
     private var closing: [UnsafeMutablePointer<NotifyNotification>] = []
 
@@ -43,8 +46,26 @@ final class AlertPresenter {
         return result
     }
 
-    /// True if a notification is showing for `key`.
-    func isShowing(_ key: AlertKey) -> Bool { shown[key] != nil }
+    /// The next notification for `key` replaces the server's notification
+    /// `id` (shown by an earlier process) instead of adding one.
+    func adopt(_ id: UInt32, for key: AlertKey) {
+        if shown[key] == nil { adopted[key] = id }
+    }
+
+    /// The server id of the notification showing for `key`, if any.
+    func notificationID(of key: AlertKey) -> UInt32? {
+        shown[key].map { tocsin_notification_id($0) }
+    }
+
+    /// Closes a notification an earlier process left showing.
+    func closeStray(_ id: UInt32) {
+        guard case .success = probe() else { return }
+        let notification = notify_notification_new("", nil, nil)
+        tocsin_notification_set_id(notification, id)
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(notification, &error) == 0 { _ = consume(&error) }
+        g_object_unref(UnsafeMutableRawPointer(notification))
+    }
 
     /// Shows the alert, or replaces the one already showing for `key` in
     /// place (the same notification id). What the server cannot show is left
@@ -68,6 +89,7 @@ final class AlertPresenter {
             notify_notification_clear_hints(notification)
         } else {
             notification = notify_notification_new(summary, body, content.icon)
+            if let id = adopted.removeValue(forKey: key) { tocsin_notification_set_id(notification, id) }
             let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
             _ = tocsin_connect_closed(notification, { notification, raw in
                 let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
@@ -114,6 +136,7 @@ final class AlertPresenter {
 
     /// Withdraws the alert for `key`, if one is showing.
     func close(_ key: AlertKey) {
+        adopted[key] = nil
         guard let notification = shown.removeValue(forKey: key) else { return }
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(notification, &error) == 0 {

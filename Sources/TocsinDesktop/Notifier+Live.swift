@@ -87,7 +87,9 @@ extension Notifier {
                 suppressSound: true, buttons: alert.actions ? frame.buttons : [], value: frame.value, resident: alert.live)
             switch presenter.show(key, content) {
             case .success(let server):
-                if state.shownFrame == nil { report(.shown, key, "live, shown by \(server)", nil) }
+                if state.shownFrame == nil {
+                    report(.shown, key, "live, shown by \(server)", nil, notification: presenter.notificationID(of: key))
+                }
                 state.shownFrame = frame
                 state.lastSent = now
             case .failure(let failure):

@@ -94,7 +94,9 @@ public final class Notifier: @unchecked Sendable {
         return attached
     }
 
-    package func attach(_ timer: UInt64, host: any AlertHost, alert: Alert) throws(TocsinError) {
+    /// `notification`: the server id of this timer's notification shown by
+    /// an earlier process, replaced by the first one shown now.
+    package func attach(_ timer: UInt64, host: any AlertHost, alert: Alert, notification: UInt32? = nil) throws(TocsinError) {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw .closed }
@@ -110,6 +112,7 @@ public final class Notifier: @unchecked Sendable {
         }
         attachments[key] = Attachment(alert: alert, host: host)
         hosts[hostID] = host
+        if let notification { glib.run { [self] in presenter.adopt(notification, for: key) } }
         // A timer already running is shown (and its warning awaited) at once.
         if alert.followsTime { glib.run { [self] in followTime(key, because: .attached) } }
     }
@@ -191,7 +194,7 @@ public final class Notifier: @unchecked Sendable {
             glib.run { [self] in
                 switch presenter.show(key, work.value) {
                 case .success(let server):
-                    report(.shown, key, "shown by \(server)", nil)
+                    report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key))
                     if overtime { countOvertime(key, alarm: work.value, rang: rang) }
                 case .failure(let failure):
                     report(.alertFailed, key, failure.reason, failure)
@@ -202,6 +205,12 @@ public final class Notifier: @unchecked Sendable {
         if !chain.isEmpty {
             sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound))
         }
+    }
+
+    /// Closes a notification an earlier process left showing (by its id on
+    /// the server).
+    package func closeStray(_ notification: UInt32) {
+        glib.run { [self] in presenter.closeStray(notification) }
     }
 
     /// Withdraws the alert and silences its sound.
@@ -261,9 +270,11 @@ public final class Notifier: @unchecked Sendable {
 
     // MARK: - Reports
 
-    func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?) {
+    func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?,
+                notification: UInt32? = nil) {
         let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
-        deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host))
+        deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host,
+                               notification: notification))
         guard let failure else { return }
         lock.lock()
         let first = loggedReasons.insert(failure.reason).inserted

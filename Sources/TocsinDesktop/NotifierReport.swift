@@ -31,6 +31,9 @@ public struct NotifierReport: Sendable, Hashable, CustomStringConvertible {
     public var newTimer: TimerID?
     /// The engine's host, for the C interface to name the engine.
     package var host: ObjectIdentifier?
+    /// For `.shown`: the notification's id on the server (the timer service
+    /// keeps it, to replace that notification after a restart).
+    package var notification: UInt32?
 
     public var description: String {
         var text = "\(kind): \(detail)"

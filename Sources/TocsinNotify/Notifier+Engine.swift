@@ -12,11 +12,13 @@ extension Notifier {
     /// Attaches with the buttons' calls made by `router` instead of on the
     /// engine directly (the timer service records each change first). The
     /// engine's first attachment decides.
+    /// `notification`: the server id of the timer's notification an earlier
+    /// process showed, replaced by the first one shown now.
     package func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert,
-                        router: (@Sendable (TimerID, HostAction) -> Bool)?) throws(TocsinError) {
+                        router: (@Sendable (TimerID, HostAction) -> Bool)?, notification: UInt32? = nil) throws(TocsinError) {
         _ = try engine.state(of: timer)  // unknown handles and closed engines fail here
         let known: (any AlertHost)? = hostID(of: engine).flatMap { id in lock.withLock { hosts[id] } }
-        try attach(timer.rawValue, host: known ?? EngineHost(engine, router: router), alert: alert)
+        try attach(timer.rawValue, host: known ?? EngineHost(engine, router: router), alert: alert, notification: notification)
     }
 
     /// Brings the timer's live notification up to date at once (after a

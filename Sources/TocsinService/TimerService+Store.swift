@@ -63,6 +63,7 @@ extension TimerService {
             ("alert", .bool(entry.alert)), ("sound", .bool(entry.sound)), ("live", .bool(entry.live)),
         ]
         if entry.warn > 0 { members.append(("warn_ns", .integer(entry.warn))) }
+        if let notification = entry.notification { members.append(("notification", .integer(Int64(notification)))) }
         if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
         if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Int64(finishedAt * 1e9)))) }
         members.append(("engine", engineDocument))
@@ -140,6 +141,9 @@ extension TimerService {
                     }
                     var entry = Entry(id: id, timer: handles[0], kind: kind, alert: alert, sound: sound,
                                       live: live, warn: warn, after: after, finishedAt: finishedAt)
+                    if case .integer(let notification)? = item["notification"], let known = UInt32(exactly: notification) {
+                        entry.notification = known
+                    }
                     // Finished now but not when written: it ran out while the service was away.
                     if finishedAt == nil, (try? engine.state(of: handles[0])) == .finished, case .object(let members) = item {
                         entry.heldRecord = members.filter { $0.0 != "change" }

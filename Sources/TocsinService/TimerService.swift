@@ -35,6 +35,9 @@ package final class TimerService: @unchecked Sendable {
         var live: Bool
         /// Nanoseconds before zero to warn (0: no warning).
         var warn: Int64
+        /// Its notification's id on the server: after a restart the new
+        /// notification replaces the one the killed service left showing.
+        var notification: UInt32? = nil
         /// Start when that timer finishes (a sequence run by the service).
         var after: UInt64?
         /// Wall-clock time (Unix seconds) it finished at, once it has.
@@ -69,7 +72,18 @@ package final class TimerService: @unchecked Sendable {
         self.engine = engine
         self.store = store
         self.notifier = notifier
+        notifier?.setReportHandler { [unowned self] report in
+            guard report.kind == .shown, let timer = report.timer, let notification = report.notification else { return }
+            Self.onMainLoop { [unowned self] in noteNotification(notification, of: timer) }
+        }
         if let store { restore(from: store) }
+    }
+
+    /// Keeps the id of the notification showing for `timer` (saved when new).
+    private func noteNotification(_ notification: UInt32, of timer: TimerID) {
+        guard let id = idsByHandle[timer.rawValue], entries[id]?.notification != notification else { return }
+        entries[id]?.notification = notification
+        save([id])
     }
 
     // MARK: - Calls
@@ -253,6 +267,7 @@ package final class TimerService: @unchecked Sendable {
     /// was within the grace period, else one quiet alert saying when.
     private func announceLate(_ entry: Entry, lateness: Double) {
         guard let notifier, entry.alert || entry.sound else { return }
+        if let stray = entry.notification { notifier.closeStray(stray) }  // its live one, from before
         let label = (try? engine.label(of: entry.timer)) ?? ""
         if lateness <= grace {
             notifier.show(Alert(summary: label, body: "Finished \(Self.ago(lateness)) ago",
@@ -287,10 +302,10 @@ package final class TimerService: @unchecked Sendable {
                 warningSound: entry.sound ? Alert.defaultWarningSound : nil)
             // The buttons act through the service, which records each change.
             // (The service outlives its notifier: closed first at exit.)
-            try? notifier.attach(entry.timer, in: engine, alert: alert) { [unowned self] timer, action in
+            try? notifier.attach(entry.timer, in: engine, alert: alert, router: { [unowned self] timer, action in
                 Self.onMainLoop { [unowned self] in perform(action, on: timer) }
                 return true
-            }
+            }, notification: entry.notification)
         }
         try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
     }

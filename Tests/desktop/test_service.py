@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import audio_rms, boot_time
+from conftest import NotifyMonitor, audio_rms, boot_time
 
 NAME, PATH, INTERFACE = "dev.tocsin.Timers", "/dev/tocsin/Timers", "dev.tocsin.Timers1"
 REPO = Path(__file__).resolve().parents[2]
@@ -265,7 +265,8 @@ def test_it_exits_when_idle_and_comes_back():
 
 
 def test_no_wakeups_while_an_hour_waits():
-    add("Roast", 3600)
+    """Without a live notification (that one is updated each second)."""
+    add("Roast", 3600, live=("b", False))
     pid = service_pid()
     time.sleep(1)  # settled
 
@@ -468,3 +469,44 @@ def test_the_installed_systemd_unit_is_valid():
     assert "SystemdService=tocsin.service" in activation
     exec_line = next(line for line in activation.splitlines() if line.startswith("Exec="))
     assert os.access(exec_line.split("=", 1)[1].split()[0], os.X_OK)
+
+
+def test_service_timers_are_live_and_their_buttons_go_through_the_service(signals, tmp_path):
+    """A background timer shows a live notification by default; Pause and
+    +1 min on it are the service's own calls (journaled: they survive
+    SIGKILL); after the kill the restarted service replaces its notification
+    in place instead of leaving the old one behind; Cancel withdraws it."""
+    from test_desktop import press
+
+    monitor = NotifyMonitor(tmp_path / "monitor.log")
+    try:
+        stew = add("Stew", 30, warn=("d", 5))
+        listed = timers()[stew]
+        assert listed["live"] is True and listed["warn"] == 5
+        assert wait_until(lambda: [c for c in monitor.calls() if c["summary"] == "Stew"], 5)
+        first = [c for c in monitor.calls() if c["summary"] == "Stew"][0]
+        assert first["replaces"] == 0 and first["body"].endswith(" left") and "value" in first["hints"]
+        press("Pause")
+        assert wait_until(lambda: timers()[stew]["state"] == "suspended", 5)
+        remaining = timers()[stew]["remaining"]
+        press("+1 min")
+        assert wait_until(lambda: timers()[stew]["remaining"] > remaining + 59, 5)
+        changed = signals.wait_for("Changed", 2)  # the pause, and the adjust (no state change) too
+        assert any("suspended" in text for _, text in changed)
+        assert wait_until(lambda: monitor.calls()[-1]["body"].startswith("1:") and
+                          monitor.calls()[-1]["body"].endswith(" left · paused"), 5), monitor.calls()[-1]
+        notification = next(c["replaces"] for c in monitor.calls() if c["replaces"])
+        stop_service(signal.SIGKILL)
+        assert timers()[stew]["state"] == "suspended"  # reactivated: the button's change was kept
+        assert 88 < timers()[stew]["remaining"] <= 90
+        assert wait_until(lambda: len(monitor.calls()) and monitor.calls()[-1]["body"].endswith("paused") and
+                          monitor.calls()[-1]["replaces"] == notification, 5), monitor.calls()[-1]
+        displayed = subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout
+        assert displayed.strip() == "1"  # one notification for the timer, not one per service run
+        press("Cancel")
+        assert wait_until(lambda: timers()[stew]["state"] == "canceled", 5)
+        assert wait_until(lambda: subprocess.run(["dunstctl", "count", "displayed"], capture_output=True,
+                                                 text=True).stdout.strip() == "0", 5)
+    finally:
+        monitor.close()
+    assert [c["replaces"] for c in monitor.calls()].count(0) == 1

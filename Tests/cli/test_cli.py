@@ -198,7 +198,8 @@ def test_sigterm_cancels_with_130():
 
 
 @pytest.mark.parametrize("arguments", [["25x"], ["Tea"], [], ["until", "noon"], ["5m", "--repeat", "-1"], ["--bogus", "5s"],
-                                       ["5m", "--ring", "2h"]])
+                                       ["5m", "--ring", "2h"], ["5m", "--warn", "0s"], ["5m", "--warn", "2d"],
+                                       ["5m", "--warn", "soon"]])
 def test_bad_usage_is_one_line_and_status_2(arguments):
     began = time.monotonic()
     result = run(*arguments)

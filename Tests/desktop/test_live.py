@@ -185,3 +185,34 @@ def test_a_server_without_actions_gets_the_live_text_and_no_error_spam(run_drive
     assert len(notify) <= 5  # three live frames, the alarm: no retry loop
     assert not [line for line in lines if line.startswith(f"REPORT {REPORT_ALERT_FAILED} ")]
     assert driver.stderr == ""
+
+
+def test_detaching_or_freeing_the_timer_withdraws_its_live_notification(monitor):
+    """From Python: the live notification goes when the host detaches the
+    timer, and when the timer is freed without a detach."""
+    import tocsin
+    import tocsin.notify
+
+    with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine() as engine:
+        shown = []
+        notifier.on_report(lambda report: shown.append(report) if report.kind == "shown" else None)
+        rice = engine.countdown(60, label="Rice")
+        notifier.attach(rice, live=True)
+        rice.start()
+        deadline = time.monotonic() + 5
+        while not shown and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert shown and shown[0].detail.startswith("live, shown by dunst")
+        notifier.detach(rice)
+        time.sleep(0.5)
+        closed = monitor.calls("CloseNotification")
+        assert len(closed) == 1
+        soup = engine.countdown(60, label="Soup")
+        notifier.attach(soup, live=True)
+        soup.start()
+        time.sleep(0.5)
+        soup.free()  # no detach: the notifier finds it gone at its next look
+        time.sleep(1.5)
+        assert len(monitor.calls("CloseNotification")) == 2
+    summaries = {call["summary"] for call in monitor.calls()}
+    assert summaries == {"Rice", "Soup"}

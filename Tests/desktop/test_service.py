@@ -153,7 +153,10 @@ def test_add_activates_the_service_and_list_shows_the_timer(fresh_service):
     assert (listed["label"], listed["kind"], listed["state"], listed["duration"]) == ("Tea", "countdown", "running", 60)
     assert 59 < listed["remaining"] <= 60
     journal = fresh_service.with_suffix(".journal")  # the snapshot comes later: the change is a journal line
-    assert [json.loads(line)["id"] for line in journal.read_text().splitlines()] == [timer]
+    # The Add, then the id of its live notification once it is showing.
+    assert wait_until(lambda: len(journal.read_text().splitlines()) == 2, 5)
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert [line["id"] for line in lines] == [timer, timer] and lines[1]["notification"] > 0
     assert oct(journal.stat().st_mode & 0o777) == "0o600"
     assert oct(journal.parent.stat().st_mode & 0o777) == "0o700"
     stop_service()

@@ -44,6 +44,13 @@ def test_a_background_timer_is_listed_paused_adjusted_and_rings_on_time(signals)
     assert at - began >= 6.0  # 4 s + 1 s paused + 1 s added: never early
 
 
+def test_background_timers_are_live_unless_told_and_take_a_warning():
+    assert tocsin("30s", "Tea", "-b", "--warn", "10s").returncode == 0
+    assert tocsin("40s", "Rice", "-b", "--no-live").returncode == 0
+    listed = {timer["label"]: (timer["live"], timer["warn"]) for timer in listed_json()}
+    assert listed == {"Tea": (True, 10.0), "Rice": (False, 0.0)}
+
+
 def test_parallel_and_a_repeated_sequence_in_the_background(signals):
     assert tocsin("--parallel", "30s:Eggs", "40s:Rice", "-b").returncode == 0
     assert {timer["label"]: timer["state"] for timer in listed_json()} == {"Eggs": "running", "Rice": "running"}

@@ -35,21 +35,39 @@ all: lib
 
 # Builds both libraries and stages them as they will be installed:
 # lib/libNAME.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
-# (SwiftPM product tocsin-core builds libtocsin: the name `tocsin` is the command's.)
+# libtocsin.so is built from the engine's sources in Embedded Swift
+# (scripts/build-embedded.sh: ~290 KB stripped, libc and libm only), the
+# same sources SwiftPM builds for the Swift API and the command; where the
+# toolchain has no Embedded runtime for this machine, SwiftPM's product
+# tocsin-core (the Swift runtime linked in, ~6 MB) stands in.
 LIBRARIES := tocsin tocsin-notify
+EMBEDDED_RUNTIME := $(shell dirname "$$(command -v swiftc)")/../lib/swift/embedded/$(shell uname -m)-unknown-linux-gnu
 
-lib:
-	swift build -c $(CONFIG) --product tocsin-core
+LIBTOCSIN := $(OUT)/lib/libtocsin.so.$(VERSION)
+ENGINE_SOURCES := $(wildcard Sources/TocsinBase/*.swift Sources/Tocsin/*.swift Sources/TocsinC/* Sources/CTocsin/*.c \
+	Sources/CTocsin/include/*.h Sources/CTocsinSystem/*.c Sources/CTocsinSystem/include/*.h embedded/*.swift embedded/*/*) \
+	scripts/build-embedded.sh
+
+lib: $(LIBTOCSIN)
 	swift build -c $(CONFIG) --product tocsin-notify
 	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
 	@for name in $(LIBRARIES); do \
-	  product=$$name; [ $$name = tocsin ] && product=tocsin-core; \
-	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$$product.so" $(OUT)/lib/lib$$name.so.$(VERSION); \
+	  [ $$name = tocsin ] || cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$$name.so" $(OUT)/lib/lib$$name.so.$(VERSION); \
 	  ln -sf lib$$name.so.$(VERSION) $(OUT)/lib/lib$$name.so.$(MAJOR); \
 	  ln -sf lib$$name.so.$(MAJOR) $(OUT)/lib/lib$$name.so; \
 	  sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in > $(OUT)/lib/pkgconfig/$$name.pc; \
 	done
 	@cp include/tocsin.h include/tocsin_notify.h $(OUT)/include/
+
+$(LIBTOCSIN): $(ENGINE_SOURCES)
+	@mkdir -p $(OUT)/lib
+	@if [ -d "$(EMBEDDED_RUNTIME)" ]; then \
+	  echo "scripts/build-embedded.sh $@"; scripts/build-embedded.sh $@; \
+	else \
+	  echo "lib: no Embedded Swift runtime for $$(uname -m): libtocsin.so with the Swift runtime linked in"; \
+	  swift build -c $(CONFIG) --product tocsin-core && \
+	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/libtocsin-core.so" $@; \
+	fi
 
 # The main job: the `tocsin` command counting down 5 s, with the desktop
 # alert and sound at zero (where there is a desktop).
@@ -271,7 +289,7 @@ install-lib:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	for name in $(LIBRARIES); do \
-	  install -m 0755 $(OUT)/lib/lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/ && \
+	  install -s -m 0755 $(OUT)/lib/lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/ && \
 	  ln -sf lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$name.so.$(MAJOR) && \
 	  ln -sf lib$$name.so.$(MAJOR) $(DESTDIR)$(PREFIX)/lib/lib$$name.so && \
 	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in \

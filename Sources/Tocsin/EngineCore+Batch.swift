@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Batched delivery of queued STATE events.
 ///
 /// A host that starts a million timers queues a million STATE events, and the

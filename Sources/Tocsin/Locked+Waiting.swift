@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The waits of the engine's calls: each sleeps with the lock dropped until
 /// the delivering thread has moved past what the caller changed.

@@ -1,5 +1,6 @@
 import CTocsin
 import Glibc
+import Synchronization
 
 extension TimerEngine {
     /// `.polled`: a file descriptor that is readable while events wait, never

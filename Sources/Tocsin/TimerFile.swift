@@ -52,7 +52,7 @@ package struct BootStamp: Equatable, Sendable {
     /// 8-4-4-4-12 lowercase hexadecimal digits.
     static func isBootID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12]
+        return groups.map { $0.count } == [8, 4, 4, 4, 12]
             && groups.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } }
     }
 }
@@ -90,7 +90,7 @@ package enum TimerFile {
             members += [("boot_id", .string(boot.id)), ("saved_boottime_ns", .integer(boot.time))]
             if let awake = boot.awake { members.append(("saved_awake_ns", .integer(awake))) }
         }
-        members.append(("timers", .array(timers.map(\.json))))
+        members.append(("timers", .array(timers.map { $0.json })))
         return .object(members)
     }
 
@@ -154,7 +154,7 @@ package enum TimerFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .io }
+        guard info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else { throw .io }
         guard info.st_size <= maxBytes else { throw .corrupt }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0

@@ -1,0 +1,3 @@
+#include <glibc.h>
+#include "../../Sources/CTocsinSystem/include/tocsin_system.h"
+#include "../../Sources/CTocsinSystem/include/tocsin_lock.h"

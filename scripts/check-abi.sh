@@ -4,7 +4,9 @@
 #  - it needs only the C runtime (the Swift runtime is linked in), plus the
 #    libraries matched by EXTRA_NEEDED, and has no run path into a Swift
 #    toolchain; its soname is libNAME.so.MAJOR;
-#  - the header compiles cleanly as C99 and as C++.
+#  - the header compiles cleanly as C99 and as C++;
+#  - with FOOTPRINT_KB set (the Embedded Swift build of libtocsin.so): it
+#    needs libc and libm alone, and stripped it is at most that many KB.
 # (Each function's signature is checked at compile time by the
 # SignatureCheck.swift of the library's C ABI target.)
 # Usage: check-abi.sh LIBRARY.so HEADER.h [EXTRA_NEEDED_REGEX]
@@ -42,6 +44,17 @@ if [ "$soname" = "$name.so.$major" ]; then pass "soname_is_$name.so.$major"; els
 
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
+if [ -n "${FOOTPRINT_KB:-}" ]; then
+  others=$(echo "$needed" | grep -vE '^(libc|libm)\.so\.6$' || true)
+  if [ -z "$others" ]; then pass needs_only_libc_and_libm; else fail needs_only_libc_and_libm "also: $others"; fi
+  strip -o "$probe/stripped.so" "$library"
+  bytes=$(stat -c %s "$probe/stripped.so")
+  if [ "$bytes" -le $((FOOTPRINT_KB * 1024)) ]; then
+    pass "stripped_at_most_${FOOTPRINT_KB}_KB ($bytes bytes)"
+  else
+    fail "stripped_at_most_${FOOTPRINT_KB}_KB" "$bytes bytes"
+  fi
+fi
 printf '#include "%s"\nint main(void) { return 0; }\n' "$(basename "$header")" > "$probe/c.c"
 cp "$probe/c.c" "$probe/cxx.cpp"
 if out=$(cc -std=c99 -Wall -Wextra -pedantic -Werror -Iinclude -c "$probe/c.c" -o "$probe/c.o" 2>&1); then

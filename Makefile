@@ -122,12 +122,24 @@ TSAN_LIBS := -L$(dir $(SWIFT_CLANG))../lib/swift/linux -ldispatch -lBlocksRuntim
 # lose its last line to tail. These are the same tests run again, so their
 # closing lines are marked "thread sanitizer:" / "address sanitizer:" and
 # scripts/test.sh reports them apart from the total.
+# libtocsin.so instrumented: the Embedded Swift build that make lib ships
+# (SwiftPM's tocsin-core where there is no Embedded runtime).
+define instrumented_libtocsin
+	@mkdir -p $(2)
+	@if [ -d "$(EMBEDDED_RUNTIME)" ]; then \
+	  SANITIZE=$(1) scripts/build-embedded.sh $(2)/libtocsin.so.0 2>&1 | grep -E "error:" ; [ $${PIPESTATUS[0]} -eq 0 ]; \
+	else \
+	  swift build --product tocsin-core --sanitize=$(firstword $(subst fuzzer$(comma),,$(1))) $(if $(findstring fuzzer,$(1)),-Xswiftc -sanitize=fuzzer) \
+	    --scratch-path .build-$(3) 2>&1 | grep -E "error:" ; cp .build-$(3)/debug/libtocsin-core.so $(2)/libtocsin.so.0; \
+	fi
+endef
+comma := ,
+
 test-sanitizers:
-	@for kind in thread address; do \
-	  echo "== $$kind sanitizer: building libtocsin"; \
-	  swift build --product tocsin-core --sanitize=$$kind --scratch-path .build-$$kind 2>&1 | grep -E "error:" ; \
-	  mkdir -p out/$$kind/lib && cp .build-$$kind/debug/libtocsin-core.so out/$$kind/lib/libtocsin.so.0 || exit 1; \
-	done
+	@echo "== thread sanitizer: building libtocsin"
+	$(call instrumented_libtocsin,thread,out/thread/lib,thread)
+	@echo "== address sanitizer: building libtocsin"
+	$(call instrumented_libtocsin,address,out/address/lib,address)
 	@echo "== address sanitizer: building libtocsin-notify"
 	@swift build --product tocsin-notify --sanitize=address --scratch-path .build-address 2>&1 | grep -E "error:" ; \
 	  cp .build-address/debug/libtocsin-notify.so out/address/lib/libtocsin-notify.so.0
@@ -151,9 +163,8 @@ test-sanitizers:
 # grows a working corpus in out/fuzz/corpus. Findings land in out/fuzz/.
 FUZZ_SECONDS ?= 60
 test-fuzz:
-	swift build --product tocsin-core --sanitize=address -Xswiftc -sanitize=fuzzer --scratch-path .build-fuzz 2>&1 | grep -E "error:" ; true
-	@mkdir -p out/fuzz/lib out/fuzz/corpus
-	cp .build-fuzz/debug/libtocsin-core.so out/fuzz/lib/libtocsin.so.0
+	$(call instrumented_libtocsin,fuzzer$(comma)address,out/fuzz/lib,fuzz)
+	@mkdir -p out/fuzz/corpus
 	$(SWIFT_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=bfd -Iinclude Tests/fuzz/fuzz_abi.c out/fuzz/lib/libtocsin.so.0 -lm -o out/fuzz/fuzz_abi
 	env LD_LIBRARY_PATH=$(abspath out/fuzz/lib) ASAN_OPTIONS=detect_leaks=1 out/fuzz/fuzz_abi \
 	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=$(abspath out/fuzz)/ \

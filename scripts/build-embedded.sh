@@ -6,6 +6,9 @@
 # compiled whole (-wmo, as Embedded Swift requires) and optimized for size,
 # with the Swift settings Package.swift gives every target.
 #   scripts/build-embedded.sh OUTPUT.so        (work files beside it)
+# SANITIZE=address|thread|fuzzer,address instruments it the way
+# `swift build --sanitize` does (the program that loads it brings the
+# sanitizer's runtime: its symbols are left for it to define).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=$1
@@ -19,9 +22,17 @@ flags=(-target "$triple" -enable-experimental-feature Embedded -wmo -Osize -swif
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
        -package-name tocsin -I embedded/Glibc -I embedded/CTocsin -I embedded/CTocsinSystem -I "$work"
        -Xcc -fPIC -g)
+sanitize=${SANITIZE:-}
+instrument=()
+defs=(-Wl,-z,defs)
+if [ -n "$sanitize" ]; then
+  instrument=(-sanitize="$sanitize")
+  defs=()
+fi
 
 for source in Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c Sources/CTocsinSystem/system.c; do
-  "$clang" -Os -fPIC -g -ffunction-sections -fdata-sections -D_GNU_SOURCE -ISources/CTocsin/include -ISources/CTocsinSystem/include \
+  "$clang" -Os -fPIC -g -ffunction-sections -fdata-sections ${sanitize:+-fsanitize=${sanitize/fuzzer/fuzzer-no-link}} \
+    -D_GNU_SOURCE -ISources/CTocsin/include -ISources/CTocsinSystem/include \
     -c "$source" -o "$work/$(basename "$source" .c).o"
 done
 # TocsinBase and Tocsin are only modules for TocsinC to import: in Embedded
@@ -31,7 +42,7 @@ done
 "$swiftc" "${flags[@]}" -module-name TocsinBase -emit-module-path "$work/TocsinBase.swiftmodule" Sources/TocsinBase/*.swift
 "$swiftc" "${flags[@]}" -module-name Tocsin -emit-module-path "$work/Tocsin.swiftmodule" \
   Sources/Tocsin/*.swift embedded/LibcShims.swift
-"$swiftc" "${flags[@]}" -module-name TocsinC -emit-object -o "$work/TocsinC.o" Sources/TocsinC/*.swift
+"$swiftc" "${flags[@]}" "${instrument[@]}" -module-name TocsinC -emit-object -o "$work/TocsinC.o" Sources/TocsinC/*.swift
 "$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o \
-  -Wl,--version-script=Sources/TocsinC/exports.map -Wl,-soname=libtocsin.so.0 -Wl,--gc-sections -Wl,-z,defs \
+  -Wl,--version-script=Sources/TocsinC/exports.map -Wl,-soname=libtocsin.so.0 -Wl,--gc-sections "${defs[@]}" \
   -L"$runtime" -lswiftUnicodeDataTables -lm

@@ -58,6 +58,28 @@ extension Notifier {
             state.shownFrame = nil
             if !alert.live { presenter.close(key) }
         }
+        let announcing = settleWarning(&state, key, alert, reading, cause)
+        let now = Clocks.monotonic()
+        // A timeout after a change shown out of step (a button, a resume)
+        // waits for a second since it: never more than one update a second.
+        var held: Int64?
+        if cause == .due, !announcing, now - state.lastSent < LiveDisplay.second {
+            held = state.lastSent + LiveDisplay.second - now
+        } else {
+            show(&state, key, alert, label, reading, announcing: announcing, now: now)
+        }
+        if let wait = held ?? nextLook(reading, alert: alert, state: state) {
+            state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [weak self] in
+                self?.followTime(key, because: .due)
+            }
+        }
+        following[key] = state
+    }
+
+    /// Decides the warning for this look: true if it is given now (then its
+    /// sound plays).
+    private func settleWarning(_ state: inout Following, _ key: AlertKey, _ alert: Alert, _ reading: HostReading,
+                               _ cause: LookCause) -> Bool {
         let warning = alert.warning?.nanoseconds
         if let warning, let remaining = reading.remaining {
             // Started with less time than the warning: it would only startle.
@@ -66,46 +88,42 @@ extension Notifier {
             // Given more time since: warn again when it comes round.
             if state.warned && remaining > warning { state.warned = false }
         }
-        let announcing = LiveDisplay.warningDue(reading, warning: warning, warned: state.warned)
-        if announcing {
-            state.warned = true
-            warn(key, alert, phrase: LiveDisplay.phrase(warning ?? 0))
-        }
-        let now = Clocks.monotonic()
-        // A timeout after a change shown out of step (a button, a resume)
-        // waits for a second since it: never more than one update a second.
-        var held: Int64?
-        if cause == .due, !announcing, now - state.lastSent < LiveDisplay.second {
-            held = state.lastSent + LiveDisplay.second - now
-        }
-        if held == nil, alert.popup && !state.hushed && (alert.live || announcing),
-           let frame = LiveDisplay.frame(label: alert.summary ?? (label.isEmpty ? "Timer" : label), reading: reading,
-                                         warning: warning, warned: state.warned, announcing: announcing),
-           frame != state.shownFrame {
-            let content = AlertPresenter.Content(
-                summary: frame.summary, body: frame.body, icon: alert.icon, urgency: frame.urgency,
-                suppressSound: true, buttons: alert.actions ? frame.buttons : [], value: frame.value, resident: alert.live)
-            switch presenter.show(key, content) {
-            case .success(let server):
-                if state.shownFrame == nil {
-                    report(.shown, key, "live, shown by \(server)", nil, notification: presenter.notificationID(of: key))
-                }
-                state.shownFrame = frame
-                state.lastSent = now
-            case .failure(let failure):
-                report(.alertFailed, key, failure.reason, failure)
-                state.hushed = true
+        guard LiveDisplay.warningDue(reading, warning: warning, warned: state.warned) else { return false }
+        state.warned = true
+        warn(key, alert, phrase: LiveDisplay.phrase(warning ?? 0))
+        return true
+    }
+
+    /// Shows the live frame (or the warning's) if it differs from the one on
+    /// screen; closes a warning that no longer holds.
+    private func show(_ state: inout Following, _ key: AlertKey, _ alert: Alert, _ label: String, _ reading: HostReading,
+                      announcing: Bool, now: Int64) {
+        guard alert.popup && !state.hushed && (alert.live || announcing),
+              let frame = LiveDisplay.frame(label: alert.summary ?? (label.isEmpty ? "Timer" : label), reading: reading,
+                                            warning: alert.warning?.nanoseconds, warned: state.warned,
+                                            announcing: announcing)
+        else {
+            if !alert.live && !state.warned && state.shownFrame != nil {
+                presenter.close(key)  // a warning that no longer holds (more time was given)
+                state.shownFrame = nil
             }
-        } else if !alert.live && !state.warned && state.shownFrame != nil {
-            presenter.close(key)  // a warning that no longer holds (more time was given)
-            state.shownFrame = nil
+            return
         }
-        if let wait = held ?? nextLook(reading, alert: alert, state: state) {
-            state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [weak self] in
-                self?.followTime(key, because: .due)
+        guard frame != state.shownFrame else { return }
+        let content = AlertPresenter.Content(
+            summary: frame.summary, body: frame.body, icon: alert.icon, urgency: frame.urgency,
+            suppressSound: true, buttons: alert.actions ? frame.buttons : [], value: frame.value, resident: alert.live)
+        switch presenter.show(key, content) {
+        case .success(let server):
+            if state.shownFrame == nil {
+                report(.shown, key, "live, shown by \(server)", nil, notification: presenter.notificationID(of: key))
             }
+            state.shownFrame = frame
+            state.lastSent = now
+        case .failure(let failure):
+            report(.alertFailed, key, failure.reason, failure)
+            state.hushed = true
         }
-        following[key] = state
     }
 
     /// Nanoseconds until the timer should be read again; nil: not until its

@@ -41,7 +41,7 @@ all: lib
 # toolchain has no Embedded runtime for this machine, SwiftPM's product
 # tocsin-core (the Swift runtime linked in, ~6 MB) stands in.
 LIBRARIES := tocsin tocsin-notify
-EMBEDDED_RUNTIME := $(shell dirname "$$(command -v swiftc)")/../lib/swift/embedded/$(shell uname -m)-unknown-linux-gnu
+EMBEDDED_RUNTIME := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")")/../lib/swift/embedded/$(shell uname -m)-unknown-linux-gnu
 
 LIBTOCSIN := $(OUT)/lib/libtocsin.so.$(VERSION)
 ENGINE_SOURCES := $(wildcard Sources/TocsinBase/*.swift Sources/Tocsin/*.swift Sources/TocsinC/* Sources/CTocsin/*.c \

@@ -15,9 +15,10 @@ output=$1
 work="$(dirname "$output")/../embedded-build"
 mkdir -p "$work"
 swiftc=${SWIFTC:-swiftc}
-clang=${CLANG:-$(dirname "$(command -v "$swiftc")")/clang}
+bin=$(dirname "$(readlink -f "$(command -v "$swiftc")")")  # the toolchain's, through any symlink
+clang=${CLANG:-$bin/clang}
 triple="$(uname -m)-unknown-linux-gnu"
-runtime="$(dirname "$(command -v "$swiftc")")/../lib/swift/embedded/$triple"
+runtime="$bin/../lib/swift/embedded/$triple"
 flags=(-target "$triple" -enable-experimental-feature Embedded -wmo -Osize -swift-version 6 -parse-as-library
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
        -package-name tocsin -I embedded/Glibc -I embedded/CTocsin -I embedded/CTocsinSystem -I "$work"

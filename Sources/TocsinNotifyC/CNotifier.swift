@@ -88,9 +88,7 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
     guard let pointer else { return Alert() }
     // 0.4's struct ended before warn_seconds: its callers still work. Only
     // whole fields are read; the ones a smaller struct lacks stay zero.
-    let fieldEnds = [MemoryLayout<tocsin_alert>.offset(of: \tocsin_alert.warn_seconds),
-                     MemoryLayout<tocsin_alert>.offset(of: \tocsin_alert.warn_sound),
-                     MemoryLayout<tocsin_alert>.size].compactMap { $0 }
+    let fieldEnds = [tocsin_alert_end_0_4(), tocsin_alert_warn_sound_offset(), MemoryLayout<tocsin_alert>.size]
     guard let readable = fieldEnds.last(where: { $0 <= pointer.pointee.size }) else { throw .invalidArgument }
     var raw = tocsin_alert()
     withUnsafeMutableBytes(of: &raw) { destination in

@@ -7,7 +7,15 @@
 #ifndef TOCSIN_ENGINE_FUNCTIONS_H
 #define TOCSIN_ENGINE_FUNCTIONS_H
 
+#include <stddef.h>
+
 #include "tocsin.h"
+#include "tocsin_notify.h"
+
+/* Where tocsin_alert's fields added since 0.4 begin: a 0.4 caller's struct
+   ends at warn_seconds (offsetof, which Swift cannot spell without key paths). */
+static inline size_t tocsin_alert_end_0_4(void) { return offsetof(tocsin_alert, warn_seconds); }
+static inline size_t tocsin_alert_warn_sound_offset(void) { return offsetof(tocsin_alert, warn_sound); }
 
 struct tocsin_engine_functions {
     __typeof__(tocsin_timer_start) *timer_start;

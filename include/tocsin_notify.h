@@ -16,7 +16,8 @@
  *   draw a bar), low urgency, the "resident" and "suppress-sound" hints, no
  *   expiry, no sound. It is updated in place (one notification id, the
  *   protocol's replaces_id) only when its text changes: at most once a
- *   second while running, never while paused. Buttons: Pause / Resume (one
+ *   second while running (a button's effect shows at once, and the next
+ *   update waits a second after it), never while paused. Buttons: Pause / Resume (one
  *   button that toggles), +1 min (tocsin_timer_adjust; not for a stopwatch)
  *   and Cancel. At zero the same notification becomes the alarm (critical,
  *   the sound, Stop / Restart / +1 min) and then counts the time since

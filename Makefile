@@ -122,24 +122,25 @@ TSAN_LIBS := -L$(dir $(SWIFT_CLANG))../lib/swift/linux -ldispatch -lBlocksRuntim
 # lose its last line to tail. These are the same tests run again, so their
 # closing lines are marked "thread sanitizer:" / "address sanitizer:" and
 # scripts/test.sh reports them apart from the total.
-# libtocsin.so instrumented: the Embedded Swift build that make lib ships
-# (SwiftPM's tocsin-core where there is no Embedded runtime).
+# libtocsin.so instrumented into DIR: the Embedded Swift build that make lib
+# ships with SANITIZE=$(1), or where there is no Embedded runtime, SwiftPM's
+# tocsin-core built with the flags $(2) in scratch path .build-$(4).
 define instrumented_libtocsin
-	@mkdir -p $(2)
+	@mkdir -p $(3)
 	@if [ -d "$(EMBEDDED_RUNTIME)" ]; then \
-	  SANITIZE=$(1) scripts/build-embedded.sh $(2)/libtocsin.so.0 2>&1 | grep -E "error:" ; [ $${PIPESTATUS[0]} -eq 0 ]; \
+	  SANITIZE=$(1) scripts/build-embedded.sh $(3)/libtocsin.so.0 2>&1 | grep -E "error:" ; [ $${PIPESTATUS[0]} -eq 0 ]; \
 	else \
-	  swift build --product tocsin-core --sanitize=$(firstword $(subst fuzzer$(comma),,$(1))) $(if $(findstring fuzzer,$(1)),-Xswiftc -sanitize=fuzzer) \
-	    --scratch-path .build-$(3) 2>&1 | grep -E "error:" ; cp .build-$(3)/debug/libtocsin-core.so $(2)/libtocsin.so.0; \
+	  swift build --product tocsin-core $(2) --scratch-path .build-$(4) 2>&1 | grep -E "error:" ; \
+	  cp .build-$(4)/debug/libtocsin-core.so $(3)/libtocsin.so.0; \
 	fi
 endef
 comma := ,
 
 test-sanitizers:
 	@echo "== thread sanitizer: building libtocsin"
-	$(call instrumented_libtocsin,thread,out/thread/lib,thread)
+	$(call instrumented_libtocsin,thread,--sanitize=thread,out/thread/lib,thread)
 	@echo "== address sanitizer: building libtocsin"
-	$(call instrumented_libtocsin,address,out/address/lib,address)
+	$(call instrumented_libtocsin,address,--sanitize=address,out/address/lib,address)
 	@echo "== address sanitizer: building libtocsin-notify"
 	@swift build --product tocsin-notify --sanitize=address --scratch-path .build-address 2>&1 | grep -E "error:" ; \
 	  cp .build-address/debug/libtocsin-notify.so out/address/lib/libtocsin-notify.so.0
@@ -163,7 +164,7 @@ test-sanitizers:
 # grows a working corpus in out/fuzz/corpus. Findings land in out/fuzz/.
 FUZZ_SECONDS ?= 60
 test-fuzz:
-	$(call instrumented_libtocsin,fuzzer$(comma)address,out/fuzz/lib,fuzz)
+	$(call instrumented_libtocsin,fuzzer$(comma)address,--sanitize=address -Xswiftc -sanitize=fuzzer,out/fuzz/lib,fuzz)
 	@mkdir -p out/fuzz/corpus
 	$(SWIFT_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=bfd -Iinclude Tests/fuzz/fuzz_abi.c out/fuzz/lib/libtocsin.so.0 -lm -o out/fuzz/fuzz_abi
 	env LD_LIBRARY_PATH=$(abspath out/fuzz/lib) ASAN_OPTIONS=detect_leaks=1 out/fuzz/fuzz_abi \

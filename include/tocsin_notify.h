@@ -135,7 +135,7 @@ enum {
 /** tocsin_notify_report.kind. */
 enum {
     TOCSIN_REPORT_SHOWN = 1,        /* the notification is showing (a live
-                                       one: once per state change, not per
+                                       one: when it appears, not at each
                                        update) */
     TOCSIN_REPORT_ALERT_FAILED = 2, /* it could not be shown (detail: why) */
     TOCSIN_REPORT_SOUND = 3,        /* a sound plays (detail: its id, or

@@ -5,7 +5,7 @@
 # The modules are those of Package.swift (TocsinBase, Tocsin, TocsinC), each
 # compiled whole (-wmo, as Embedded Swift requires) and optimized for size,
 # with the Swift settings Package.swift gives every target.
-#   scripts/build-embedded.sh OUTPUT.so        (work files beside it)
+#   scripts/build-embedded.sh OUTPUT.so   (work files in OUTPUT's ../embedded-build)
 # SANITIZE=address|thread|fuzzer,address instruments it the way
 # `swift build --sanitize` does (the program that loads it brings the
 # sanitizer's runtime: its symbols are left for it to define).

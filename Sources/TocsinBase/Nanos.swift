@@ -75,6 +75,20 @@ extension Int64 {
     }
 }
 
+extension Nanos {
+    /// A span as a clock, "4:59" or "1:02:03" ("04:59" with `padMinutes`):
+    /// whole seconds, rounded up for time left (a countdown shows 0:01 until
+    /// it is over) and down for time elapsed. Negative spans show as zero.
+    package static func clock(_ nanoseconds: Int64, roundUp: Bool, padMinutes: Bool) -> String {
+        let nanoseconds = Swift.max(0, nanoseconds)
+        let total = roundUp ? nanoseconds / perSecond + (nanoseconds % perSecond == 0 ? 0 : 1) : nanoseconds / perSecond
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+        if hours > 0 { return "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" }
+        return "\(padMinutes ? twoDigits(minutes) : "\(minutes)"):\(twoDigits(seconds))"
+    }
+}
+
 extension Duration {
     /// Whole nanoseconds (sub-nanosecond parts dropped; no range check).
     package var nanoseconds: Int64 {

@@ -1,3 +1,5 @@
+import TocsinBase
+
 /// How the command shows time: text only, no terminal access.
 public enum Display {
     /// A time of day, "14:30" or "14:30:15" (each part two digits).
@@ -9,11 +11,7 @@ public enum Display {
     /// rounding up for time left (a 3 s countdown starts at 00:03 and reaches
     /// 00:00 when it finishes) and down for time elapsed.
     public static func clock(nanoseconds: Int64, roundUp: Bool) -> String {
-        let second: Int64 = 1_000_000_000
-        let seconds = roundUp ? (max(0, nanoseconds) + second - 1) / second : max(0, nanoseconds) / second
-        let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
-        let mmss = pad(minutes) + ":" + pad(rest)
-        return hours > 0 ? "\(hours):\(mmss)" : mmss
+        Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: true)
     }
 
     /// A total: "25:00", or "00:01.5" when it has tenths.
@@ -61,9 +59,5 @@ public enum Display {
     /// At most `columns - 1` characters, so the terminal never wraps the line.
     static func fitted(_ line: String, columns: Int) -> String {
         String(line.prefix(max(1, columns - 1)))
-    }
-
-    private static func pad(_ value: Int64) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

@@ -1,3 +1,5 @@
+import TocsinBase
+
 /// A button of a notification: its action id and its label.
 struct AlertButton: Hashable, Sendable {
     let action: String
@@ -83,14 +85,10 @@ enum LiveDisplay {
         overtimeStep - since % overtimeStep
     }
 
-    /// "4:59", "1:02:03": whole seconds, rounded up for time left (a
-    /// countdown shows 0:01 until it is over).
+    /// "4:59", "1:02:03" (`Nanos.clock`, minutes unpadded as notifications
+    /// show them).
     static func clock(_ nanoseconds: Int64, roundUp: Bool) -> String {
-        let nanoseconds = max(0, nanoseconds)
-        let total = roundUp ? nanoseconds / second + (nanoseconds % second == 0 ? 0 : 1) : nanoseconds / second
-        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
-        let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
-        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(minutes):\(twoDigits(seconds))"
+        Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: false)
     }
 
     /// "1 minute", "2 seconds", "1 min 30 s": a warning's lead in words.

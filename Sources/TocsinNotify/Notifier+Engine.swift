@@ -78,7 +78,7 @@ final class EngineHost: AlertHost, @unchecked Sendable {
     }
 
     /// Does what a button asks on `engine`; false if the engine refused.
-    package static func perform(_ action: HostAction, on timer: TimerID, in engine: TimerEngine) -> Bool {
+    private static func perform(_ action: HostAction, on timer: TimerID, in engine: TimerEngine) -> Bool {
         do throws(TocsinError) {
             switch action {
             case .start: try engine.start(timer)

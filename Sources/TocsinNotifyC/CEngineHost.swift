@@ -73,7 +73,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
 
     /// Seconds as the C ABI reports them, in nanoseconds (saturating).
     private static func nanoseconds(_ seconds: Double) -> Int64 {
-        seconds.isFinite ? Int64(clamping: Int64(exactly: (seconds * 1e9).rounded()) ?? (seconds > 0 ? .max : 0)) : 0
+        Int64(exactly: (seconds * 1e9).rounded()) ?? (seconds > 0 ? .max : 0)  // NaN: 0
     }
 
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool {

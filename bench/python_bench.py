@@ -10,6 +10,7 @@ countdown() + on_finish() + start() (every event kind delivered).
 """
 
 import asyncio
+import gc
 import resource
 import sys
 import time
@@ -62,6 +63,7 @@ async def run(engine_name: str, n: int, seed: int) -> None:
 
     rss0, cpu0 = rss_kb(), cpu_seconds()
     if engine_name == "asyncio":
+        gc.collect()
         start = time.perf_counter_ns()
         for i in range(n):
             deadline[i] = time.monotonic_ns() + int(spread[i] * 1e9)
@@ -76,6 +78,7 @@ async def run(engine_name: str, n: int, seed: int) -> None:
         cancel_ns = (time.perf_counter_ns() - start) // n
     else:
         engine = tocsin.aio.Engine()
+        gc.collect()
         start = time.perf_counter_ns()
         if engine_name == "tocsin-py":
             for i in range(n):

@@ -26,6 +26,8 @@ from ._values import (
 if TYPE_CHECKING:
     from ._engine import Engine
 
+_new_object = object.__new__
+
 #: A timer's handlers until it gets some: shared, as handler maps are
 #: replaced, never mutated.
 _NO_HANDLERS: "dict[Optional[EventKind], tuple[Handler, ...]]" = {}
@@ -42,7 +44,8 @@ class Timer:
     Every C call goes through the Engine (see "Timer's way in" there).
     The Engine reads ``_handle``, ``_freed``, ``_handlers``, ``_once``,
     ``_once_args`` and ``_events`` (to deliver events and check calls); only
-    this class writes them.
+    this class writes them, but for the handle ``Engine.after`` gets from its
+    C call.
     """
 
     __slots__ = (
@@ -66,20 +69,6 @@ class Timer:
         # The TOCSIN_EVENTS_* bits its C callback is given: FINISH, plus what
         # its handlers want (only ever grows; see _want).
         self._events = EVENTS_ALL
-
-    @classmethod
-    def _one_shot(cls, engine: "Engine", handler: Callable[..., object], args: tuple[object, ...], events: int) -> "Timer":
-        """``Engine.after``'s timer before its C call: FINISH calls
-        ``handler(event, *args)``; ``events`` are the kinds it is given."""
-        timer = cls(engine, 0)
-        timer._once = handler
-        timer._once_args = args
-        timer._events = events
-        return timer
-
-    def _bind(self, handle: int) -> None:
-        """The handle ``Engine.after``'s C call made."""
-        self._handle = handle
 
     def _mark_freed(self) -> None:
         """The C timer is gone (or was never made): later calls raise."""
@@ -360,3 +349,20 @@ def _call_soon(loop: asyncio.AbstractEventLoop, function: Callable[[Event], None
         loop.call_soon_threadsafe(function, event)
     except RuntimeError:
         pass
+
+
+def one_shot_timer(engine: "Engine", handler: Callable[..., object], args: tuple[object, ...], events: int) -> Timer:
+    """``Engine.after``'s timer before its C call: FINISH calls
+    ``handler(event, *args)``; ``events`` are the kinds it is given. Built
+    without ``__init__``, each slot set once: this is the binding's
+    per-timer hot path."""
+    timer = _new_object(Timer)
+    timer._engine = engine
+    timer._handle = 0
+    timer._freed = False
+    timer._deferred = False
+    timer._handlers = _NO_HANDLERS
+    timer._once = handler
+    timer._once_args = args
+    timer._events = events
+    return timer

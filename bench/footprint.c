@@ -4,8 +4,9 @@
  *
  * dlopen()s the library at PATH (RTLD_NOW, so every relocation is paid for),
  * creates its first timer loop and arms one timer 60 s away, and prints
- *   engine=E load_us=dlopen+first-engine microseconds rss_kb=VmRSS after
- *   base_rss_kb=VmRSS before
+ *   engine=E load_us=dlopen+first-engine microseconds rss_kb=resident KB after
+ *   base_rss_kb=resident KB before (from smaps_rollup, exact; VmRSS is
+ *   kept in per-CPU counters and can be off by hundreds of KB)
  * The process links only libc (and libdl): the library and what it needs
  * come in through dlopen, as in a Python or plugin host.
  */
@@ -25,11 +26,11 @@ static int64_t now_ns(void) {
 }
 
 static long rss_kb(void) {
-    FILE *status = fopen("/proc/self/status", "r");
+    FILE *status = fopen("/proc/self/smaps_rollup", "r");
     char line[256];
     long kb = -1;
     while (status && fgets(line, sizeof line, status)) {
-        if (!strncmp(line, "VmRSS:", 6)) kb = atol(line + 6);
+        if (!strncmp(line, "Rss:", 4)) kb = atol(line + 4);
     }
     if (status) fclose(status);
     return kb;

@@ -19,9 +19,11 @@ import tocsin.aio
 
 
 def rss_kb() -> int:
-    with open("/proc/self/status") as status:
+    """Resident KB from smaps_rollup (exact; VmRSS is kept in per-CPU
+    counters and can be off by hundreds of KB)."""
+    with open("/proc/self/smaps_rollup") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith("Rss:"):
                 return int(line.split()[1])
     return 0
 

@@ -160,6 +160,14 @@ struct DeadlineHeap {
     /// Bytes held, for memory accounting.
     var allocatedBytes: Int { capacity * MemoryLayout<HeapEntry>.stride }
 
+    /// The memory of the next `entryCount` entries past the last, within
+    /// the capacity (to fault in ahead of use).
+    func bytesAfterUsed(_ entryCount: Int) -> UnsafeMutableRawBufferPointer {
+        let end = min(count + entryCount, capacity)
+        guard let base, end > count else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
+        return UnsafeMutableRawBufferPointer(start: base + count, count: (end - count) * MemoryLayout<HeapEntry>.stride)
+    }
+
     mutating func deallocate() {
         free(base)
         base = nil

@@ -11,6 +11,7 @@ extension EngineCore {
         slots[index].pointee.duration = duration
         slots[index].pointee.created = nextCreated
         nextCreated &+= 1
+        prefaultAhead()
         return index
     }
 

@@ -14,7 +14,7 @@ import TocsinBase
 /// `+Scheduling` (the heap, the kernel timer, the queue), `+Delivery` (what
 /// falls due next), `+Batch` (STATE events claimed in batches), `+Restore`
 /// (the timer file's contents), `+Clocks` (awake timers, alarms, the
-/// simulated machine), `+Teardown`.
+/// simulated machine), `+Prefault` (table pages faulted in ahead), `+Teardown`.
 struct EngineCore {
     let delivery: TimerEngine.Delivery
     /// The kernel timer and poll fd; nil on a manual clock.
@@ -82,6 +82,16 @@ struct EngineCore {
     #endif
     /// Polled: the eventfd has been raised and not cleared.
     var signaled = false
+    /// Engine thread: slots up to here are faulted in or asked for (see
+    /// `+Prefault`); the engine thread has a request to take; the kernel
+    /// can fault in ahead (false once it said it cannot).
+    var prefaultedUpTo: Int32 = 0
+    var prefaultAsked = false
+    var prefaultWorks = true
+    #if DEBUG
+    /// Times the engine thread was asked to fault in table pages, for tests.
+    var prefaultRequests = 0
+    #endif
     /// Engine thread: when the kernel timer wakes it for the queued events
     /// (see `signalQueuedEvents`); nil while none wait or a round takes them.
     var queuedEventsDue: Int64?

@@ -116,6 +116,15 @@ struct SlotTable {
     /// Bytes held, for memory accounting.
     var allocatedBytes: Int { Int(capacity) * MemoryLayout<TimerSlot>.stride }
 
+    /// The memory of the next `slotCount` slots never handed out, within
+    /// the capacity (to fault in ahead of use).
+    func bytesAfterUsed(_ slotCount: Int32) -> UnsafeMutableRawBufferPointer {
+        let end = min(count &+ slotCount, capacity)
+        guard let base, end > count else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
+        return UnsafeMutableRawBufferPointer(
+            start: base + Int(count), count: Int(end - count) * MemoryLayout<TimerSlot>.stride)
+    }
+
     mutating func deallocate() {
         free(base)
         base = nil

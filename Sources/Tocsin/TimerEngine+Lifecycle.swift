@@ -60,6 +60,9 @@ extension TimerEngine {
             while !locked.core.closed {
                 locked.unlocked { kernel.wait() }
                 guard !locked.core.closed else { break }
+                if let ranges = locked.core.takePrefault(), !locked.unlocked({ ranges.faultIn() }) {
+                    locked.core.prefaultWorks = false
+                }
                 locked.core.deliveringThread = pthread_self()
                 locked.core.queuedEventsDue = nil  // this round takes them
                 _ = deliver(locked, until: bootClockNow())

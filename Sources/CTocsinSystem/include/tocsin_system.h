@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
@@ -47,6 +48,18 @@ static inline int tocsin_signal_fd(void) {
 static inline int tocsin_read_signal(int fd) {
     struct signalfd_siginfo info;
     return read(fd, &info, sizeof info) == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
+}
+
+/* Faults in the pages of [start, start + length) for writing, as a first
+   write would, without touching their contents (MADV_POPULATE_WRITE, Linux
+   5.14): 0, or -1 with errno (EINVAL on older kernels). Contents never
+   change, so a range freed or moved meanwhile costs memory at worst. */
+static inline int tocsin_prefault(void *start, size_t length) {
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), first = (uintptr_t)start & ~(page - 1);
+    return madvise((void *)first, length + ((uintptr_t)start - first), MADV_POPULATE_WRITE);
 }
 
 #endif

@@ -19,8 +19,9 @@ final class AlertPresenter {
     }
 
     /// A button press or a close, on the GLib thread.
-    let onAction: (AlertKey, String) -> Void
-    let onClosed: (AlertKey, _ byUser: Bool) -> Void
+    /// The notifier's; replaced by no-ops when it closes (they hold it).
+    private var onAction: (AlertKey, String) -> Void
+    private var onClosed: (AlertKey, _ byUser: Bool) -> Void
 
     private var server: NotificationServer?
     private var shown: [AlertKey: UnsafeMutablePointer<NotifyNotification>] = [:]
@@ -93,7 +94,7 @@ final class AlertPresenter {
             let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
             _ = tocsin_connect_closed(notification, { notification, raw in
                 let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
-                token.presenter?.closed(notification, token.key)
+                token.presenter.closed(notification, token.key)
             }, token, { raw, _ in
                 Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).release()
             })
@@ -118,7 +119,7 @@ final class AlertPresenter {
                 let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
                 notify_notification_add_action(notification, button.action, button.label, { _, action, raw in
                     let token = Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
-                    token.presenter?.onAction(token.key, action.map { String(cString: $0) } ?? "")
+                    token.presenter.onAction(token.key, action.map { String(cString: $0) } ?? "")
                 }, token, { raw in
                     Unmanaged<AlertToken>.fromOpaque(raw.unsafelyUnwrapped).release()
                 })
@@ -145,6 +146,13 @@ final class AlertPresenter {
         } else {
             closing.append(notification)  // released when the server confirms
         }
+    }
+
+    /// Forgets the notifier's callbacks (after `closeAll`, as it closes):
+    /// a button pressed later does nothing.
+    func dropCallbacks() {
+        onAction = { _, _ in }
+        onClosed = { _, _ in }
     }
 
     func closeAll() {
@@ -176,10 +184,12 @@ final class AlertPresenter {
     }
 }
 
-/// Passed through libnotify's user data to find the alert again.
+/// Passed through libnotify's user data to find the alert again. It keeps
+/// the presenter until libnotify frees the notification's actions (the
+/// presenter's callbacks are no-ops by then if the notifier has closed).
 final class AlertToken {
     let key: AlertKey
-    weak var presenter: AlertPresenter?
+    let presenter: AlertPresenter
 
     init(_ key: AlertKey, _ presenter: AlertPresenter) {
         self.key = key

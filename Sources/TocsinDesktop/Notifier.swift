@@ -1,5 +1,4 @@
 public import TocsinBase
-import Glibc
 
 /// Shows a desktop alert and plays the alarm sound when a timer finishes.
 ///
@@ -12,9 +11,10 @@ import Glibc
 /// Thread safety: every method may be called from any thread, including
 /// from timer handlers.
 ///
-/// `@unchecked Sendable`: mutable state is guarded by `lock`; the presenter
-/// is touched only on the GLib thread.
-public final class Notifier: @unchecked Sendable {
+/// The work is done by a `NotifierCore`, which this closes when it goes
+/// (`deinit`), so dropping the last reference to a notifier stops its
+/// threads as `close()` does.
+public final class Notifier: Sendable {
     public struct Options: Sendable {
         /// No log lines on standard error (reports still arrive).
         public var quiet: Bool
@@ -27,288 +27,24 @@ public final class Notifier: @unchecked Sendable {
         }
     }
 
-    struct Attachment {
-        var alert: Alert
-        var host: any AlertHost
-    }
-
-    let options: Options
-    let glib: GLibThread
-    private(set) var sound: SoundPlayer!
-    /// GLib thread only.
-    private(set) var presenter: AlertPresenter!
-    /// The timers whose time is followed (live or warned); GLib thread only.
-    var following: [AlertKey: Following] = [:]
-    package let lock = TocsinLock()
-    // Guarded by `lock`:
-    var attachments: [AlertKey: Attachment] = [:]
-    package var hosts: [ObjectIdentifier: any AlertHost] = [:]
-    private var reportHandler: (@Sendable (NotifierReport) -> Void)?
-    private var loggedReasons: Set<String> = []
-    var pending = 0
-    private var closed = false
-    private var nextStandalone: UInt64 = 1
+    package let core: NotifierCore
 
     public init(options: Options = Options()) throws(TocsinError) {
-        self.options = options
-        do {
-            glib = try GLibThread()
-        } catch {
-            throw .io
-        }
-        let report: SoundPlayer.Reporter = { [weak self] kind, key, detail, failure in
-            self?.report(kind, key, detail, failure)
-        }
-        do {
-            sound = try SoundPlayer(report: report, done: { [weak self] _ in self?.finishOne() })
-        } catch {
-            glib.stop()
-            throw .io
-        }
-        let presenter = AlertPresenter(
-            onAction: { [weak self] key, action in self?.perform(action, on: key) },
-            onClosed: { [weak self] key, byUser in self?.dismissed(key, byUser: byUser) })
-        self.presenter = presenter
+        core = try NotifierCore(options: options)
     }
 
     deinit {
-        close()
+        core.close()
     }
 
     /// Receives every report, on one of the notifier's threads (nil: none).
     public func setReportHandler(_ handler: (@Sendable (NotifierReport) -> Void)?) {
-        lock.lock()
-        reportHandler = handler
-        lock.unlock()
+        core.setReportHandler(handler)
     }
-
-    // MARK: - Attaching
-
-    /// Silences and dismisses an alert (what the Stop button does); false
-    /// if the timer has no alert attached.
-    package func stop(_ key: AlertKey) -> Bool {
-        lock.lock()
-        let attached = attachments[key] != nil
-        lock.unlock()
-        if attached { withdraw(key) }
-        return attached
-    }
-
-    /// `notification`: the server id of this timer's notification shown by
-    /// an earlier process, replaced by the first one shown now.
-    package func attach(_ timer: UInt64, host: any AlertHost, alert: Alert, notification: UInt32? = nil) throws(TocsinError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { throw .closed }
-        let hostID = ObjectIdentifier(host)
-        let key = AlertKey(host: hostID, timer: timer)
-        let firstOfHost = !attachments.keys.contains { $0.host == hostID }
-        if firstOfHost {
-            let observing = host.observe { [weak self, weak host] timer, event in
-                guard let self, let host else { return }
-                self.hostEvent(event, timer: timer, host: host)
-            }
-            guard observing else { throw .closed }
-        }
-        attachments[key] = Attachment(alert: alert, host: host)
-        hosts[hostID] = host
-        if let notification { glib.run { [self] in presenter.adopt(notification, for: key) } }
-        // A timer already running is shown (and its warning awaited) at once.
-        if alert.followsTime { glib.run { [self] in followTime(key, because: .attached) } }
-    }
-
-    /// Stops alerting for `key`; false if it was not attached.
-    @discardableResult
-    package func detach(_ key: AlertKey) -> Bool {
-        lock.lock()
-        let removed = attachments.removeValue(forKey: key)
-        let lastOfHost = removed != nil && !attachments.keys.contains { $0.host == key.host }
-        let idleHost = lastOfHost ? key.host.flatMap { hosts.removeValue(forKey: $0) } : nil
-        lock.unlock()
-        // Outside the lock: stopping waits for a running observer, which takes the lock.
-        idleHost?.stopObserving()
-        if removed != nil { withdraw(key) }
-        return removed != nil
-    }
-
-    /// Detaches every timer of one host (its engine is about to go).
-    package func forgetHost(_ hostID: ObjectIdentifier) {
-        lock.lock()
-        let keys = attachments.keys.filter { $0.host == hostID }
-        lock.unlock()
-        for key in keys { detach(key) }
-        lock.lock()
-        let host = hosts.removeValue(forKey: hostID)
-        lock.unlock()
-        host?.stopObserving()
-    }
-
-    // MARK: - Showing
 
     /// Shows `alert` now, with no timer (no Restart or +1 min buttons).
     public func show(_ alert: Alert) {
-        guard !isClosed else { return }
-        lock.lock()
-        let key = AlertKey(host: nil, timer: nextStandalone)
-        nextStandalone += 1
-        lock.unlock()
-        present(key, alert: alert, label: "Tocsin", buttons: [.stop])
-    }
-
-    /// A timer of an attached engine changed; on the engine's delivery thread.
-    private func hostEvent(_ event: HostEvent, timer: UInt64, host: any AlertHost) {
-        let key = AlertKey(host: ObjectIdentifier(host), timer: timer)
-        lock.lock()
-        let attachment = closed ? nil : attachments[key]
-        lock.unlock()
-        guard let attachment else { return }
-        let alert = attachment.alert
-        switch event {
-        case .finished:
-            let label = host.label(of: timer)  // allowed on the delivery thread
-            // An alarm's time has passed: restarting it would ring at once.
-            let isAlarm = host.reading(of: timer)?.isAlarm ?? false
-            present(key, alert: alert, label: label.isEmpty ? "Timer" : label,
-                    buttons: isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze], overtime: alert.live, rang: isAlarm)
-        case .running where alert.followsTime, .suspended where alert.followsTime:
-            if event == .running { sound.post(.stop(key)) }
-            glib.run { [self] in followTime(key, because: .changed(event)) }
-        case .running, .canceled:
-            withdraw(key)
-        case .suspended:
-            break
-        }
-    }
-
-    private func present(_ key: AlertKey, alert: Alert, label: String, buttons: [AlertButton],
-                         overtime: Bool = false, rang: Bool = false) {
-        let chain = alert.soundChain
-        lock.lock()
-        pending += (alert.popup ? 1 : 0) + (chain.isEmpty ? 0 : 1)
-        lock.unlock()
-        if alert.popup {
-            let content = AlertPresenter.Content(
-                summary: alert.summary ?? label, body: alert.body ?? "Time is up", icon: alert.icon,
-                urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [])
-            let work = UnsafeSendable(content)
-            glib.run { [self] in
-                switch presenter.show(key, work.value) {
-                case .success(let server):
-                    report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key))
-                    if overtime { countOvertime(key, alarm: work.value, rang: rang) }
-                case .failure(let failure):
-                    report(.alertFailed, key, failure.reason, failure)
-                }
-                finishOne()
-            }
-        }
-        if !chain.isEmpty {
-            sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound))
-        }
-    }
-
-    /// Closes a notification an earlier process left showing (by its id on
-    /// the server).
-    package func closeStray(_ notification: UInt32) {
-        glib.run { [self] in presenter.closeStray(notification) }
-    }
-
-    /// Withdraws the alert and silences its sound.
-    package func withdraw(_ key: AlertKey) {
-        glib.run { [self] in
-            stopFollowing(key)
-            presenter.close(key)
-        }
-        sound.post(.stop(key))
-    }
-
-    /// A button was pressed; on the GLib thread.
-    private func perform(_ action: String, on key: AlertKey) {
-        lock.lock()
-        let attachment = attachments[key]
-        lock.unlock()
-        var newTimer: TimerID?
-        let live = attachment?.alert.live ?? false
-        switch action {
-        case "restart":
-            _ = attachment?.host.perform(.start, on: key.timer)  // its RUNNING withdraws (or replaces) the alert
-        case "snooze":
-            if !live { withdraw(key) }  // a live one shows the new time in place
-            // The same timer, run again with the snooze's time left: hosts see
-            // one timer that got more time, not a new one.
-            let seconds = Nanos.seconds(options.snooze.nanoseconds)
-            if let attachment, attachment.host.perform(.adjust(seconds: seconds), on: key.timer) {
-                newTimer = TimerID(rawValue: key.timer)
-            }
-        case "pause":
-            _ = attachment?.host.perform(.suspend, on: key.timer)
-        case "resume":
-            _ = attachment?.host.perform(.resume, on: key.timer)
-        case "cancel":
-            _ = attachment?.host.perform(.cancel, on: key.timer)  // its CANCELED withdraws the alert
-        default:  // "stop", and the default action
-            withdraw(key)
-        }
-        // Show what the button did at once (an adjust sends no state change).
-        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, because: .asked) }
-        deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
-    }
-
-    /// Shows at once what a change the notifier did not make did to the
-    /// timer's live notification (the timer service's `Adjust`, say).
-    package func refresh(_ key: AlertKey) {
-        glib.run { [self] in
-            if following[key] != nil { followTime(key, because: .asked) }
-        }
-    }
-
-    private func dismissed(_ key: AlertKey, byUser: Bool) {
-        sound.post(.stop(key))  // a dismissed alert stops ringing
-        hushFollowing(key)
-        report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)
-    }
-
-    // MARK: - Reports
-
-    func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?,
-                notification: UInt32? = nil) {
-        let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
-        deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host,
-                               notification: notification))
-        guard let failure else { return }
-        lock.lock()
-        let first = loggedReasons.insert(failure.reason).inserted
-        lock.unlock()
-        if first && !options.quiet {
-            let line = Array("tocsin-notify: \(failure.reason)\n".utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        }
-    }
-
-    func deliver(_ report: NotifierReport) {
-        lock.lock()
-        let handler = reportHandler
-        lock.unlock()
-        handler?(report)
-    }
-
-    func timerID(_ key: AlertKey) -> TimerID? {
-        key.host == nil ? nil : TimerID(rawValue: key.timer)
-    }
-
-    // MARK: - Waiting and closing
-
-    private var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed
-    }
-
-    func finishOne() {
-        lock.lock()
-        pending -= 1
-        lock.broadcast()
-        lock.unlock()
+        core.show(alert)
     }
 
     /// Waits until every alert asked for so far is shown (or failed) and
@@ -316,37 +52,19 @@ public final class Notifier: @unchecked Sendable {
     /// for at most `timeout`. True if nothing is left pending. For programs
     /// that exit right after a timer finishes.
     public func flush(timeout: Duration) -> Bool {
-        let deadline = Clocks.monotonic() + timeout.nanoseconds
-        lock.lock()
-        defer { lock.unlock() }
-        while pending > 0 {
-            let left = deadline - Clocks.monotonic()
-            if left <= 0 || !lock.wait(nanoseconds: left) && Clocks.monotonic() >= deadline { break }
-        }
-        return pending == 0
+        core.flush(timeout: timeout)
+    }
+
+    /// Checks the session bus, the notification server and the sound server,
+    /// and which file each alarm sound is. Bounded: at most 1 s for each of
+    /// two D-Bus calls and 2 s for the sound server.
+    public func diagnose() -> Diagnosis {
+        core.diagnose()
     }
 
     /// Silences everything, withdraws every alert and stops the threads.
     /// Closing twice does nothing.
     public func close() {
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            return
-        }
-        closed = true
-        let hostsToStop = Array(hosts.values)
-        hosts = [:]
-        let keys = Array(attachments.keys)
-        attachments = [:]
-        lock.unlock()
-        for host in hostsToStop { host.stopObserving() }
-        for key in keys { sound.post(.stop(key)) }
-        glib.run { [self] in
-            for key in Array(following.keys) { stopFollowing(key) }
-            presenter.closeAll()
-        }
-        sound.shutDown()
-        glib.stop()
+        core.close()
     }
 }

@@ -30,9 +30,11 @@ final class SoundPlayer: @unchecked Sendable {
     private let lock = TocsinLock()
     private var commands: [Command] = []
     private var thread = pthread_t()
-    private let report: Reporter
+    /// The notifier's callbacks, called on the sound thread only, and
+    /// replaced by no-ops once it has stopped (they hold the notifier).
+    private var report: Reporter
     /// Called once per `play`, when that alert's sound is over.
-    private let done: @Sendable (AlertKey) -> Void
+    private var done: @Sendable (AlertKey) -> Void
 
     // Sound thread only:
     private var context: OpaquePointer?
@@ -63,10 +65,12 @@ final class SoundPlayer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Stops every sound and joins the thread.
+    /// Stops every sound, joins the thread and drops the callbacks.
     func shutDown() {
         post(.quit)
         pthread_join(thread, nil)
+        report = { _, _, _, _ in }
+        done = { _ in }
     }
 
     private func run() {

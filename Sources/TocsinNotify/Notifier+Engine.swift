@@ -17,28 +17,28 @@ extension Notifier {
     package func attach(_ timer: TimerID, in engine: TimerEngine, alert: Alert,
                         router: (@Sendable (TimerID, HostAction) -> Bool)?, notification: UInt32? = nil) throws(TocsinError) {
         _ = try engine.state(of: timer)  // unknown handles and closed engines fail here
-        let known: (any AlertHost)? = hostID(of: engine).flatMap { id in lock.withLock { hosts[id] } }
-        try attach(timer.rawValue, host: known ?? EngineHost(engine, router: router), alert: alert, notification: notification)
+        let known: (any AlertHost)? = hostID(of: engine).flatMap { id in core.lock.withLock { core.hosts[id] } }
+        try core.attach(timer.rawValue, host: known ?? EngineHost(engine, router: router), alert: alert, notification: notification)
     }
 
     /// Brings the timer's live notification up to date at once (after a
     /// change that sends no state event, such as an adjust).
     package func refresh(_ timer: TimerID, in engine: TimerEngine) {
-        refresh(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+        core.refresh(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
 
     public func detach(_ timer: TimerID, in engine: TimerEngine) {
-        detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+        core.detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
 
     /// Silences and dismisses the timer's alert (what the Stop button does).
     public func stop(_ timer: TimerID, in engine: TimerEngine) {
-        withdraw(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
+        core.withdraw(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
 
     /// The id the engine's host is registered under.
     private func hostID(of engine: TimerEngine) -> ObjectIdentifier? {
-        lock.withLock { hosts.first { ($0.value as? EngineHost)?.engine === engine }?.key }
+        core.lock.withLock { core.hosts.first { ($0.value as? EngineHost)?.engine === engine }?.key }
     }
 }
 

@@ -167,7 +167,7 @@ public func tocsin_notify_attach(
         guard let functions = EngineFunctions.shared else { throw .unavailable }
         let state = functions.state(engine, timer)  // before a host is made: a refused call leaves none
         guard state >= 0 else { throw TocsinError(code: state) }
-        try notifier.notifier.attach(timer, host: notifier.host(for: engine, functions), alert: alert)
+        try notifier.notifier.core.attach(timer, host: notifier.host(for: engine, functions), alert: alert)
         return Int32(TOCSIN_OK)
     }
 }
@@ -177,7 +177,7 @@ public func tocsin_notify_detach(_ pointer: OpaquePointer?, _ engine: OpaquePoin
     status(pointer) { notifier throws(TocsinError) in
         guard let engine else { throw .invalidArgument }
         guard let host = notifier.existingHost(for: engine),
-              notifier.notifier.detach(AlertKey(host: ObjectIdentifier(host), timer: timer))
+              notifier.notifier.core.detach(AlertKey(host: ObjectIdentifier(host), timer: timer))
         else { throw .noSuchTimer }
         return Int32(TOCSIN_OK)
     }
@@ -188,7 +188,7 @@ public func tocsin_notify_forget_engine(_ pointer: OpaquePointer?, _ engine: Opa
     status(pointer) { notifier throws(TocsinError) in
         guard let engine else { throw .invalidArgument }
         if let host = notifier.removeHost(for: engine) {
-            notifier.notifier.forgetHost(ObjectIdentifier(host))
+            notifier.notifier.core.forgetHost(ObjectIdentifier(host))
         }
         return Int32(TOCSIN_OK)
     }
@@ -199,7 +199,7 @@ public func tocsin_notify_stop(_ pointer: OpaquePointer?, _ engine: OpaquePointe
     status(pointer) { notifier throws(TocsinError) in
         guard let engine else { throw .invalidArgument }
         guard let host = notifier.existingHost(for: engine),
-              notifier.notifier.stop(AlertKey(host: ObjectIdentifier(host), timer: timer))
+              notifier.notifier.core.stop(AlertKey(host: ObjectIdentifier(host), timer: timer))
         else { throw .noSuchTimer }
         return Int32(TOCSIN_OK)
     }

@@ -267,7 +267,7 @@ package final class TimerService: @unchecked Sendable {
     /// was within the grace period, else one quiet alert saying when.
     private func announceLate(_ entry: Entry, lateness: Double) {
         guard let notifier, entry.alert || entry.sound else { return }
-        if let stray = entry.notification { notifier.closeStray(stray) }  // its live one, from before
+        if let stray = entry.notification { notifier.core.closeStray(stray) }  // its live one, from before
         let label = (try? engine.label(of: entry.timer)) ?? ""
         if lateness <= grace {
             notifier.show(Alert(summary: label, body: "Finished \(Self.ago(lateness)) ago",

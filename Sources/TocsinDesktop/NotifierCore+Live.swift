@@ -38,7 +38,7 @@ enum LookCause: Equatable {
     case asked
 }
 
-extension Notifier {
+extension NotifierCore {
     /// Reads the timer and brings its live notification and warning up to
     /// date; then waits for the next change. GLib thread only.
     func followTime(_ key: AlertKey, because cause: LookCause) {
@@ -69,8 +69,8 @@ extension Notifier {
             show(&state, key, alert, label, reading, announcing: announcing, now: now)
         }
         if let wait = held ?? nextLook(reading, alert: alert, state: state) {
-            state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [weak self] in
-                self?.followTime(key, because: .due)
+            state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [self] in
+                followTime(key, because: .due)
             }
         }
         following[key] = state
@@ -162,8 +162,8 @@ extension Notifier {
         state.alarmRang = rang
         state.shownFrame = nil
         state.hushed = false
-        state.source = glib.after(milliseconds: Self.milliseconds(LiveDisplay.overtimeStep)) { [weak self] in
-            self?.updateOvertime(key)
+        state.source = glib.after(milliseconds: Self.milliseconds(LiveDisplay.overtimeStep)) { [self] in
+            updateOvertime(key)
         }
         following[key] = state
     }
@@ -178,8 +178,8 @@ extension Notifier {
             state.hushed = true
         }
         if !state.hushed {
-            state.source = glib.after(milliseconds: Self.milliseconds(LiveDisplay.nextOvertime(since: since))) { [weak self] in
-                self?.updateOvertime(key)
+            state.source = glib.after(milliseconds: Self.milliseconds(LiveDisplay.nextOvertime(since: since))) { [self] in
+                updateOvertime(key)
             }
         }
         following[key] = state

@@ -36,11 +36,11 @@ public struct DiagnosisProblem: Error, Sendable {
     public var reason: String
 }
 
-extension Notifier {
+extension NotifierCore {
     /// Checks the session bus, the notification server and the sound server,
     /// and which file each alarm sound is. Bounded: at most 1 s for each of
     /// two D-Bus calls and 2 s for the sound server.
-    public func diagnose() -> Diagnosis {
+    func diagnose() -> Diagnosis {
         let bus = DesktopProbe.sessionBus().mapError { DiagnosisProblem(reason: $0.reason) }
         let server = DesktopProbe.notificationServer().mapError { DiagnosisProblem(reason: $0.reason) }
         let answer = SoundAnswer()

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 import Tocsin
+@testable import TocsinDesktop
 import TocsinNotify
 
 /// The notifier from Swift, outside any desktop session (inside one: the
@@ -41,6 +42,29 @@ import TocsinNotify
         #expect(alert.error == .unavailable)
         #expect(alert.timer == tea)
         #expect(seen.contains { $0.kind == .soundFailed || $0.detail == "terminal-bell" })
+    }
+
+    /// The core's callbacks hold it (no weak references, for Embedded
+    /// Swift): dropping the last `Notifier` closes it, and nothing keeps it.
+    @Test func droppingTheNotifierClosesItAndFreesEverything() throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        weak var core: NotifierCore?
+        do {
+            let notifier = try Notifier(options: .init(quiet: true))
+            core = notifier.core
+            let timer = try engine.countdown(.seconds(2))
+            try notifier.attach(timer, in: engine, alert: Alert(live: true, warning: .seconds(1)))
+            try engine.start(timer)
+            try engine.advance(by: .seconds(2))  // the alarm, its sound, the live timeouts
+            notifier.show(Alert(body: "standalone"))
+            #expect(core != nil)
+        }
+        #expect(core == nil)
+        let timer = try engine.countdown(.seconds(1))  // the engine's observer went with it
+        try engine.start(timer)
+        try engine.advance(by: .seconds(1))
+        #expect(try engine.state(of: timer) == .finished)
     }
 
     @Test func restartingOrCancellingWithdrawsAndDetachStopsAlerts() throws {

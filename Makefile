@@ -35,39 +35,52 @@ all: lib
 
 # Builds both libraries and stages them as they will be installed:
 # lib/libNAME.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
-# libtocsin.so is built from the engine's sources in Embedded Swift
-# (scripts/build-embedded.sh: ~290 KB stripped, libc and libm only), the
-# same sources SwiftPM builds for the Swift API and the command; where the
-# toolchain has no Embedded runtime for this machine, SwiftPM's product
-# tocsin-core (the Swift runtime linked in, ~6 MB) stands in.
+# Both are built in Embedded Swift (scripts/build-embedded.sh): libtocsin.so
+# from the engine's sources (~290 KB stripped, libc and libm only),
+# libtocsin-notify.so from the notifier's (~250 KB, plus the desktop's
+# libraries), the same sources SwiftPM builds for the Swift API, the command
+# and the service. Where the toolchain has no Embedded runtime for this
+# machine, SwiftPM's products tocsin-core and tocsin-notify (the Swift
+# runtime linked in, 6 MB or more each) stand in.
 LIBRARIES := tocsin tocsin-notify
 EMBEDDED_RUNTIME := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")")/../lib/swift/embedded/$(shell uname -m)-unknown-linux-gnu
 
 LIBTOCSIN := $(OUT)/lib/libtocsin.so.$(VERSION)
-ENGINE_SOURCES := $(wildcard Sources/TocsinBase/*.swift Sources/Tocsin/*.swift Sources/TocsinC/* Sources/CTocsin/*.c \
-	Sources/CTocsin/include/*.h Sources/CTocsinSystem/*.c Sources/CTocsinSystem/include/*.h embedded/*.swift embedded/*/*) \
+LIBNOTIFY := $(OUT)/lib/libtocsin-notify.so.$(VERSION)
+SHARED_SOURCES := $(wildcard Sources/TocsinBase/*.swift Sources/CTocsin/*.c Sources/CTocsin/include/*.h \
+	Sources/CTocsinSystem/*.c Sources/CTocsinSystem/include/*.h embedded/*.swift embedded/Glibc/* embedded/CTocsin/*) \
 	scripts/build-embedded.sh
+ENGINE_SOURCES := $(SHARED_SOURCES) $(wildcard Sources/Tocsin/*.swift Sources/TocsinC/* embedded/CTocsinSystem/*)
+NOTIFY_SOURCES := $(SHARED_SOURCES) $(wildcard Sources/TocsinDesktop/*.swift Sources/TocsinNotifyC/* \
+	Sources/CTocsinNotify/*.c Sources/CTocsinNotify/include/*.h Sources/CNotify/* Sources/CCanberra/* \
+	embedded/CNotify/* embedded/CCanberra/* embedded/CTocsinNotify/*)
 
-lib: $(LIBTOCSIN)
-	swift build -c $(CONFIG) --product tocsin-notify
+lib: $(LIBTOCSIN) $(LIBNOTIFY)
 	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
 	@for name in $(LIBRARIES); do \
-	  [ $$name = tocsin ] || cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$$name.so" $(OUT)/lib/lib$$name.so.$(VERSION); \
 	  ln -sf lib$$name.so.$(VERSION) $(OUT)/lib/lib$$name.so.$(MAJOR); \
 	  ln -sf lib$$name.so.$(MAJOR) $(OUT)/lib/lib$$name.so; \
 	  sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in > $(OUT)/lib/pkgconfig/$$name.pc; \
 	done
 	@cp include/tocsin.h include/tocsin_notify.h $(OUT)/include/
 
-$(LIBTOCSIN): $(ENGINE_SOURCES)
+# $(call embedded_or_swiftpm,build-embedded.sh arguments,SwiftPM product)
+define embedded_or_swiftpm
 	@mkdir -p $(OUT)/lib
 	@if [ -d "$(EMBEDDED_RUNTIME)" ]; then \
-	  echo "scripts/build-embedded.sh $@"; scripts/build-embedded.sh $@; \
+	  echo "scripts/build-embedded.sh $(1)"; scripts/build-embedded.sh $(1); \
 	else \
-	  echo "lib: no Embedded Swift runtime for $$(uname -m): libtocsin.so with the Swift runtime linked in"; \
-	  swift build -c $(CONFIG) --product tocsin-core && \
-	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/libtocsin-core.so" $@; \
+	  echo "lib: no Embedded Swift runtime for $$(uname -m): $(2) with the Swift runtime linked in"; \
+	  swift build -c $(CONFIG) --product $(2) && \
+	  cp "$$(swift build -c $(CONFIG) --show-bin-path)/lib$(2).so" $@; \
 	fi
+endef
+
+$(LIBTOCSIN): $(ENGINE_SOURCES)
+	$(call embedded_or_swiftpm,$@,tocsin-core)
+
+$(LIBNOTIFY): $(NOTIFY_SOURCES)
+	$(call embedded_or_swiftpm,--notifier $@,tocsin-notify)
 
 # The main job: the `tocsin` command counting down 5 s, with the desktop
 # alert and sound at zero (where there is a desktop).
@@ -122,18 +135,21 @@ TSAN_LIBS := -L$(dir $(SWIFT_CLANG))../lib/swift/linux -ldispatch -lBlocksRuntim
 # lose its last line to tail. These are the same tests run again, so their
 # closing lines are marked "thread sanitizer:" / "address sanitizer:" and
 # scripts/test.sh reports them apart from the total.
-# libtocsin.so instrumented into DIR: the Embedded Swift build that make lib
-# ships with SANITIZE=$(1), or where there is no Embedded runtime, SwiftPM's
-# tocsin-core built with the flags $(2) in scratch path .build-$(4).
-define instrumented_libtocsin
+# A library instrumented into DIR: the Embedded Swift build that make lib
+# ships (build-embedded.sh arguments $(5)) with SANITIZE=$(1), or where there
+# is no Embedded runtime, SwiftPM's product $(6) built with the flags $(2) in
+# scratch path .build-$(4). $(7): the file's name in DIR.
+define instrumented_library
 	@mkdir -p $(3)
 	@if [ -d "$(EMBEDDED_RUNTIME)" ]; then \
-	  SANITIZE=$(1) scripts/build-embedded.sh $(3)/libtocsin.so.0 2>&1 | grep -E "error:" ; [ $${PIPESTATUS[0]} -eq 0 ]; \
+	  SANITIZE=$(1) scripts/build-embedded.sh $(5) $(3)/$(7) 2>&1 | grep -E "error:" ; [ $${PIPESTATUS[0]} -eq 0 ]; \
 	else \
-	  swift build --product tocsin-core $(2) --scratch-path .build-$(4) 2>&1 | grep -E "error:" ; \
-	  cp .build-$(4)/debug/libtocsin-core.so $(3)/libtocsin.so.0; \
+	  swift build --product $(6) $(2) --scratch-path .build-$(4) 2>&1 | grep -E "error:" ; \
+	  cp .build-$(4)/debug/lib$(6).so $(3)/$(7); \
 	fi
 endef
+instrumented_libtocsin = $(call instrumented_library,$(1),$(2),$(3),$(4),,tocsin-core,libtocsin.so.0)
+instrumented_libnotify = $(call instrumented_library,$(1),$(2),$(3),$(4),--notifier,tocsin-notify,libtocsin-notify.so.0)
 comma := ,
 
 test-sanitizers:
@@ -142,8 +158,7 @@ test-sanitizers:
 	@echo "== address sanitizer: building libtocsin"
 	$(call instrumented_libtocsin,address,--sanitize=address,out/address/lib,address)
 	@echo "== address sanitizer: building libtocsin-notify"
-	@swift build --product tocsin-notify --sanitize=address --scratch-path .build-address 2>&1 | grep -E "error:" ; \
-	  cp .build-address/debug/libtocsin-notify.so out/address/lib/libtocsin-notify.so.0
+	$(call instrumented_libnotify,address,--sanitize=address,out/address/lib,address)
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/*.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lm -lpthread -o out/thread/test_abi
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/stress/stress.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lpthread -o out/thread/stress
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/*.c out/address/lib/libtocsin.so.0 -lm -lpthread -o out/address/test_abi
@@ -187,7 +202,7 @@ test-stress: lib
 
 test-abi: lib
 	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 300) scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h
-	scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
+	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 300) scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
 	  'libnotify\.so\.4|libcanberra\.so\.0|lib(glib|gobject|gio|gdk_pixbuf)-2\.0\.so\.0'
 
 # The notifier as a person sees and hears it: in a throw-away headless

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Builds libtocsin.so, the C ABI, from the engine's own sources in Embedded
-# Swift: no Swift runtime library to carry (the little it needs is compiled
-# in), only libc and libm needed, about 270 KB stripped instead of 6 MB.
-# The modules are those of Package.swift (TocsinBase, Tocsin, TocsinC), each
-# compiled whole (-wmo, as Embedded Swift requires) and optimized for size,
-# with the Swift settings Package.swift gives every target.
-#   scripts/build-embedded.sh OUTPUT.so   (work files in OUTPUT's ../embedded-build)
-# SANITIZE=address|thread|fuzzer,address instruments it the way
+# Builds a C library of Tocsin from its own sources in Embedded Swift: no
+# Swift runtime library to carry (the little it needs is compiled in).
+#   scripts/build-embedded.sh OUTPUT.so              libtocsin.so, the engine's C ABI
+#                                                    (TocsinBase, Tocsin, TocsinC):
+#                                                    about 290 KB stripped, libc and libm only
+#   scripts/build-embedded.sh --notifier OUTPUT.so   libtocsin-notify.so, the notifier's
+#                                                    (TocsinBase, TocsinDesktop, TocsinNotifyC):
+#                                                    about 250 KB, libc, libm and the desktop's libraries
+# (work files in OUTPUT's ../embedded-build). The modules are those of
+# Package.swift, each compiled whole (-wmo, as Embedded Swift requires) and
+# optimized for size, with the Swift settings Package.swift gives every
+# target; where Package.swift's C modules would import the C library
+# themselves, embedded/ has module maps that take it from the Glibc module.
+# SANITIZE=address|thread|fuzzer,address instruments libtocsin.so the way
 # `swift build --sanitize` does (the program that loads it brings the
 # sanitizer's runtime: its symbols are left for it to define).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output=$1
+notifier=false
+if [ "${1:-}" = --notifier ]; then notifier=true; shift; fi
+output=${1:?usage: build-embedded.sh [--notifier] OUTPUT.so}
 work="$(dirname "$output")/../embedded-build"
+if $notifier; then work+=-notify; fi
 mkdir -p "$work"
 swiftc=${SWIFTC:-swiftc}
 bin=$(dirname "$(readlink -f "$(command -v "$swiftc")")")  # the toolchain's, through any symlink
@@ -22,7 +31,7 @@ runtime="$bin/../lib/swift/embedded/$triple"
 flags=(-target "$triple" -enable-experimental-feature Embedded -wmo -Osize -swift-version 6 -parse-as-library
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
        -package-name tocsin -I embedded/Glibc -I embedded/CTocsin -I embedded/CTocsinSystem -I "$work"
-       -Xcc -fPIC -g)
+       -Xcc -ISources/CTocsin/include -Xcc -fPIC -g)
 sanitize=${SANITIZE:-}
 instrument=()
 defs=(-Wl,-z,defs)
@@ -31,19 +40,39 @@ if [ -n "$sanitize" ]; then
   defs=()
 fi
 
-for source in Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c Sources/CTocsinSystem/system.c; do
-  "$clang" -Os -fPIC -g -ffunction-sections -fdata-sections ${sanitize:+-fsanitize=${sanitize/fuzzer/fuzzer-no-link}} \
-    -D_GNU_SOURCE -ISources/CTocsin/include -ISources/CTocsinSystem/include \
-    -c "$source" -o "$work/$(basename "$source" .c).o"
-done
-# TocsinBase and Tocsin are only modules for TocsinC to import: in Embedded
-# Swift the importing module compiles what it uses of them itself, so
-# TocsinC's object is the whole library (objects of all three would carry
-# each function twice). -z defs proves nothing is missing.
+compile_c() {
+  for source in "$@"; do
+    "$clang" -Os -fPIC -g -ffunction-sections -fdata-sections ${sanitize:+-fsanitize=${sanitize/fuzzer/fuzzer-no-link}} \
+      -D_GNU_SOURCE -ISources/CTocsin/include -ISources/CTocsinSystem/include -ISources/CTocsinNotify/include \
+      "${desktop_cflags[@]}" -c "$source" -o "$work/$(basename "$source" .c).o"
+  done
+}
+# TocsinBase and the middle module are only modules for the C ABI's module
+# to import: in Embedded Swift the importing module compiles what it uses of
+# them itself, so that module's object is the whole library (objects of all
+# three would carry each function twice). -z defs proves nothing is missing.
 "$swiftc" "${flags[@]}" -module-name TocsinBase -emit-module-path "$work/TocsinBase.swiftmodule" Sources/TocsinBase/*.swift
-"$swiftc" "${flags[@]}" -module-name Tocsin -emit-module-path "$work/Tocsin.swiftmodule" \
-  Sources/Tocsin/*.swift embedded/LibcShims.swift
-"$swiftc" "${flags[@]}" "${instrument[@]}" -module-name TocsinC -emit-object -o "$work/TocsinC.o" Sources/TocsinC/*.swift
-"$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o \
-  -Wl,--version-script=Sources/TocsinC/exports.map -Wl,-soname=libtocsin.so.0 -Wl,--gc-sections "${defs[@]}" \
-  -L"$runtime" -lswiftUnicodeDataTables -lm
+if ! $notifier; then
+  desktop_cflags=()
+  compile_c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c Sources/CTocsinSystem/system.c
+  "$swiftc" "${flags[@]}" -module-name Tocsin -emit-module-path "$work/Tocsin.swiftmodule" \
+    Sources/Tocsin/*.swift embedded/LibcShims.swift
+  "$swiftc" "${flags[@]}" "${instrument[@]}" -module-name TocsinC -emit-object -o "$work/TocsinC.o" Sources/TocsinC/*.swift
+  "$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o \
+    -Wl,--version-script=Sources/TocsinC/exports.map -Wl,-soname=libtocsin.so.0 -Wl,--gc-sections "${defs[@]}" \
+    -L"$runtime" -lswiftUnicodeDataTables -lm
+  exit
+fi
+# libnotify, libcanberra and GLib: their headers' directories from
+# pkg-config, for clang and for Swift's clang importer.
+read -r -a desktop_cflags <<< "$(pkg-config --cflags-only-I libnotify libcanberra)"
+notify_flags=(-I embedded/CNotify -I embedded/CCanberra -I embedded/CTocsinNotify)
+for include in "${desktop_cflags[@]}"; do notify_flags+=(-Xcc "$include"); done
+compile_c Sources/CTocsinNotify/notify.c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c
+"$swiftc" "${flags[@]}" "${notify_flags[@]}" -module-name TocsinDesktop -emit-module-path "$work/TocsinDesktop.swiftmodule" \
+  Sources/TocsinDesktop/*.swift embedded/LibcShims.swift
+"$swiftc" "${flags[@]}" "${notify_flags[@]}" "${instrument[@]}" -module-name TocsinNotifyC -emit-object \
+  -o "$work/TocsinNotifyC.o" Sources/TocsinNotifyC/*.swift
+"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock}.o \
+  -Wl,--version-script=Sources/TocsinNotifyC/exports.map -Wl,-soname=libtocsin-notify.so.0 -Wl,--gc-sections \
+  "${defs[@]}" -L"$runtime" -lswiftUnicodeDataTables $(pkg-config --libs libnotify libcanberra) -lm -ldl

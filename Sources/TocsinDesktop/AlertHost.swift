@@ -13,6 +13,13 @@ package protocol AlertHost: AnyObject, Sendable {
     /// Follows every timer's events; false if the engine refused.
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool
     func stopObserving()
+    /// The host's identity (the default, from the concrete type: Embedded
+    /// Swift cannot take an `ObjectIdentifier` of an existential).
+    var hostID: ObjectIdentifier { get }
+}
+
+extension AlertHost {
+    package var hostID: ObjectIdentifier { ObjectIdentifier(self) }
 }
 
 package enum HostEvent: Sendable {

@@ -25,7 +25,7 @@ enum DesktopProbe {
         if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }) {
             var info = stat()
             let path = runtime + "/bus"
-            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK {
+            if stat(path, &info) == 0 && (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFSOCK) {  // Int32 macros in Embedded Swift
                 return .success("unix:path=" + path)
             }
         }
@@ -66,10 +66,14 @@ enum DesktopProbe {
         _ connection: OpaquePointer, _ method: String, replyType: String,
         _ error: inout UnsafeMutablePointer<GError>?
     ) -> OpaquePointer? {
-        g_dbus_connection_call_sync(
-            connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-            "org.freedesktop.Notifications", method, nil, tocsin_variant_type(replyType),
-            G_DBUS_CALL_FLAGS_NONE, callTimeoutMilliseconds, nil, &error)
+        // The type's C string must live through the call, not only through
+        // tocsin_variant_type's (an implicit conversion's pointer dies with it).
+        replyType.withCString { type in
+            g_dbus_connection_call_sync(
+                connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.freedesktop.Notifications", method, nil, tocsin_variant_type(type),
+                G_DBUS_CALL_FLAGS_NONE, callTimeoutMilliseconds, nil, &error)
+        }
     }
 
     private static func string(_ variant: OpaquePointer?, _ index: Int) -> String {

@@ -82,7 +82,7 @@ package final class NotifierCore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw .closed }
-        let hostID = ObjectIdentifier(host)
+        let hostID = host.hostID
         let key = AlertKey(host: hostID, timer: timer)
         let firstOfHost = !attachments.keys.contains { $0.host == hostID }
         if firstOfHost {

@@ -1,0 +1,2 @@
+#include <glibc.h>
+#include "../../Sources/CCanberra/shim.h"

@@ -53,6 +53,7 @@ class Timer:
     )
 
     def __init__(self, engine: "Engine", handle: int, *, deferred: bool = False) -> None:
+        # one_shot_timer (below) sets the same slots without this method.
         self._engine = engine
         self._handle = handle
         self._freed = False

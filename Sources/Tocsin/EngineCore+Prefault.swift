@@ -20,28 +20,42 @@ extension EngineCore {
     static var prefaultWindow: Int32 { 4096 }
     static var prefaultStart: Int32 { 256 }
 
-    /// After a new slot is taken: asks the engine's thread for the next
-    /// window once less than three quarters of one are left ahead.
+    /// `prefaultMark`'s first value: the first look at `prefaultStart`
+    /// timers on a DEFAULT engine, none ever in the other modes.
+    static func initialPrefaultMark(for delivery: TimerEngine.Delivery) -> Int32 {
+        delivery == .engineThread ? prefaultStart : .max
+    }
+
+    /// After a new slot is taken: one comparison, and past the mark (every
+    /// 1,024 slots) a request to the engine's thread for the next window.
     @inline(__always)
     mutating func prefaultAhead() {
-        guard slots.count >= prefaultedUpTo &- Self.prefaultWindow * 3 / 4 else { return }
+        guard slots.count >= prefaultMark else { return }
         requestPrefault()
     }
 
     @inline(never)
     private mutating func requestPrefault() {
+        // The thread has not taken the last request yet: look again at the
+        // next slot, and ask the moment it has (it then keeps ahead).
+        guard !prefaultAsked, let kernel else { return }
+        // Asked or not, the next look is a quarter of a window on, when
+        // three quarters of this one are still ahead.
+        prefaultMark = slots.count &+ Self.prefaultWindow / 4
         // Not while STATE events wait: the thread has them to deliver, and
         // faulting in pages then slowed three-call bursts (the two threads
         // contend for the queue, the slots and the lock already).
-        guard delivery == .engineThread, prefaultWorks, !prefaultAsked, slots.count >= Self.prefaultStart,
-              pending.isEmpty, let kernel
-        else { return }
+        guard pending.isEmpty else { return }
         prefaultAsked = true
-        prefaultedUpTo = slots.count &+ Self.prefaultWindow
         kernel.signal()  // the epoll fd: the engine thread wakes from its wait
         #if DEBUG
         prefaultRequests += 1
         #endif
+    }
+
+    /// The kernel cannot fault in ahead (before Linux 5.14): never ask again.
+    mutating func stopPrefaulting() {
+        prefaultMark = .max
     }
 
     /// Engine thread, lock held: the table bytes to fault in now, if asked.

@@ -82,12 +82,11 @@ struct EngineCore {
     #endif
     /// Polled: the eventfd has been raised and not cleared.
     var signaled = false
-    /// Engine thread: slots up to here are faulted in or asked for (see
-    /// `+Prefault`); the engine thread has a request to take; the kernel
-    /// can fault in ahead (false once it said it cannot).
-    var prefaultedUpTo: Int32 = 0
+    /// Engine thread: the slot count at which a new slot next looks at
+    /// faulting in pages ahead (`.max`: never), and whether the engine
+    /// thread has a request to take (see `+Prefault`).
+    var prefaultMark: Int32
     var prefaultAsked = false
-    var prefaultWorks = true
     #if DEBUG
     /// Times the engine thread was asked to fault in table pages, for tests.
     var prefaultRequests = 0
@@ -113,6 +112,7 @@ struct EngineCore {
         self.kernel = kernel
         self.slots = SlotTable(tag: tag)
         self.batch = batch
+        self.prefaultMark = Self.initialPrefaultMark(for: delivery)
         if delivery != .manualClock { suspendedSeen = Clocks.timeSuspended() }
         guard slots.reserve(Self.initialCapacity), heap.reserve(Int(Self.initialCapacity)),
               pending.reserve(Int(Self.initialCapacity))

@@ -61,7 +61,7 @@ extension TimerEngine {
                 locked.unlocked { kernel.wait() }
                 guard !locked.core.closed else { break }
                 if let ranges = locked.core.takePrefault(), !locked.unlocked({ ranges.faultIn() }) {
-                    locked.core.prefaultWorks = false
+                    locked.core.stopPrefaulting()
                 }
                 locked.core.deliveringThread = pthread_self()
                 locked.core.queuedEventsDue = nil  // this round takes them

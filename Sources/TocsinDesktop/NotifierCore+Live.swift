@@ -155,6 +155,10 @@ extension NotifierCore {
 
     /// The alarm of a live alert is showing: its body counts the time since.
     func countOvertime(_ key: AlertKey, alarm: AlertPresenter.Content, rang: Bool) {
+        // An alarm shown by work queued just before `close()` ran: its timeout
+        // would hold the notifier past close (follow-ups read the attachment,
+        // which close removed, and schedule nothing).
+        guard !isClosed else { return }
         var state = following[key] ?? Following()
         glib.cancel(state.source)
         state.alarm = alarm

@@ -5,9 +5,9 @@ import Glibc
 /// call back. The closures it hands those threads, GLib and the engines'
 /// observers hold it strongly (Embedded Swift, in which libtocsin-notify.so
 /// is built, has no weak references): `close()` breaks those cycles (it
-/// stops the observers, drops the sound thread's and the presenter's
-/// callbacks and stops both threads), and the `Notifier` facade closes it
-/// when it goes.
+/// stops the observers, cancels the live timeouts, drops the sound thread's
+/// and the presenter's callbacks and stops both threads), and the
+/// `Notifier` facade closes it when it goes.
 ///
 /// `@unchecked Sendable`: mutable state is guarded by `lock`; the presenter
 /// and `following` are touched only on the GLib thread.
@@ -281,7 +281,7 @@ package final class NotifierCore: @unchecked Sendable {
 
     // MARK: - Waiting and closing
 
-    private var isClosed: Bool {
+    var isClosed: Bool {
         lock.lock()
         defer { lock.unlock() }
         return closed
@@ -322,11 +322,11 @@ package final class NotifierCore: @unchecked Sendable {
         for host in hostsToStop { host.stopObserving() }
         for key in keys { sound.post(.stop(key)) }
         glib.run { [self] in
-            for key in Array(following.keys) { stopFollowing(key) }
+            for key in Array(following.keys) { stopFollowing(key) }  // cancels their timeouts, which hold self
             presenter.closeAll()
             presenter.dropCallbacks()
         }
         sound.shutDown()  // also drops its callbacks
-        glib.stop()  // pending timeouts go with its context
+        glib.stop()
     }
 }

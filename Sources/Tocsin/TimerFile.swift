@@ -171,27 +171,39 @@ package enum TimerFile {
 
     /// Replaces `path` atomically: a temporary file in the same folder,
     /// fsync, rename, fsync of the folder, so a crash leaves the old file or
-    /// the new one. Mode 0600.
+    /// the new one. Mode 0600. On failure the old file is untouched, the
+    /// temporary file removed, and `errno` is left as the failing call set
+    /// it (ENOSPC, EROFS, EACCES...), so a caller can say why.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TocsinError) {
+        let failure = writeAtomicallyReportingErrno(bytes, to: path)
+        guard failure == 0 else {
+            errno = failure
+            throw .io
+        }
+    }
+
+    /// `writeAtomically`: 0 on success, else the failing call's errno.
+    package static func writeAtomicallyReportingErrno(_ bytes: [UInt8], to path: String) -> Int32 {
         var template = Array((path + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress.unsafelyUnwrapped) }
-        guard fd >= 0 else { throw .io }
+        guard fd >= 0 else { return errno }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = fchmod(fd, 0o600) == 0
+        var failure: Int32 = fchmod(fd, 0o600) == 0 ? 0 : errno
         var offset = 0
-        while ok && offset < bytes.count {
+        while failure == 0 && offset < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
                 write(fd, buffer.baseAddress.unsafelyUnwrapped + offset, buffer.count - offset)
             }
             if count < 0 && errno == EINTR { continue }
-            ok = count > 0
+            if count <= 0 { failure = count < 0 ? errno : ENOSPC }
             offset += max(0, count)
         }
-        ok = ok && fsync(fd) == 0
-        ok = close(fd) == 0 && ok
-        guard ok, rename(temporary, path) == 0 else {
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        guard failure == 0 else {
             unlink(temporary)
-            throw .io
+            return failure
         }
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let dirfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -199,6 +211,7 @@ package enum TimerFile {
             fsync(dirfd)  // the rename itself reaches the disk
             close(dirfd)
         }
+        return 0
     }
 }
 

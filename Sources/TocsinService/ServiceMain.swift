@@ -83,7 +83,9 @@ package final class ServiceMain: @unchecked Sendable {
         bus.own()
         checkIdle()
         g_main_loop_run(loop)
-        if ready { service.snapshot() }  // the journal folded in (every change is in it already)
+        if ready {  // the journal folded in (every change is in it already)
+            do throws(ServiceError) { try service.snapshot() } catch { logLine(error.message) }
+        }
         bus.close()
         notifier?.close()
         engine.close()

@@ -1,5 +1,5 @@
 import Glibc
-package import Tocsin
+import Tocsin
 import TocsinBase
 
 /// Where the service keeps its timers: `$XDG_STATE_HOME/tocsin/timers.json`
@@ -29,30 +29,54 @@ package final class ServiceStore: @unchecked Sendable {
         if journal >= 0 { close(journal) }
     }
 
-    /// Appends `lines` to the journal and syncs it; false if that failed.
-    func append(_ lines: [JSON]) -> Bool {
+    /// Appends `lines` to the journal and syncs it. On failure the journal
+    /// is cut back to what it held before, so that no part of these lines
+    /// stays to be read later (a partial line in the middle would make the
+    /// whole journal unreadable).
+    /// - Throws: the system's reason ("No space left on device").
+    func append(_ lines: [JSON]) throws(StoreError) {
         if journal < 0 {
             makeFolders()
             journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard journal >= 0 else { return false }
+            guard journal >= 0 else { throw StoreError(errno: errno, path: journalPath) }
         }
+        let before = lseek(journal, 0, SEEK_END)
+        guard before >= 0 else { throw StoreError(errno: errno, path: journalPath) }
         let bytes = Array(lines.map { $0.compactEncoded() + "\n" }.joined().utf8)
         var offset = 0
+        var failure: Int32 = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(journal, $0.baseAddress.unsafelyUnwrapped + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
+            guard written > 0 else {
+                failure = written < 0 ? errno : ENOSPC
+                break
+            }
             offset += written
         }
-        return fdatasync(journal) == 0
+        if failure == 0 && fdatasync(journal) != 0 { failure = errno }
+        guard failure != 0 else { return }
+        if ftruncate(journal, before) != 0 {
+            // The lines may stay in part, and a later append would follow
+            // them: the service writes snapshots instead until one succeeds.
+            damaged = true
+        }
+        throw StoreError(errno: failure, path: journalPath)
     }
 
-    /// Empties the journal (after a snapshot that holds all of it).
+    /// True while the journal may end in a part of a failed append: the next
+    /// save must be a snapshot (which empties the journal).
+    private(set) var damaged = false
+
+    /// Empties the journal (after a snapshot that holds all of it). If that
+    /// fails, its lines stay behind the snapshot's change number: skipped.
     func clearJournal() {
         if journal < 0 { journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
         guard journal >= 0 else { return }
-        _ = ftruncate(journal, 0)
-        _ = fdatasync(journal)
+        if ftruncate(journal, 0) == 0 {
+            damaged = false
+            _ = fdatasync(journal)
+        }
     }
 
     /// The journal's whole lines (a last one cut short is left out); nil
@@ -80,15 +104,12 @@ package final class ServiceStore: @unchecked Sendable {
     static let format = "tocsin-service"
     static let version: Int64 = 1
 
-    /// Writes the file; false if it could not be written.
-    func write(_ document: JSON) -> Bool {
+    /// Writes the snapshot atomically (the old one stays whole on failure).
+    /// - Throws: the system's reason.
+    func write(_ document: JSON) throws(StoreError) {
         makeFolders()
-        do throws(TocsinError) {
-            try TimerFile.writeAtomically(Array((document.encoded() + "\n").utf8), to: path)
-            return true
-        } catch {
-            return false
-        }
+        let failure = TimerFile.writeAtomicallyReportingErrno(Array((document.encoded() + "\n").utf8), to: path)
+        guard failure == 0 else { throw StoreError(errno: failure, path: path) }
     }
 
     /// The file's JSON; nil if there is none; `.corrupt` if it is not one.
@@ -119,6 +140,17 @@ package final class ServiceStore: @unchecked Sendable {
             folder += index == 0 ? String(part) : "/" + part
             if !folder.isEmpty { _ = mkdir(folder, index == parts.count - 1 ? 0o700 : 0o755) }
         }
+    }
+}
+
+/// Why the state could not be written: the file and the system's reason.
+struct StoreError: Error {
+    let path: String
+    let reason: String
+
+    init(errno code: Int32, path: String) {
+        self.path = path
+        reason = String(cString: strerror(code))
     }
 }
 

@@ -9,14 +9,22 @@ extension TimerService {
     /// timer costs O(1) per change on average.
     static let journalLimit = 256
 
-    /// Records timer `id`'s change (or its removal) in the journal, synced
-    /// to disk, before the caller answers; now and then writes a new
-    /// snapshot instead. A write that fails is reported on standard error;
-    /// the timers live on.
-    func save(_ ids: [UInt64]) {
-        guard let store, !ids.isEmpty else { return }
+    /// Makes timers `ids`' records (or their removal) durable before the
+    /// caller answers: a journal line each, synced to disk, or now and then
+    /// a new snapshot instead. Records whose saving failed before (changes
+    /// that came from events) go along.
+    /// - Throws: `.failed` with the system's reason when nothing could be
+    ///   written; the journal and snapshot are then as they were.
+    func save(_ ids: [UInt64]) throws(ServiceError) {
+        guard let store else { return }
+        let all = ids + unsaved.filter { !ids.contains($0) }.sorted()
+        guard !all.isEmpty else { return }
+        if store.damaged || journalLines + all.count > max(Self.journalLimit, entries.count) {
+            try snapshot()
+            return
+        }
         var lines: [JSON] = []
-        for id in ids {
+        for id in all {
             changeNumber += 1
             if let entry = entries[id], let record = record(of: entry) {
                 lines.append(.object([("change", .integer(changeNumber))] + record))
@@ -24,33 +32,46 @@ extension TimerService {
                 lines.append(.object([("change", .integer(changeNumber)), ("removed", .integer(Int64(id)))]))
             }
         }
-        if journalLines + lines.count > max(Self.journalLimit, entries.count) {
-            snapshot()
-            return
-        }
-        guard store.append(lines) else {
-            logLine("cannot write \(store.journalPath)")
-            return
+        do throws(StoreError) {
+            try store.append(lines)
+        } catch {
+            throw ServiceError(.failed, "cannot save the change to \(error.path): \(error.reason)")
         }
         journalLines += lines.count
-        noteSaved(ids)
+        noteSaved(all)
+    }
+
+    /// `save`, for a change that has happened already (an event: a finish,
+    /// a chained start, a notification's id) and cannot be refused: if it
+    /// cannot be written now, it goes with the next save that can (said
+    /// once on standard error).
+    func saveAfterEvent(_ ids: [UInt64]) {
+        do throws(ServiceError) {
+            try save(ids)
+        } catch {
+            if unsaved.isEmpty { logLine("\(error.message); kept to write with the next change") }
+            unsaved.formUnion(ids)
+        }
     }
 
     /// Writes every timer to a new snapshot and empties the journal.
-    func snapshot() {
+    /// - Throws: `.failed` with the system's reason; the files are then as
+    ///   they were.
+    func snapshot() throws(ServiceError) {
         guard let store else { return }
         let records: [JSON] = entries.values.sorted { $0.id < $1.id }.compactMap { record(of: $0).map(JSON.object) }
         let document = JSON.object([
             ("format", .string(ServiceStore.format)), ("version", .integer(ServiceStore.version)),
             ("change", .integer(changeNumber)), ("next_id", .integer(Int64(nextID))), ("timers", .array(records)),
         ])
-        guard store.write(document) else {
-            logLine("cannot write \(store.path)")
-            return
+        do throws(StoreError) {
+            try store.write(document)
+        } catch {
+            throw ServiceError(.failed, "cannot save the change to \(error.path): \(error.reason)")
         }
         store.clearJournal()
         journalLines = 0
-        noteSaved(Array(entries.keys))
+        noteSaved(Array(entries.keys) + Array(unsaved))
     }
 
     /// One timer as the files keep it: the service's fields and the engine's
@@ -71,6 +92,7 @@ extension TimerService {
     }
 
     private func noteSaved(_ ids: [UInt64]) {
+        unsaved.subtract(ids)
         for id in ids {
             if let entry = entries[id], let state = try? engine.state(of: entry.timer) {
                 savedStates[id] = state
@@ -161,6 +183,8 @@ extension TimerService {
             logLine("\(store.path): \(error); set aside as \(store.path).corrupt")
             store.setAside()
         }
-        if found { snapshot() }  // the journal folded in
+        if found {  // the journal folded in (if that fails, it is read again next time)
+            do throws(ServiceError) { try snapshot() } catch { logLine(error.message) }
+        }
     }
 }

@@ -66,6 +66,8 @@ package final class TimerService: @unchecked Sendable {
     var changeNumber: Int64 = 0
     /// Lines in the journal since the last snapshot.
     var journalLines = 0
+    /// Timers changed by events whose records could not be written yet.
+    var unsaved: Set<UInt64> = []
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -83,7 +85,7 @@ package final class TimerService: @unchecked Sendable {
     private func noteNotification(_ notification: UInt32, of timer: TimerID) {
         guard let id = idsByHandle[timer.rawValue], entries[id]?.notification != notification else { return }
         entries[id]?.notification = notification
-        save([id])
+        saveAfterEvent([id])
     }
 
     // MARK: - Calls
@@ -147,11 +149,15 @@ package final class TimerService: @unchecked Sendable {
             adopt(entry)
             if start && after == nil { try engine.start(timer) }
         } catch {
-            forget(id)
-            try? engine.free(timer)
+            drop(id, timer)
             throw ServiceError(error)
         }
-        save([id])
+        do throws(ServiceError) {
+            try save([id])
+        } catch {
+            drop(id, timer)
+            throw error
+        }
         return id
     }
 
@@ -200,15 +206,21 @@ package final class TimerService: @unchecked Sendable {
         return length
     }
 
-    /// Frees the timer; `Removed` follows.
+    /// Frees the timer once its removal is saved; `Removed` follows.
     package func remove(_ id: UInt64) throws(ServiceError) {
         let entry = try lookUp(id)
-        notifier?.detach(entry.timer, in: engine)
-        try engineCall { () throws(TocsinError) in try engine.free(entry.timer) }
-        forget(id)
         let waiting = entries.values.filter { $0.after == id }.map(\.id)
+        forget(id)
         for other in waiting { entries[other]?.after = nil }
-        save([id] + waiting)
+        do throws(ServiceError) {
+            try save([id] + waiting)
+        } catch {
+            adoptAgain(entry)
+            for other in waiting { entries[other]?.after = id }
+            throw error
+        }
+        notifier?.detach(entry.timer, in: engine)
+        try? engine.free(entry.timer)
         signals.removed(id)
     }
 
@@ -237,7 +249,7 @@ package final class TimerService: @unchecked Sendable {
             entries[id] = entry
             // A call saved its own change before answering: save only what
             // came from elsewhere (the alert's buttons, a chained start).
-            if savedStates[id] != event.state { save([id]) }
+            if savedStates[id] != event.state { saveAfterEvent([id]) }
             if let properties = properties(of: entry) { signals.changed(id, properties) }
         case .finish:
             let lateness = Self.seconds(event.lateness)
@@ -245,7 +257,10 @@ package final class TimerService: @unchecked Sendable {
             let wasHeld = entry.heldRecord != nil
             entry.heldRecord = nil
             entries[id] = entry
-            save([id])  // before announcing: a finish is never announced twice
+            // Before announcing: a finish is never announced twice. (If it
+            // cannot be written, it is announced all the same: a ring missed
+            // is worse than one repeated after a crash.)
+            saveAfterEvent([id])
             signals.finished(id, (try? engine.label(of: entry.timer)) ?? "", lateness)
             if wasHeld { announceLate(entry, lateness: lateness) }
             startWaiting(after: id)
@@ -260,7 +275,7 @@ package final class TimerService: @unchecked Sendable {
             try? engine.start(entry.timer)
             started.append(other)
         }
-        save(started)
+        saveAfterEvent(started)
     }
 
     /// A timer that ran out while the service was away: the alarm if that
@@ -310,16 +325,30 @@ package final class TimerService: @unchecked Sendable {
         try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
     }
 
-    /// A button of a timer's notification, as the matching call.
+    /// A button of a timer's notification, as the matching call. A change
+    /// that cannot be saved is not made, and a notification says so.
     private func perform(_ action: HostAction, on timer: TimerID) {
         guard let id = idsByHandle[timer.rawValue] else { return }
-        switch action {
-        case .start: try? restart(id)
-        case .suspend: try? pause(id)
-        case .resume: try? resume(id)
-        case .cancel: try? cancel(id)
-        case .adjust(let seconds): try? adjust(id, by: seconds)
-        }
+        do throws(ServiceError) {
+            switch action {
+            case .start: try restart(id)
+            case .suspend: try pause(id)
+            case .resume: try resume(id)
+            case .cancel: try cancel(id)
+            case .adjust(let seconds): try adjust(id, by: seconds)
+            }
+        } catch where error.kind == .failed {
+            let label = entries[id].flatMap { try? engine.label(of: $0.timer) } ?? ""
+            let verb = switch action {
+            case .start: "restart"
+            case .suspend: "pause"
+            case .resume: "resume"
+            case .cancel: "cancel"
+            case .adjust: "adjust"
+            }
+            notifier?.show(Alert(summary: label.isEmpty ? "Tocsin" : label, body: "Could not \(verb): \(error.message)",
+                                 urgency: .normal, sound: nil, actions: false))
+        } catch {}  // a button left from an earlier state: nothing to do
     }
 
     /// Runs `work` on the service's thread (the default main context), soon.
@@ -335,16 +364,53 @@ package final class TimerService: @unchecked Sendable {
         if let entry = entries.removeValue(forKey: id) { idsByHandle[entry.timer.rawValue] = nil }
     }
 
+    /// Undoes an `add` that could not be completed or saved.
+    private func drop(_ id: UInt64, _ timer: TimerID) {
+        forget(id)
+        notifier?.detach(timer, in: engine)
+        try? engine.free(timer)
+    }
+
+    /// Registers `entry` again, as it was (a removal that could not be saved).
+    private func adoptAgain(_ entry: Entry) {
+        entries[entry.id] = entry
+        idsByHandle[entry.timer.rawValue] = entry.id
+    }
+
     private func lookUp(_ id: UInt64) throws(ServiceError) -> Entry {
         guard let entry = entries[id] else { throw ServiceError(.noSuchTimer, "no timer \(id)") }
         return entry
     }
 
-    /// Runs an engine call on timer `id`, then saves.
+    /// Runs an engine call on timer `id`, then saves. If the save fails the
+    /// timer is put back exactly as it was (freed and loaded again from its
+    /// record taken before the call: nothing changed, no event of the
+    /// change is delivered) and the failure thrown.
     private func change(_ id: UInt64, _ body: (TimerEngine, TimerID) throws(TocsinError) -> Void) throws(ServiceError) {
         let entry = try lookUp(id)
+        let before = store == nil ? nil : try? engine.savedDocument(of: [entry.timer])
         try engineCall { () throws(TocsinError) in try body(engine, entry.timer) }
-        save([id])
+        do throws(ServiceError) {
+            try save([id])
+        } catch {
+            if let before { putBack(entry, from: before) }
+            throw error
+        }
+    }
+
+    /// Timer `entry.id` as `document` (its engine record) has it, under a
+    /// new handle, with its handler and notification again.
+    private func putBack(_ entry: Entry, from document: JSON) {
+        notifier?.detach(entry.timer, in: engine)
+        try? engine.free(entry.timer)
+        forget(entry.id)
+        guard let handles = try? engine.load(document: document), handles.count == 1 else {
+            logLine("timer \(entry.id) could not be put back as it was")  // (a record just made always loads)
+            return
+        }
+        var restored = entries[entry.id] ?? entry
+        restored.timer = handles[0]
+        adopt(restored)
     }
 
     private func engineCall<Result>(_ body: () throws(TocsinError) -> Result) throws(ServiceError) -> Result {

@@ -28,8 +28,8 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop \
-	test-python-install install install-lib install-service man clean
+.PHONY: all lib command demo check test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+	test-python-install stage-service install install-lib install-service man clean
 
 all: lib
 
@@ -99,10 +99,10 @@ man: command
 	@mkdir -p $(OUT)/man
 	"$$(swift build -c $(CONFIG) --show-bin-path)/generate-manual" $(OUT)/bin/tocsin --output-directory $(OUT)/man
 
-check: test-swift test-c test-abi test-python test-cli
+check: test-swift test-c test-abi test-python test-cli test-service
 	@echo "make check: all steps passed"
 
-test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-desktop test-python-install
+test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -208,18 +208,30 @@ test-abi: lib
 # The notifier as a person sees and hears it: in a throw-away headless
 # session (Xvfb, D-Bus, dunst, PulseAudio with a recorded null sink), and
 # outside any session. Screenshots land in out/artifacts/.
-test-desktop: lib command $(VENV)/.installed
+test-desktop: lib stage-service $(VENV)/.installed
 	$(CC) -Wall -Werror Tests/desktop/alert_driver.c -I$(OUT)/include -L$(OUT)/lib -ltocsin -ltocsin-notify -o $(OUT)/alert_driver
 	@mkdir -p out/artifacts
-	@# The service as make install puts it, in a throw-away prefix the session bus activates from.
-	@rm -rf $(OUT)/service-prefix && mkdir -p $(OUT)/service-prefix/bin
-	cp $(OUT)/bin/tocsin $(OUT)/service-prefix/bin/
-	$(MAKE) --no-print-directory install-service PREFIX=$(abspath $(OUT))/service-prefix
 	TOCSIN_SERVICE_DIR=$(abspath $(OUT))/service-prefix/share/dbus-1/services \
 	TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
 	  LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
-	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python) \
+	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python):$(abspath Tests/support) \
 	  scripts/desktop-session.sh $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider $(or $(DESKTOP_TESTS),Tests/desktop)
+
+# The service as make install puts it, in a throw-away prefix a session bus
+# activates it from.
+stage-service: command
+	@rm -rf $(OUT)/service-prefix && mkdir -p $(OUT)/service-prefix/bin
+	cp $(OUT)/bin/tocsin $(OUT)/service-prefix/bin/
+	$(MAKE) --no-print-directory install-service PREFIX=$(abspath $(OUT))/service-prefix
+
+# The timer service with no desktop (no notification or sound server): each
+# test gets its own private session bus that activates the staged service,
+# so the tests run side by side. Its calls, signals, errors, the command as
+# its client, SIGKILL and reactivation, a full and a read-only disk.
+test-service: stage-service $(VENV)/.installed
+	TOCSIN_SERVICE_DIR=$(abspath $(OUT))/service-prefix/share/dbus-1/services TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
+	  PYTHONPATH=$(abspath Tests/support) \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) $(or $(SERVICE_TESTS),Tests/service)
 
 # Installs into a throw-away prefix, builds the examples the way a user would
 # (pkg-config), and runs them with no Swift toolchain on any path.
@@ -250,11 +262,16 @@ test-examples: lib
 	diff <(printf '1 s left\nFINISH\n') $(OUT)/tea.log
 	@echo "4 passed, 0 failed"
 
+# The command's and the service's tests are independent of each other
+# (their own files, buses and services) and mostly wait for timers: they
+# run side by side in this many processes (pytest-xdist).
+TEST_JOBS ?= 4
+
 # The Python binding's tests, on the real library staged above.
 # The command as a person (under a pseudo-terminal) and a script run it.
 test-cli: command man $(VENV)/.installed
-	TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin TOCSIN_MAN=$(abspath $(OUT))/man/tocsin.1 \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/cli
+	TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin TOCSIN_MAN=$(abspath $(OUT))/man/tocsin.1 PYTHONPATH=$(abspath Tests/support) \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) Tests/cli
 
 test-python: lib $(VENV)/.installed
 	cd bindings/python && $(abspath $(VENV))/bin/mypy --strict --no-incremental tocsin

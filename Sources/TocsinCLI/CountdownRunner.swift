@@ -50,6 +50,8 @@ public final class CountdownRunner: @unchecked Sendable {
     let output: Output
     let loop: EventLoop
     let notifier: Notifier?
+    /// Where `--state` keeps the timers.
+    private let stateFile: StateFile?
     private var active: [Active] = []
     /// Running time of the finished groups (side by side: the longest).
     private var total: Int64 = 0
@@ -64,6 +66,7 @@ public final class CountdownRunner: @unchecked Sendable {
         output = Output(terminal: terminal, json: options.json)
         loop = try EventLoop(interactive: terminal.isInteractive, readInput: terminal.isInteractive)
         notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
+        stateFile = options.statePath.map(StateFile.init(path:))
     }
 
     /// Carries on the countdowns saved in `options.statePath` by an earlier
@@ -193,12 +196,7 @@ public final class CountdownRunner: @unchecked Sendable {
 
     /// Rewrites the state file, if one was asked for.
     private func saveState() {
-        guard let path = options.statePath else { return }
-        do {
-            try loop.engine.save(to: path)
-        } catch {
-            FileHandleLine.standardError("tocsin: cannot write \(path): \(error)")
-        }
+        stateFile?.save(loop.engine)
     }
 
     /// Delivers events and handles keys until every active timer is over.

@@ -19,6 +19,7 @@ public final class StopwatchRunner: @unchecked Sendable {
     private var restored = false
 
     let statePath: String?
+    private lazy var stateFile = statePath.map(StateFile.init(path:))
     /// Counts only time the machine is awake.
     var awake = false
 
@@ -117,12 +118,7 @@ public final class StopwatchRunner: @unchecked Sendable {
     }
 
     private func saveState() {
-        guard let statePath else { return }
-        do {
-            try loop.engine.save(to: statePath)
-        } catch {
-            FileHandleLine.standardError("tocsin: cannot write \(statePath): \(error)")
-        }
+        stateFile?.save(loop.engine)
     }
 
     private func lap() {

@@ -77,15 +77,17 @@ package final class ServiceClient {
         case removed(id: UInt64)
     }
 
-    /// Calls `handler` for each signal of the service (of any process that
-    /// owns its name, across restarts), until the process is ended.
     /// Asks the service to stay up while this client is connected (`tocsin
     /// watch`, `ls --follow`); a service without the method is no failure.
     package func watch() {
         if let reply = try? call("Watch", nil) { g_variant_unref(reply) }
     }
 
-    package func follow(_ handler: @escaping (Change) -> Void) -> Never {
+    /// Calls `handler` for each signal of the service (of any process that
+    /// owns its name, across restarts) from `follow()` on. Subscribe before
+    /// `list()`: the bus then has the subscription before the service
+    /// answers the list, so no change falls between the two.
+    package func subscribe(_ handler: @escaping (Change) -> Void) {
         final class Box {
             let handler: (Change) -> Void
             init(_ handler: @escaping (Change) -> Void) { self.handler = handler }
@@ -115,6 +117,10 @@ package final class ServiceClient {
                     break
                 }
             }, box, nil)
+    }
+
+    /// Delivers the signals `subscribe` asked for, until the process is ended.
+    package func follow() -> Never {
         let loop = g_main_loop_new(nil, 0)
         g_main_loop_run(loop)
         exit(0)

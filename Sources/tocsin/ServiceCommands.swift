@@ -156,12 +156,9 @@ struct Ls: ParsableCommand {
 
     func run() throws {
         let client = try ServiceCommand.client()
-        let timers = try ServiceCommand.run { () throws(ServiceClient.Failure) in try client.list() }
-        if follow {
-            client.watch()  // the service stays up while this follows it
-            for timer in timers { say(json ? ServiceCommand.json(timer) : ServiceCommand.lines([timer])[0]) }
-            let json = json
-            client.follow { change in
+        let json = json
+        if follow {  // (before the list: see subscribe)
+            client.subscribe { change in
                 switch change {
                 case .changed(let timer):
                     say(json ? "{\"event\":\"changed\"," + ServiceCommand.json(timer).dropFirst()
@@ -173,6 +170,12 @@ struct Ls: ParsableCommand {
                     say(json ? "{\"event\":\"removed\",\"id\":\(id)}" : "\(id)  removed")
                 }
             }
+        }
+        let timers = try ServiceCommand.run { () throws(ServiceClient.Failure) in try client.list() }
+        if follow {
+            client.watch()  // the service stays up while this follows it
+            for timer in timers { say(json ? ServiceCommand.json(timer) : ServiceCommand.lines([timer])[0]) }
+            client.follow()
         }
         if json {
             for timer in timers { print(ServiceCommand.json(timer)) }

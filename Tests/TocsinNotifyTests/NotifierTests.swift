@@ -98,12 +98,16 @@ import TocsinNotify
         notifier.setReportHandler { report in reports.withLock { $0.append(report) } }
         let tea = try engine.countdown(.seconds(30))
         try notifier.attach(tea, in: engine, alert: Alert(live: true))
+        let failures = { reports.withLock { $0 }.filter { $0.kind == .alertFailed }.count }
+        let started = ContinuousClock.now
         try engine.start(tea)
-        usleep(2_600_000)
-        #expect(reports.withLock { $0 }.filter { $0.kind == .alertFailed }.count == 1)
+        #expect(waitUntil { failures() >= 1 })
+        // Nothing more for the 2.6 s after the start (more than two of its seconds).
+        let left = started + .milliseconds(2600) - ContinuousClock.now
+        if left > .zero { usleep(UInt32(left.components.attoseconds / 1_000_000_000_000 + left.components.seconds * 1_000_000)) }
+        #expect(failures() == 1)
         try engine.suspend(tea)  // a state change: tried once more
-        usleep(300_000)
-        #expect(reports.withLock { $0 }.filter { $0.kind == .alertFailed }.count == 2)
+        #expect(waitUntil { failures() == 2 })
     }
 
     @Test func diagnosisSaysWhatIsMissing() throws {
@@ -123,4 +127,15 @@ import TocsinNotify
         let foreign = try other.countdown(.seconds(1))
         #expect(throws: TocsinError.noSuchTimer) { try notifier.attach(foreign, in: engine) }
     }
+}
+
+/// Polls `condition` every millisecond until it holds (true) or 30 s have
+/// passed (false).
+private func waitUntil(_ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        usleep(1_000)
+    }
+    return true
 }

@@ -96,7 +96,7 @@ import Tocsin
             }
             try engine.start(watch)
         }
-        usleep(100_000)
+        #expect(waitUntil { calls.load(ordering: .relaxed) > 0 })  // callbacks are running
         engine.close()
         closed.store(true, ordering: .releasing)
         usleep(50_000)

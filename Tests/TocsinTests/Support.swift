@@ -72,3 +72,15 @@ func temporaryFolder(_ prefix: String) -> String {
     var template = Array("\(prefix)-XXXXXX".utf8CString)
     return String(cString: mkdtemp(&template))
 }
+
+/// Polls `condition` every millisecond until it holds (true) or 30 s have
+/// passed (false): a test waits for the thing itself, with a deadline for a
+/// loaded machine, not for a guessed time.
+func waitUntil(seconds: Int = 30, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        usleep(1_000)
+    }
+    return true
+}

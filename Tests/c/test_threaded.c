@@ -360,10 +360,16 @@ static void idle_engine_never_wakes(void) {
     tocsin_countdown_new(engine, 30, &far);
     tocsin_timer_set_callback(engine, far, record_event, &log);
     tocsin_timer_start(engine, far);
-    CHECK(wait_for(&log.count, 1, 10000)); /* STATE(RUNNING) delivered; now idle */
-    sleep_ms(20);
+    CHECK(wait_for(&log.count, 1, 10000)); /* STATE(RUNNING) delivered */
+    /* Settled: the engine thread is back asleep (two readings alike). */
     int threads = 0;
     long before = engine_thread_switches(&threads);
+    for (int tries = 0; tries < 200; tries++) {
+        sleep_ms(50);
+        long now = engine_thread_switches(&threads);
+        if (now == before) break;
+        before = now;
+    }
     CHECK_EQ(1, threads);
     sleep_ms(500);
     long after = engine_thread_switches(&threads);

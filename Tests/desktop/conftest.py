@@ -2,13 +2,14 @@
 $TOCSIN_SESSION is the session's folder, $TOCSIN_DRIVER the C alert driver."""
 
 import os
-import re
 import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from servicebus import Monitor, boot_time  # noqa: F401 (boot_time: for the tests)
 
 SESSION = Path(os.environ.get("TOCSIN_SESSION", "/nonexistent"))
 DRIVER = os.environ.get("TOCSIN_DRIVER", "")
@@ -18,10 +19,6 @@ if not SESSION.is_dir() or not DRIVER:
     pytest.skip("run through `make test-desktop` (needs a headless session)", allow_module_level=True)
 
 
-def boot_time() -> float:
-    return time.clock_gettime(time.CLOCK_BOOTTIME)
-
-
 @dataclass
 class Driver:
     """alert_driver running in the background; its lines are collected."""
@@ -29,7 +26,7 @@ class Driver:
     process: subprocess.Popen
     lines: list = field(default_factory=list)
 
-    def wait_for(self, prefix: str, timeout: float = 10.0, count: int = 1) -> list:
+    def wait_for(self, prefix: str, timeout: float = 30.0, count: int = 1) -> list:
         """Reads lines until `count` of them start with `prefix`; returns them."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -42,7 +39,7 @@ class Driver:
             self.lines.append(line.rstrip("\n"))
         raise AssertionError(f"no {count} x {prefix!r} within {timeout} s; got {self.lines}")
 
-    def finish(self, timeout: float = 30.0) -> list:
+    def finish(self, timeout: float = 60.0) -> list:
         # Read through the same buffered file as wait_for: communicate() would
         # read the raw pipe and skip lines readline() had already buffered.
         self.process.wait(timeout=timeout)
@@ -85,7 +82,7 @@ def audio_rms(start: float, seconds: float) -> float:
     offset = max(0.0, start - recorded)
     # parec writes with some lag: wait until the file covers the window.
     needed = int((offset + seconds) * 44100) * 4
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while (SESSION / "audio.raw").stat().st_size < needed and time.monotonic() < deadline:
         time.sleep(0.05)
     result = subprocess.run(
@@ -112,10 +109,10 @@ def red_pixels(png: Path) -> float:
 
 def screenshot(name: str, until_red: bool = False) -> Path:
     """A PNG of the whole X screen, kept in $TOCSIN_ARTIFACTS. until_red:
-    retakes it for up to 3 s until the alert has been drawn."""
+    retakes it for up to 10 s until the alert has been drawn."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / name
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 10
     while True:
         subprocess.run(["import", "-window", "root", str(path)], check=True)
         if not until_red or red_pixels(path) > 0.05 or time.monotonic() > deadline:
@@ -123,48 +120,26 @@ def screenshot(name: str, until_red: bool = False) -> Path:
         time.sleep(0.1)
 
 
-class NotifyMonitor:
-    """dbus-monitor on the session bus, watching what reaches the notification
-    server: each Notify call as a dict (time on the wall clock, replaces_id,
-    summary, body, actions, hints, expire_timeout) and each CloseNotification."""
+class NotifyMonitor(Monitor):
+    """What reaches the notification server, as whole D-Bus messages: each
+    Notify call as a dict (time on the wall clock and boot clock,
+    replaces_id, summary, body, actions, hints as text, expire_timeout) and
+    each CloseNotification (its id)."""
 
-    def __init__(self, path: Path):
-        self.path = path
-        self._out = open(path, "w")
-        self.process = subprocess.Popen(
-            ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"], stdout=self._out)
-        time.sleep(0.3)  # subscribed before the test goes on
-
-    def close(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait()
-        self._out.close()
-
-    def blocks(self):
-        text = self.path.read_text()
-        return re.split(r"\n(?=(?:method call|method return|signal|error) time=)", text)
+    def __init__(self):
+        super().__init__("org.freedesktop.Notifications", kinds=("method_call",))
 
     def calls(self, member="Notify"):
         found = []
-        for block in self.blocks():
-            header = block.split("\n", 1)[0]
-            if not header.startswith("method call") or f"member={member}" not in header:
-                continue
-            stamp = float(re.search(r"time=([0-9.]+)", header).group(1))
-            body = block.split("\n", 1)[1] if "\n" in block else ""
+        for record in self.named(member):
             if member != "Notify":
-                found.append({"time": stamp, "id": int(re.search(r"uint32 (\d+)", body).group(1))})
+                found.append({"time": record.wall, "boot": record.at, "id": record.args[0]})
                 continue
-            head, rest = body.split("array [", 1)
-            strings = re.findall(r'string "(.*?)"', head, re.S)
-            actions_text, hints_text = rest.split("]", 1)
-            actions = re.findall(r'string "(.*?)"', actions_text, re.S)
-            hints = {key: value.strip() for key, _, value in
-                     re.findall(r'dict entry\(\s*string "(.*?)"\s*variant\s+(\w+) (.*?)\s*\)', hints_text, re.S)}
+            _, replaces, _, summary, body, actions, hints, expire = record.args
             found.append({
-                "time": stamp, "replaces": int(re.search(r"uint32 (\d+)", head).group(1)),
-                "summary": strings[2], "body": strings[3], "actions": actions, "hints": hints,
-                "expire": int(re.findall(r"int32 (-?\d+)", hints_text)[-1]),
+                "time": record.wall, "boot": record.at, "replaces": replaces, "summary": summary, "body": body,
+                "actions": list(actions), "expire": expire,
+                "hints": {key: str(value).lower() if isinstance(value, bool) else str(value)
+                          for key, (_, value) in hints.items()},
             })
         return found

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from conftest import SESSION, audio_rms, boot_time, red_pixels, screenshot
+from conftest import SESSION, NotifyMonitor, audio_rms, boot_time, red_pixels, screenshot
+from servicebus import wait_until
 
 REPORT_SHOWN, REPORT_ALERT_FAILED, REPORT_SOUND, REPORT_SOUND_FAILED, REPORT_ACTION = 1, 2, 3, 4, 5
 
@@ -22,14 +23,9 @@ def event_time(line):
     return float(line.split()[3])
 
 
-def test_finish_shows_the_alert_and_plays_the_sound(run_driver, tmp_path):
-    monitor_log = tmp_path / "monitor.log"
-    with open(monitor_log, "w") as out:
-        monitor = subprocess.Popen(
-            ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications',member='Notify'"], stdout=out
-        )
+def test_finish_shows_the_alert_and_plays_the_sound(run_driver):
+    monitor = NotifyMonitor()
     try:
-        time.sleep(0.3)
         before = screenshot("before-alert.png")
         driver = run_driver(seconds=1.0, label="Tea", body="Tea is ready", hold=2.0)
         finish = event_time(driver.wait_for("EVENT finish")[0])
@@ -37,22 +33,18 @@ def test_finish_shows_the_alert_and_plays_the_sound(run_driver, tmp_path):
         shot = screenshot("alert.png", until_red=True)
         lines = driver.finish()
     finally:
-        monitor.terminate()
-        monitor.wait()
+        monitor.close()
     start = float(next(line for line in lines if line.startswith("START")).split()[1])
     assert finish - start >= 1.0 - 1e-6  # FINISH on time, never early
 
     # What went over D-Bus: app name, summary, body, actions, hints.
-    call = monitor_log.read_text()
-    for expected in ('string "Tocsin"', 'string "Tea"', 'string "Tea is ready"', 'string "restart"',
-                     'string "Restart"', 'string "stop"', 'string "snooze"', 'string "+1 min"',
-                     'string "desktop-entry"', 'string "tocsin"', 'string "category"', 'string "x-tocsin.timer"',
-                     'string "suppress-sound"'):
-        assert expected in call, expected
-    urgency = call[call.index('string "urgency"'):][:120]
-    assert "byte 2" in urgency  # critical
-    suppress = call[call.index('string "suppress-sound"'):][:120]
-    assert "boolean true" in suppress
+    (notify,) = monitor.named("Notify")
+    application, _, _, summary, body, actions, hints, _ = notify.args
+    assert (application, summary, body) == ("Tocsin", "Tea", "Tea is ready")
+    assert {"restart", "Restart", "stop", "snooze", "+1 min"} <= set(actions)
+    assert hints["desktop-entry"] == ("s", "tocsin") and hints["category"] == ("s", "x-tocsin.timer")
+    assert hints["urgency"] == ("y", 2)  # critical
+    assert hints["suppress-sound"] == ("b", True)
 
     # What a person sees: a red critical alert box appeared top right.
     assert red_pixels(before) < 0.01
@@ -72,9 +64,14 @@ def test_finish_shows_the_alert_and_plays_the_sound(run_driver, tmp_path):
     assert shown["timeout"] == 0  # critical: it never expires by itself
 
 
+def displayed():
+    """How many notifications dunst shows now."""
+    return int(subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True, check=True).stdout)
+
+
 def press(label):
     (SESSION / "want-action").write_text(label)
-    subprocess.run(["dunstctl", "context"], check=True, timeout=10)
+    subprocess.run(["dunstctl", "context"], check=True, timeout=30)
 
 
 def test_restart_and_stop_buttons(run_driver):
@@ -83,9 +80,7 @@ def test_restart_and_stop_buttons(run_driver):
     press("Restart")
     driver.wait_for(f"REPORT {REPORT_ACTION} ")
     driver.wait_for("EVENT state 1", count=2)  # running again
-    time.sleep(0.3)
-    displayed = subprocess.run(["dunstctl", "count", "displayed"], capture_output=True, text=True).stdout
-    assert displayed.strip() == "0"  # the restarted timer's alert was withdrawn
+    wait_until(lambda: displayed() == 0, what="the restarted timer's alert to be withdrawn")
     finish = event_time(driver.wait_for("EVENT finish", count=2)[1])  # and finishing again a second later
     driver.wait_for(f"REPORT {REPORT_SHOWN} ", count=2)
     assert audio_rms(finish, 1.0) > 0.01  # ringing again (it repeats for up to 30 s)
@@ -136,7 +131,7 @@ def test_outside_any_session_finish_is_on_time_and_errors_are_reported(run_drive
     began = time.monotonic()
     driver = run_driver(seconds=1.0, hold=0.5, env=env)
     lines = driver.finish()
-    assert time.monotonic() - began < 5
+    assert time.monotonic() - began < 15  # no 25 s D-Bus time-out on the way
     start = float(next(line for line in lines if line.startswith("START")).split()[1])
     finish = event_time(next(line for line in lines if line.startswith("EVENT finish")))
     assert 1.0 - 1e-6 <= finish - start < 1.5
@@ -184,12 +179,17 @@ def test_an_unknown_sound_falls_back_and_says_which_played():
 
 def test_the_command_alerts_and_rings_at_zero():
     """`tocsin 1s "Tea is ready"`: the command's own alert and sound."""
-    began = boot_time()
-    result = subprocess.run([os.environ["TOCSIN_BIN"], "1s", "Tea is ready"], capture_output=True, text=True, timeout=30)
+    monitor = NotifyMonitor()
+    try:
+        result = subprocess.run([os.environ["TOCSIN_BIN"], "1s", "Tea is ready"], capture_output=True, text=True,
+                                timeout=60)
+    finally:
+        monitor.close()
     assert result.returncode == 0
     assert result.stdout == "Tea is ready: finished after 00:01\n"
     subprocess.run(["dunstctl", "close-all"], check=True)
     history = json.loads(subprocess.run(["dunstctl", "history"], capture_output=True, text=True, check=True).stdout)
     shown = {key: value["data"] for key, value in history["data"][0][0].items()}
     assert (shown["appname"], shown["summary"], shown["body"]) == ("Tocsin", "Tea is ready", "00:01 countdown finished")
-    assert audio_rms(began + 1.0, 1.0) > 0.01  # the alarm within a second of zero
+    (alert,) = monitor.calls()
+    assert audio_rms(alert["boot"], 1.0) > 0.01  # the alarm, as the alert went up

@@ -67,3 +67,37 @@ def test_bad_files_raise_and_change_nothing(tmp_path, manual):
     assert manual.timers() == [kept]
     with pytest.raises(tocsin.TocsinIOError):
         manual.save(tmp_path / "no-such-dir" / "x.json")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs")
+def test_save_on_a_full_disk_raises_and_leaves_the_last_file_whole(tmp_path, manual):
+    """tocsin_engine_save on a real full disk: TOCSIN_EIO, and the file
+    keeps what the last save that worked wrote (atomic: temporary file,
+    rename)."""
+    import errno
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], check=True)
+    try:
+        path = disk / "timers.json"
+        manual.countdown(60, label="Tea").start()
+        manual.save(path)
+        before = path.read_bytes()
+        with open(disk / "filler", "ab", buffering=0) as filler:
+            try:
+                while True:
+                    filler.write(b"\0" * 1024)
+            except OSError as error:
+                assert error.errno == errno.ENOSPC
+        manual.countdown(30, label="Rice").start()
+        with pytest.raises(tocsin.TocsinIOError):
+            manual.save(path)
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in disk.iterdir()) == ["filler", "timers.json"]  # no temporary file left
+        (disk / "filler").unlink()
+        manual.save(path)  # room again
+        assert b"Rice" in path.read_bytes()
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)

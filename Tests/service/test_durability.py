@@ -1,0 +1,107 @@
+"""Nothing acknowledged that was not saved: the service's state folder on a
+small tmpfs that the test fills up, or remounts read-only. A change that
+cannot be written is refused (dev.tocsin.Timers1.Error.Failed, with the
+system's reason), the timers stay exactly as they were, the service keeps
+answering, and once there is room again the next calls succeed and survive
+SIGKILL. Needs root (mount); skipped without it."""
+
+import json
+import signal
+
+import pytest
+
+from servicebus import SmallDisk, Signals, add, call, gdbus_call, properties, stop_service, timers, wait_until
+
+QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
+
+pytestmark = pytest.mark.skipif(not SmallDisk.available(), reason="needs root to mount a tmpfs")
+
+
+@pytest.fixture
+def disk(tmp_path):
+    small = SmallDisk(tmp_path / "state", size="256k")
+    yield small
+    stop_service()  # before the folder goes: the service holds its journal open
+    small.close()
+
+
+def refused(method, *arguments):
+    """The call's failure text; fails the test if the call was answered."""
+    status, output = gdbus_call(method, *arguments)
+    assert status != 0, f"{method} {arguments} was answered: {output}"
+    return output
+
+
+def test_a_full_disk_refuses_changes_and_keeps_the_timers_as_they_were(disk, state_file):
+    tea = add("Tea", 600, **QUIET)
+    soup = add("Soup", 300, **QUIET)
+    call("Pause", "t", soup)
+    stop_service()  # the journal folded into the snapshot: an empty journal needs a new page for its next line
+    disk.fill()
+    before = timers()  # reads still work (the service came back: it could not rewrite its snapshot, and says so)
+    monitor = Signals()
+    try:
+        for method, arguments in [("Pause", [str(tea)]), ("Resume", [str(soup)]), ("Adjust", [str(soup), "60.0"]),
+                                  ("Lap", [str(tea)]), ("Cancel", [str(tea)]), ("Restart", [str(soup)]),
+                                  ("Remove", [str(tea)]), ("Add", ["'Rice'", "60.0", "{}"])]:
+            output = refused(method, *arguments)
+            assert "dev.tocsin.Timers1.Error.Failed" in output and "No space left on device" in output, output
+        after = timers()
+        monitor.sync()
+        changes = monitor.read()
+    finally:
+        monitor.close()
+    assert set(after) == {tea, soup}  # no Rice; Tea not removed
+    assert after[soup] == before[soup]  # paused: exactly as it was, to the nanosecond
+    assert after[tea]["state"] == "running" and after[tea]["duration"] == 600 and after[tea]["laps"] == []
+    assert after[tea]["remaining"] < before[tea]["remaining"]  # still counting down
+    assert changes == [], changes  # nothing announced for what was not done
+    disk.free()
+    call("Pause", "t", tea)  # room again: the next calls succeed
+    call("Adjust", "td", soup, 60)
+    stop_service(signal.SIGKILL)
+    again = timers()
+    assert again[tea]["state"] == "suspended" and again[soup]["duration"] == 360
+    assert not list(state_file.parent.glob("*.corrupt"))
+
+
+def test_calls_are_answered_until_the_disk_is_full_and_every_answered_one_survives(disk, state_file):
+    """The journal fills its last page line by line; the line that does not
+    fit is cut short by the disk, and must leave nothing behind: after the
+    refusal, the next lines go after whole ones only."""
+    answered = [add("Base", 600, **QUIET)]
+    disk.fill()
+    refusal = None
+    for _ in range(200):  # lines of ~400 bytes: a 4 KiB page holds ten
+        status, output = gdbus_call("Add", "'Filler'", "600.0", "{'live': <false>, 'alert': <false>}")
+        if status != 0:
+            refusal = output
+            break
+        answered.append(int(output.strip("(),\n").split()[-1]))
+    assert refusal and "No space left on device" in refusal, refusal
+    assert sorted(timers()) == answered
+    disk.free()
+    answered.append(add("After", 60, **QUIET))
+    stop_service(signal.SIGKILL)
+    assert sorted(timers()) == answered  # the journal reads whole: every answered Add, nothing else
+    assert not list(state_file.parent.glob("*.corrupt"))
+
+
+def test_a_read_only_state_folder_refuses_changes_and_still_answers_reads(disk, bus, state_file):
+    tea = add("Tea", 600, **QUIET)
+    stop_service()
+    disk.read_only()
+    listed = timers()  # activated: it reads its timers, cannot rewrite its snapshot
+    assert listed[tea]["state"] == "running"
+    output = refused("Pause", str(tea))
+    assert "dev.tocsin.Timers1.Error.Failed" in output and "Read-only file system" in output, output
+    output = refused("Add", "'Rice'", "60.0", "{}")
+    assert "Read-only file system" in output
+    assert list(timers()) == [tea] and timers()[tea]["state"] == "running"
+    assert "Read-only file system" in bus.service_log()  # its snapshot at start, said on stderr
+    stop_service()
+    disk.read_only(False)
+    call("Pause", "t", tea)
+    stop_service(signal.SIGKILL)
+    assert timers()[tea]["state"] == "suspended"
+    assert json.loads(state_file.read_text())["timers"][0]["id"] == tea

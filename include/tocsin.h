@@ -653,7 +653,10 @@ TOCSIN_EXTERN int tocsin_engine_timers(tocsin_engine *engine, tocsin_timer *buf,
  * write is atomic (a temporary file in the same folder, fsync, rename, fsync
  * of the folder): a crash or power loss leaves the old file or the new one,
  * never a mix. The file is created with mode 0600. Returns TOCSIN_EIO if it
- * cannot be written, TOCSIN_EINVAL for NULL arguments, TOCSIN_ECLOSED.
+ * cannot be written (a full disk, a read-only folder, no permission): the
+ * file at path is then untouched, no temporary file is left, and errno says
+ * why (ENOSPC, EROFS, EACCES...). TOCSIN_EINVAL for NULL arguments,
+ * TOCSIN_ECLOSED.
  */
 TOCSIN_EXTERN int tocsin_engine_save(tocsin_engine *engine, const char *path);
 

@@ -410,6 +410,9 @@ package final class TimerService: @unchecked Sendable {
         }
         var restored = entries[entry.id] ?? entry
         restored.timer = handles[0]
+        // A new notification: the detach above closed the old one, and its
+        // closing, adopted, would read as the person dismissing the new one.
+        restored.notification = nil
         adopt(restored)
     }
 

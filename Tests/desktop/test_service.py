@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from conftest import NotifyMonitor, audio_rms
-from servicebus import (Signals, activation_environment, add, boot_time, call, properties, service_pid, stop_service,
+from conftest import SESSION, NotifyMonitor, audio_rms
+from servicebus import (SmallDisk, Signals, activation_environment, add, boot_time, call, properties, service_pid, stop_service,
                         timers, wait_until)
 
 if not os.environ.get("TOCSIN_SERVICE_DIR"):
@@ -246,3 +246,32 @@ def test_service_timers_are_live_and_their_buttons_go_through_the_service(signal
     finally:
         monitor.close()
     assert [c["replaces"] for c in monitor.calls()].count(0) == 1
+
+
+@pytest.mark.skipif(not SmallDisk.available(), reason="needs root to mount a small tmpfs")
+def test_a_button_press_that_cannot_be_saved_is_not_made_and_the_notification_says_so(tmp_path, notifications):
+    """Pause pressed on a live notification while the state folder's disk is
+    full: the service refuses its own call, the timer runs on, and a
+    notification says what went wrong."""
+    from test_desktop import press
+
+    disk = SmallDisk(tmp_path / "state", size="256k")  # the service's state folder (see fresh_service)
+    try:
+        stew = add("Stew", 60, sound=("b", False))
+        stop_service()  # its journal folded into the snapshot
+        disk.fill()
+        assert timers()[stew]["state"] == "running"  # back, reading its timers
+        wait_until(lambda: [call for call in notifications.calls() if call["summary"] == "Stew" and call["replaces"]],
+                   what="the live notification of the restarted service")
+        press("Pause")
+        said = wait_until(lambda: [call for call in notifications.calls() if call["body"].startswith("Could not pause")],
+                          what="a notification saying the pause was not made")
+        assert "No space left on device" in said[0]["body"] and said[0]["summary"] == "Stew"
+        assert timers()[stew]["state"] == "running"
+        disk.free()
+        press("Pause")  # room again
+        wait_until(lambda: timers()[stew]["state"] == "suspended",
+                   what=f"the pause; menus {(SESSION / 'menu.log').read_text()!r}, calls {notifications.calls()[-4:]}")
+    finally:
+        stop_service()
+        disk.close()

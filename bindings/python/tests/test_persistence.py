@@ -95,6 +95,18 @@ def test_save_on_a_full_disk_raises_and_leaves_the_last_file_whole(tmp_path, man
         with pytest.raises(tocsin.TocsinIOError):
             manual.save(path)
         assert path.read_bytes() == before
+        # The C call itself: TOCSIN_EIO, and errno says why (as the header promises).
+        import ctypes
+        raw = ctypes.CDLL(os.environ["TOCSIN_LIBRARY"], use_errno=True)
+        engine = ctypes.c_void_p()
+        assert raw.tocsin_engine_new(2, ctypes.byref(engine)) == 0  # TOCSIN_ENGINE_MANUAL_CLOCK
+        raw.tocsin_engine_save.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        ctypes.set_errno(0)
+        assert raw.tocsin_engine_save(engine, os.fsencode(path)) == -5  # TOCSIN_EIO
+        assert ctypes.get_errno() == errno.ENOSPC
+        raw.tocsin_engine_free.argtypes = [ctypes.c_void_p]
+        raw.tocsin_engine_free(engine)
+        assert path.read_bytes() == before
         assert sorted(p.name for p in disk.iterdir()) == ["filler", "timers.json"]  # no temporary file left
         (disk / "filler").unlink()
         manual.save(path)  # room again

@@ -99,7 +99,9 @@ def test_ls_follow_prints_a_pause_made_from_another_shell_at_once(signals):
         arrived = boot_time()
         assert (line["event"], line["label"], line["state"]) == ("changed", "Roast", "suspended")
         # As soon as the signal went out (dbus-monitor saw it at the same moment).
-        sent = next(record.at for record in signals.named("Changed") if properties(record)["state"] == "suspended")
+        paused = wait_until(lambda: [record for record in signals.named("Changed")
+                                     if properties(record)["state"] == "suspended"])
+        sent = paused[0].at
         assert arrived - sent < 0.1
     finally:
         follow.terminate()

@@ -17,6 +17,8 @@ final class ServiceBus: @unchecked Sendable {
     let service: TimerService
     private let nodeInfo: UnsafeMutablePointer<GDBusNodeInfo>
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
+    /// The bus connection, referenced by us from the time GDBus hands it
+    /// over until `close()`: GDBus drops its own when the name goes.
     private var connection: OpaquePointer?
     private var ownerID: guint = 0
     /// The current call's arguments, released when it ends.
@@ -73,14 +75,22 @@ final class ServiceBus: @unchecked Sendable {
             me, nil)
     }
 
+    /// Sends what is queued (the last signals), gives the name up and lets
+    /// the connection go. Safe after the bus went away or the name was never had.
     func close() {
+        if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         ownerID = 0
-        if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
+        for (_, id) in watchers { g_bus_unwatch_name(id) }
+        watchers = [:]
+        if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        connection = nil
     }
 
     private func register(on connection: OpaquePointer?) {
         guard let connection, let interfaceInfo = nodeInfo.pointee.interfaces?[0] else { return }
+        if let held = self.connection { g_object_unref(UnsafeMutableRawPointer(held)) }
+        g_object_ref(UnsafeMutableRawPointer(connection))
         self.connection = connection
         var error: UnsafeMutablePointer<GError>?
         let id = g_dbus_connection_register_object(

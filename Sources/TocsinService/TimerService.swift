@@ -52,7 +52,7 @@ package final class TimerService: @unchecked Sendable {
 
     package let engine: TimerEngine
     let store: ServiceStore?
-    private let notifier: Notifier?
+    let notifier: Notifier?
     package var signals = ServiceSignals()
     /// A finish announced more than this long after it happened gets a
     /// quiet alert ("Tea ran out 3 h ago") instead of the alarm.
@@ -169,8 +169,10 @@ package final class TimerService: @unchecked Sendable {
         try change(id) { engine, timer throws(TocsinError) in try engine.resume(timer) }
     }
 
+    /// Cancels the timer, and the rest of its sequence: every timer waiting
+    /// for it, directly or through others, is cancelled too.
     package func cancel(_ id: UInt64) throws(ServiceError) {
-        try change(id) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
+        try change(id, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
     }
 
     /// Starts the timer again from its full duration, whatever its state.
@@ -206,22 +208,25 @@ package final class TimerService: @unchecked Sendable {
         return length
     }
 
-    /// Frees the timer once its removal is saved; `Removed` follows.
+    /// Frees the timer once its removal is saved; `Removed` follows. The
+    /// rest of its sequence is cancelled, as by `cancel`.
     package func remove(_ id: UInt64) throws(ServiceError) {
         let entry = try lookUp(id)
-        let waiting = entries.values.filter { $0.after == id }.map(\.id)
-        forget(id)
-        for other in waiting { entries[other]?.after = nil }
+        let rest = waiting(on: id)
+        let before = records(of: rest)
         do throws(ServiceError) {
-            try save([id] + waiting)
+            try cancelWaiting(rest)
+            forget(id)
+            try save([id] + rest)
         } catch {
             adoptAgain(entry)
-            for other in waiting { entries[other]?.after = id }
+            putBack(before)
             throw error
         }
         notifier?.detach(entry.timer, in: engine)
         try? engine.free(entry.timer)
         signals.removed(id)
+        announce(rest)
     }
 
     /// Every timer's properties, in creation order.
@@ -229,11 +234,12 @@ package final class TimerService: @unchecked Sendable {
         entries.values.sorted { $0.id < $1.id }.compactMap { properties(of: $0) }
     }
 
-    /// True while no timer runs or is suspended: the service may exit.
+    /// True while no timer runs, is suspended, or waits for one that does:
+    /// the service may exit.
     package var isIdle: Bool {
         entries.values.allSatisfy { entry in
             let state = try? engine.state(of: entry.timer)
-            return state != .running && state != .suspended && entry.after == nil
+            return state != .running && state != .suspended && !mayStart(entry)
         }
     }
 
@@ -360,7 +366,7 @@ package final class TimerService: @unchecked Sendable {
         }, box, nil)
     }
 
-    private func forget(_ id: UInt64) {
+    func forget(_ id: UInt64) {
         if let entry = entries.removeValue(forKey: id) { idsByHandle[entry.timer.rawValue] = nil }
     }
 
@@ -372,51 +378,17 @@ package final class TimerService: @unchecked Sendable {
     }
 
     /// Registers `entry` again, as it was (a removal that could not be saved).
-    private func adoptAgain(_ entry: Entry) {
+    func adoptAgain(_ entry: Entry) {
         entries[entry.id] = entry
         idsByHandle[entry.timer.rawValue] = entry.id
     }
 
-    private func lookUp(_ id: UInt64) throws(ServiceError) -> Entry {
+    func lookUp(_ id: UInt64) throws(ServiceError) -> Entry {
         guard let entry = entries[id] else { throw ServiceError(.noSuchTimer, "no timer \(id)") }
         return entry
     }
 
-    /// Runs an engine call on timer `id`, then saves. If the save fails the
-    /// timer is put back exactly as it was (freed and loaded again from its
-    /// record taken before the call: nothing changed, no event of the
-    /// change is delivered) and the failure thrown.
-    private func change(_ id: UInt64, _ body: (TimerEngine, TimerID) throws(TocsinError) -> Void) throws(ServiceError) {
-        let entry = try lookUp(id)
-        let before = store == nil ? nil : try? engine.savedDocument(of: [entry.timer])
-        try engineCall { () throws(TocsinError) in try body(engine, entry.timer) }
-        do throws(ServiceError) {
-            try save([id])
-        } catch {
-            if let before { putBack(entry, from: before) }
-            throw error
-        }
-    }
-
-    /// Timer `entry.id` as `document` (its engine record) has it, under a
-    /// new handle, with its handler and notification again.
-    private func putBack(_ entry: Entry, from document: JSON) {
-        notifier?.detach(entry.timer, in: engine)
-        try? engine.free(entry.timer)
-        forget(entry.id)
-        guard let handles = try? engine.load(document: document), handles.count == 1 else {
-            logLine("timer \(entry.id) could not be put back as it was")  // (a record just made always loads)
-            return
-        }
-        var restored = entries[entry.id] ?? entry
-        restored.timer = handles[0]
-        // A new notification: the detach above closed the old one, and its
-        // closing, adopted, would read as the person dismissing the new one.
-        restored.notification = nil
-        adopt(restored)
-    }
-
-    private func engineCall<Result>(_ body: () throws(TocsinError) -> Result) throws(ServiceError) -> Result {
+    func engineCall<Result>(_ body: () throws(TocsinError) -> Result) throws(ServiceError) -> Result {
         do throws(TocsinError) {
             return try body()
         } catch {

@@ -151,4 +151,46 @@ import Tocsin
         try third.engine.advance(by: .zero)
         #expect(finished == [1])  // announced once
     }
+
+    @Test func cancellingATimerCancelsTheRestOfItsSequenceWithoutRunningIt() throws {
+        let service = try service()
+        var changes: [(UInt64, ServiceValue?)] = []
+        service.signals.changed = { id, properties in changes.append((id, properties.first { $0.0 == "state" }?.1)) }
+        let work = try service.add(label: "Work", seconds: 1500, options: [:])
+        let rest = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)])
+        let walk = try service.add(label: "Walk", seconds: 600, options: ["after": .id(rest)])
+        try service.engine.advance(by: .seconds(1))
+        changes = []
+        try service.cancel(work)
+        try service.engine.advance(by: .seconds(1))
+        for id in [work, rest, walk] { #expect(value("state", of: id, in: service) == .text("canceled")) }
+        #expect(value("after", of: walk, in: service) == nil)
+        #expect(service.isIdle)  // nothing waits for a finish that cannot come
+        // Break and Walk never showed as running: one Changed each, cancelled.
+        #expect(changes.filter { $0.0 != work }.map(\.1) == [.text("canceled"), .text("canceled")])
+        let again = try self.service()  // and so it was saved
+        #expect(value("state", of: walk, in: again) == .text("canceled"))
+        try again.restart(rest)  // a cancelled one runs again when asked
+        #expect(value("state", of: rest, in: again) == .text("running"))
+    }
+
+    @Test func removingATimerCancelsTheRestOfItsSequence() throws {
+        let service = try service()
+        let work = try service.add(label: "Work", seconds: 1500, options: [:])
+        let rest = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)])
+        try service.remove(work)
+        #expect(value("state", of: rest, in: service) == .text("canceled"))
+        #expect(service.isIdle)
+    }
+
+    @Test func aTimerWaitingForOneThatNeverStartedDoesNotHoldTheServiceUp() throws {
+        let service = try service()
+        let first = try service.add(label: "First", seconds: 60, options: ["start": .flag(false)])
+        let second = try service.add(label: "Second", seconds: 60, options: ["after": .id(first)])
+        #expect(service.isIdle)  // First may never start
+        try service.restart(first)
+        #expect(!service.isIdle)
+        try service.engine.advance(by: .seconds(60))
+        #expect(value("state", of: second, in: service) == .text("running"))  // the sequence still holds
+    }
 }

@@ -18,6 +18,10 @@ ARTIFACTS = Path(os.environ.get("TOCSIN_ARTIFACTS", "/tmp"))
 if not SESSION.is_dir() or not DRIVER:
     pytest.skip("run through `make test-desktop` (needs a headless session)", allow_module_level=True)
 
+# A GLib critical in the notifier (in this process, through the Python
+# binding, or in the programs the tests start) is a crash, not a line.
+os.environ["G_DEBUG"] = "fatal-criticals"
+
 
 @dataclass
 class Driver:

@@ -25,7 +25,8 @@ if not os.environ.get("TOCSIN_SERVICE_DIR"):
 def fresh_service(tmp_path):
     """No service running; state in this test's folder; quiet alerts off."""
     stop_service()
-    activation_environment(XDG_STATE_HOME=tmp_path / "state", TOCSIN_SERVICE_IDLE_EXIT=60, TOCSIN_SERVICE_GRACE=3600)
+    activation_environment(XDG_STATE_HOME=tmp_path / "state", TOCSIN_SERVICE_IDLE_EXIT=60, TOCSIN_SERVICE_GRACE=3600,
+                           G_DEBUG="fatal-criticals")
     yield tmp_path / "state" / "tocsin" / "timers.json"
     stop_service()
 

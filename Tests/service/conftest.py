@@ -47,8 +47,9 @@ class Bus:
         return self.log.read_text(errors="replace")
 
     def close(self):
-        self.process.terminate()
-        self.process.wait()
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait()
 
 
 @pytest.fixture(autouse=True)
@@ -63,8 +64,9 @@ def bus(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("G_DEBUG", "fatal-criticals")  # a GLib critical in the command or the service is a crash
     activation_environment(HOME=home, XDG_RUNTIME_DIR=runtime, XDG_STATE_HOME=tmp_path / "state",
-                           TOCSIN_SERVICE_IDLE_EXIT=60, TOCSIN_SERVICE_GRACE=3600)
+                           TOCSIN_SERVICE_IDLE_EXIT=60, TOCSIN_SERVICE_GRACE=3600, G_DEBUG="fatal-criticals")
     yield session
     if service_pid():
         stop_service()

@@ -191,7 +191,8 @@ def test_the_docs_examples_run_as_written():
     tea = next(timer for timer in listed.values() if timer["label"] == "Tea")
     assert tea["duration"] == 360 and tea["state"] == "running"
     work = next(timer for timer in listed.values() if timer["label"] == "Work")
-    assert work["state"] == "canceled"
+    rest = next(timer for timer in listed.values() if timer["label"] == "Break")
+    assert work["state"] == "canceled" and rest["state"] == "canceled" and "after" not in rest
 
 
 def test_lap_restart_cancel_and_remove_over_the_bus(signals):
@@ -234,3 +235,28 @@ def test_the_installed_systemd_unit_is_valid():
     assert "SystemdService=tocsin.service" in activation
     exec_line = next(line for line in activation.splitlines() if line.startswith("Exec="))
     assert os.access(exec_line.split("=", 1)[1].split()[0], os.X_OK)
+
+
+def alive(pid):
+    """The process exists and is no zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_no_glib_criticals_when_the_name_is_taken_or_the_bus_goes(bus, tmp_path):
+    """A second `tocsin service` on the same bus, then the end of the session
+    (the bus goes away): each service ends cleanly, and GLib has nothing to
+    complain of (criticals are fatal here: G_DEBUG=fatal-criticals)."""
+    add("Tea", 60, **QUIET)
+    pid = service_pid()
+    second = subprocess.run([os.environ["TOCSIN_BIN"], "service"], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "second")})
+    assert second.returncode == 1 and "dev.tocsin.Timers is owned by another process" in second.stderr, second.stderr
+    assert "CRITICAL" not in second.stderr and "WARNING" not in second.stderr, second.stderr
+    bus.close()  # logout
+    wait_until(lambda: not alive(pid), what="the service to end with its bus")
+    log = bus.service_log()
+    assert "the session bus went away" in log
+    assert "CRITICAL" not in log and "WARNING" not in log, log

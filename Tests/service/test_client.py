@@ -163,3 +163,16 @@ def test_a_watching_client_keeps_the_service_up_and_its_leaving_lets_it_go():
         follow.terminate()
         follow.wait(DEADLINE)
     wait_until(lambda: service_pid() is None, what="the service to exit once nobody watches")
+
+
+def test_cancelling_a_sequence_cancels_the_rest_and_lets_the_service_exit(signals):
+    """`tocsin 25m:Work 5m:Break -b`, then `tocsin cancel Work`: Break,
+    waiting for Work, is cancelled too (it never shows as running), and
+    nothing is left to keep the service up."""
+    activation_environment(TOCSIN_SERVICE_IDLE_EXIT=1)
+    assert tocsin("25m:Work", "5m:Break", "-b").returncode == 0
+    assert tocsin("cancel", "Work").returncode == 0
+    assert {timer["label"]: timer["state"] for timer in listed_json()} == {"Work": "canceled", "Break": "canceled"}
+    wait_until(lambda: service_pid() is None, what="the idle service to exit")
+    rest = [properties(record)["state"] for record in signals.named("Changed") if properties(record)["label"] == "Break"]
+    assert rest == ["idle", "canceled"] or rest == ["canceled"], rest  # (its Add, if announced), never running

@@ -18,11 +18,12 @@ public struct Diagnosis: Sendable, CustomStringConvertible {
         case .success(let address): lines.append("session bus: ok (\(address))")
         case .failure(let problem): lines.append(problem.reason)
         }
-        switch notificationServer {
-        case .success(let server):
+        switch (notificationServer, sessionBus) {
+        case (.success(let server), _):
             lines.append("notification server: \(server.name) \(server.version) by \(server.vendor), spec \(server.specVersion)")
             lines.append("capabilities: \(server.capabilities.joined(separator: " "))")
-        case .failure(let problem): lines.append(problem.reason)
+        case (.failure, .failure): lines.append("notification server: not reachable without a session bus")
+        case (.failure(let problem), .success): lines.append(problem.reason)
         }
         lines.append(soundServer)
         for (id, path) in soundFiles {

@@ -136,8 +136,18 @@ package final class ServiceClient {
             if let error { g_dbus_error_strip_remote_error(error) }
             let message = error.map { String(cString: $0.pointee.message) } ?? "\(method) failed"
             if let error { g_error_free(error) }
-            throw Failure(name: name, message: message)
+            throw Failure(name: name, message: name == Self.serviceUnknown ? Self.notActivatable(message) : message)
         }
+        return reply
+    }
+
+    /// A call to the bus itself; nil if it failed.
+    func busCall(_ method: String, _ arguments: OpaquePointer?) -> OpaquePointer? {
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", method, arguments, nil,
+            G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
+        if let error { g_error_free(error) }
         return reply
     }
 

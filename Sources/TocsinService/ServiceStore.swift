@@ -101,6 +101,26 @@ package final class ServiceStore: @unchecked Sendable {
         return ServiceStore(path: state + "/tocsin/timers.json")
     }
 
+    /// One line for `tocsin doctor`: where the timers are kept, and whether
+    /// changes can be written there.
+    package var diagnosis: String {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        var existing = folder  // the folder is made at the first change: ask its nearest ancestor
+        while access(existing, F_OK) != 0, let cut = existing.lastIndex(of: "/"), cut > existing.startIndex {
+            existing = String(existing[..<cut])
+        }
+        let note = existing == folder ? "" : " (made at the first change)"
+        var info = statvfs()
+        guard statvfs(existing, &info) == 0 else {
+            return "timer state: \(folder)\(note): cannot be looked at: \(String(cString: strerror(errno)))"
+        }
+        if info.f_flag & UInt(ST_RDONLY) != 0 || access(existing, W_OK) != 0 {
+            return "timer state: \(folder)\(note): not writable: every change would be refused"
+        }
+        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        return "timer state: \(folder)\(note): writable, \(free / 1_000_000) MB free"
+    }
+
     static let format = "tocsin-service"
     static let version: Int64 = 1
 

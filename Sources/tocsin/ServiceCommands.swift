@@ -18,6 +18,24 @@ enum ServiceCommand {
         }
     }
 
+    /// `tocsin doctor`'s lines for the timer service and its state folder.
+    static func diagnosis() -> [String] {
+        var lines: [String] = []
+        if let client = try? ServiceClient() {
+            if let pid = client.runningService() {
+                lines.append("timer service: running (pid \(pid))")
+            } else if client.isActivatable() {
+                lines.append("timer service: not running; the session bus starts it at the first call")
+            } else {
+                lines.append("timer service: cannot be started: " + ServiceClient.activationAdvice)
+            }
+        } else {
+            lines.append("timer service: needs the session bus")
+        }
+        lines.append(ServiceStore.standard().diagnosis)
+        return lines
+    }
+
     /// Runs `body`; a service failure is one line and exit 1.
     static func run<Result>(_ body: () throws(ServiceClient.Failure) -> Result) throws -> Result {
         do {

@@ -250,12 +250,16 @@ struct Resume: ParsableCommand {
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Say what the desktop offers: session bus, notification server, sound server, alarm sounds.")
+        abstract: "Say what the desktop offers: session bus, notification server, sound server, alarm sounds, timer service.",
+        discussion: "Exit status 1 when there is no session bus (no alerts, no background timers), else 0.")
 
     func run() throws {
         let notifier = try Notifier(options: .init(quiet: true))
         defer { notifier.close() }
-        print(notifier.diagnose())
+        let diagnosis = notifier.diagnose()
+        print(diagnosis)
+        print(ServiceCommand.diagnosis().joined(separator: "\n"))
+        if case .failure = diagnosis.sessionBus { throw ExitCode(ExitStatus.failure) }
     }
 }
 
@@ -308,12 +312,26 @@ struct Service: ParsableCommand {
     @Flag(help: "No desktop alerts or sounds.")
     var quiet = false
 
+    @Flag(help: ArgumentHelp(
+        "Make this install's service startable by your session: link its D-Bus activation file and systemd unit into ~/.local/share, then have the bus and systemd read them (for an install into a prefix the bus does not search).",
+        visibility: .default))
+    var enable = false
+
     func validate() throws {
         guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError("--idle-exit takes seconds >= 0") }
         guard grace.isFinite, grace >= 0 else { throw ValidationError("--grace takes seconds >= 0") }
     }
 
     func run() throws {
+        if enable {
+            do throws(ServiceClient.Failure) {
+                for line in try ServiceClient.enableUserActivation() { print(line) }
+                return
+            } catch {
+                FileHandleLine.standardError("tocsin: \(error.message)")
+                throw ExitCode(ExitStatus.failure)
+            }
+        }
         var options = ServiceMain.Options()
         options.idleExit = idleExit == 0 ? nil : idleExit
         options.statePath = state

@@ -471,3 +471,14 @@ def test_a_full_disk_is_said_once_and_the_state_file_keeps_its_last_whole_state(
         assert json.loads(written)["timers"][0]["label"] == "A"  # and whole
     finally:
         disk.close()
+
+
+def test_doctor_without_a_session_bus_says_so_once_and_fails():
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR")}
+    result = run("doctor", env=environment)
+    assert result.returncode == 1  # nothing a timer needs from the desktop works
+    assert result.stdout.count("no session bus") == 1, result.stdout
+    assert "notification server: not reachable without a session bus" in result.stdout
+    assert "timer service: needs the session bus" in result.stdout
+    assert re.search(r"^timer state: \S+: writable, \d+ MB free$|^timer state: .*made at the first change", result.stdout, re.M)

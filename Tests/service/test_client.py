@@ -2,6 +2,7 @@
 `ls --follow`, `watch`), on a private bus that activates the staged service."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import time
 from pathlib import Path
 
 from conftest import TOCSIN
-from servicebus import DEADLINE, activation_environment, boot_time, properties, service_pid, wait_until
+from servicebus import DEADLINE, activation_environment, boot_time, properties, service_pid, stop_service, wait_until
 
 
 def tocsin(*arguments, timeout=30):
@@ -176,3 +177,46 @@ def test_cancelling_a_sequence_cancels_the_rest_and_lets_the_service_exit(signal
     wait_until(lambda: service_pid() is None, what="the idle service to exit")
     rest = [properties(record)["state"] for record in signals.named("Changed") if properties(record)["label"] == "Break"]
     assert rest == ["idle", "canceled"] or rest == ["canceled"], rest  # (its Add, if announced), never running
+
+
+def test_doctor_says_whether_the_service_can_be_started_and_where_its_state_is():
+    result = tocsin("doctor")
+    assert result.returncode == 0, result.stderr  # a session bus; no notification server is said, not fatal
+    assert "timer service: not running; the session bus starts it at the first call" in result.stdout
+    assert re.search(r"^timer state: \S+/state/tocsin \(made at the first change\): writable, \d+ MB free$",
+                     result.stdout, re.M), result.stdout
+    assert tocsin("1h", "Tea", "-b").returncode == 0
+    assert re.search(r"^timer service: running \(pid \d+\)$", tocsin("doctor").stdout, re.M)
+
+
+def test_installed_into_a_prefix_the_bus_does_not_search_the_message_says_what_to_do(tmp_path, monkeypatch):
+    """`make install PREFIX=...` into a prefix the session bus does not
+    search: `-b` fails with one line saying what to do, doctor says the
+    same, and doing it as written makes the next `-b` work."""
+    prefix = Path(os.environ["TOCSIN_SERVICE_DIR"]).parents[2]  # as make install lays it out
+    command = str(prefix / "bin/tocsin")
+    home = tmp_path / "elsewhere"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))  # (the bus takes the home folder from passwd)
+    monkeypatch.delenv("XDG_DATA_DIRS", raising=False)
+    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", daemon.stdout.readline().strip())
+        refused = subprocess.run([command, "30s", "Tea", "-b"], capture_output=True, text=True, timeout=DEADLINE)
+        assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        assert "the session bus cannot start the timer service" in refused.stderr
+        assert f"run {command} service --enable" in refused.stderr, refused.stderr
+        doctor = subprocess.run([command, "doctor"], capture_output=True, text=True, timeout=DEADLINE).stdout
+        assert f"timer service: cannot be started: this tocsin's service file is {prefix}" in doctor
+        enabled = subprocess.run([command, "service", "--enable"], capture_output=True, text=True, timeout=DEADLINE)
+        assert enabled.returncode == 0, enabled.stderr
+        assert f"linked {home}/.local/share/dbus-1/services/dev.tocsin.Timers.service -> {prefix}" in enabled.stdout
+        handed = subprocess.run([command, "30s", "Tea", "-b"], capture_output=True, text=True, timeout=DEADLINE)
+        assert handed.returncode == 0 and handed.stdout.startswith("Tea: id 1,"), handed.stderr
+    finally:
+        if service_pid():
+            stop_service()
+        daemon.terminate()
+        daemon.wait()

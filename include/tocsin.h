@@ -675,7 +675,8 @@ TOCSIN_EXTERN int tocsin_engine_save(tocsin_engine *engine, const char *path);
  * then delivered with lateness = how long ago it ran out. Restoring makes
  * no STATE events of its own.
  *
- * Returns TOCSIN_EIO for a missing or unreadable file, TOCSIN_ECORRUPT for
+ * Returns TOCSIN_EIO for a missing or unreadable file (errno then says why:
+ * ENOENT, EACCES, EISDIR...), TOCSIN_ECORRUPT for
  * a truncated, corrupt or future-version file or impossible values,
  * TOCSIN_ENOMEM, TOCSIN_EINVAL, TOCSIN_ECLOSED. On any failure the engine is
  * exactly as it was: nothing half-loaded.

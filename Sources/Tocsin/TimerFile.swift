@@ -146,15 +146,19 @@ package enum TimerFile {
         return TimeAway(boot: max(0, realtime - saved.realtime), awake: 0)
     }
 
-    /// The whole file: `.io` if it cannot be read or is no regular file,
-    /// `.corrupt` if it is too large or shrinks while read.
+    /// The whole file: `.io` if it cannot be read or is no regular file
+    /// (`errno` then says why: ENOENT, EACCES, EISDIR...), `.corrupt` if it
+    /// is too large or shrinks while read.
     package static func read(_ path: String) throws(TocsinError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io }
-        defer { close(fd) }
+        defer { close(fd) }  // (a close that succeeds leaves errno alone)
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io }
-        guard info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else { throw .io }
+        guard info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else {
+            errno = info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) ? EISDIR : EINVAL
+            throw .io
+        }
         guard info.st_size <= maxBytes else { throw .corrupt }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0

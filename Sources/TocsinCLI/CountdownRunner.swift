@@ -79,7 +79,7 @@ public final class CountdownRunner: @unchecked Sendable {
         do {
             restored = try loop.engine.load(from: path)
         } catch {
-            FileHandleLine.standardError("tocsin: cannot resume from \(path): \(error)")
+            FileHandleLine.standardError("tocsin: cannot resume from \(path): \(StateFile.reason(error, reading: path))")
             return ExitStatus.failure
         }
         terminal.enterRawMode()
@@ -126,6 +126,13 @@ public final class CountdownRunner: @unchecked Sendable {
         defer {
             output.finish()
             terminal.restore()
+        }
+        // The user believes the timers are kept: a file that cannot be
+        // written is refused before anything starts.
+        if let stateFile, let reason = stateFile.write(loop.engine) {
+            terminal.restore()
+            FileHandleLine.standardError("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
+            return ExitStatus.failure
         }
         var round = 0
         rounds: while options.repeatCount == 0 || round < options.repeatCount {

@@ -63,6 +63,11 @@ public final class StopwatchRunner: @unchecked Sendable {
             output.finish()
             terminal.restore()
         }
+        if !restored, let stateFile, let reason = stateFile.write(loop.engine) {
+            terminal.restore()
+            FileHandleLine.standardError("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
+            return ExitStatus.failure
+        }
         do {
             if !restored {
                 watch = try loop.engine.stopwatch()

@@ -199,7 +199,7 @@ struct List: ParsableCommand {
         case .success(let lines):
             print(lines.isEmpty ? "No timers in \(state)" : lines.joined(separator: "\n"))
         case .failure(let error):
-            FileHandleLine.standardError("tocsin: cannot read \(state): \(error)")
+            FileHandleLine.standardError("tocsin: cannot read \(state): \(StateFile.reason(error, reading: state))")
             throw ExitCode(ExitStatus.failure)
         }
     }

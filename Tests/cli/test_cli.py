@@ -210,7 +210,7 @@ def saved(state, check=lambda timers: True):
             timers = json.loads(state.read_text())["timers"]
         except (OSError, ValueError, KeyError):
             return None
-        return timers if check(timers) else None
+        return timers if timers and check(timers) else None  # (written empty before the timers start)
 
     return wait_until(read, what=f"{state} to hold the timers wanted")
 
@@ -482,3 +482,17 @@ def test_doctor_without_a_session_bus_says_so_once_and_fails():
     assert "notification server: not reachable without a session bus" in result.stdout
     assert "timer service: needs the session bus" in result.stdout
     assert re.search(r"^timer state: \S+: writable, \d+ MB free$|^timer state: .*made at the first change", result.stdout, re.M)
+
+
+def test_file_errors_name_the_file_and_the_reason(tmp_path):
+    missing = tmp_path / "missing.json"
+    for command in (["list", "--state", str(missing)], ["resume", "--state", str(missing)]):
+        result = run(*command)
+        assert result.returncode == 1 and result.stderr.strip().endswith(f"{missing}: No such file or directory")
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert run("list", "--state", str(tmp_path)).stderr.strip().endswith("Is a directory")
+    # A --state file that cannot be written is refused before anything starts: the user believes it is kept.
+    for command in (["2s", "X", "--quiet"], ["sw"]):
+        result = run(*command, "--state", str(tmp_path / "no-such-folder" / "x.json"), stdin=subprocess.DEVNULL)
+        assert (result.returncode, result.stdout) == (1, ""), result
+        assert result.stderr == f"tocsin: cannot write {tmp_path}/no-such-folder/x.json: No such file or directory; nothing started\n"

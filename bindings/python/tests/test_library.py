@@ -44,3 +44,8 @@ def test_library_missing_functions_is_reported_as_too_old(tmp_path):
 def test_versions():
     assert tocsin.library_version().count(".") == 2
     assert tocsin.__version__ == tocsin.library_version() == "0.5.0"
+
+
+def test_a_state_prints_as_the_word_the_command_uses():
+    assert str(tocsin.State.RUNNING) == "running" and f"{tocsin.State.CANCELED}" == "canceled"
+    assert tocsin.State.RUNNING == 1  # still the C value

@@ -58,14 +58,19 @@ def test_restored_running_timers_stay_alive_without_references(tmp_path, manual)
 
 def test_bad_files_raise_and_change_nothing(tmp_path, manual):
     kept = manual.countdown(1)
-    with pytest.raises(tocsin.TocsinIOError):
-        manual.load(tmp_path / "missing.json")
+    missing = tmp_path / "missing.json"
+    with pytest.raises(FileNotFoundError) as raised:  # an OSError a Python user knows, and a TocsinIOError
+        manual.load(missing)
+    assert isinstance(raised.value, tocsin.TocsinIOError) and raised.value.filename == str(missing)
+    assert str(raised.value) == f"[Errno 2] No such file or directory: {str(missing)!r}"  # as Python's own say it
+    with pytest.raises(IsADirectoryError):
+        manual.load(tmp_path)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "tocsin-timers", "version": 1, "saved_realtime_ns": 0, "timers": [{}]}')
     with pytest.raises(tocsin.CorruptError):
         manual.load(bad)
     assert manual.timers() == [kept]
-    with pytest.raises(tocsin.TocsinIOError):
+    with pytest.raises(FileNotFoundError):
         manual.save(tmp_path / "no-such-dir" / "x.json")
 
 
@@ -92,8 +97,9 @@ def test_save_on_a_full_disk_raises_and_leaves_the_last_file_whole(tmp_path, man
             except OSError as error:
                 assert error.errno == errno.ENOSPC
         manual.countdown(30, label="Rice").start()
-        with pytest.raises(tocsin.TocsinIOError):
+        with pytest.raises(tocsin.TocsinIOError) as raised:
             manual.save(path)
+        assert raised.value.errno == errno.ENOSPC and "No space left on device" in str(raised.value)
         assert path.read_bytes() == before
         # The C call itself: TOCSIN_EIO, and errno says why (as the header promises).
         import ctypes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import threading
 import weakref
@@ -11,7 +12,7 @@ from datetime import datetime
 from typing import Any, Callable, Optional
 
 from . import _library
-from ._errors import ECLOSED, ENOENT, EngineClosedError, InvalidArgumentError, error_for
+from ._errors import ECLOSED, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error
 from ._timer import Timer, one_shot_timer
 from ._values import (
     EVENTS_ALL,
@@ -299,17 +300,21 @@ class Engine:
 
     def save(self, path: "str | os.PathLike[str]") -> None:
         """Writes every timer to ``path`` atomically (mode 0600); see
-        docs/timer-file.md. Raises TocsinIOError if it cannot be written."""
-        self._call("tocsin_engine_save", os.fsencode(path))
+        docs/timer-file.md. Raises TocsinIOError if it cannot be written
+        (the OSError of its errno too: PermissionError, or ``errno`` ENOSPC
+        for a full disk); the file is then as it was."""
+        self._file_call("tocsin_engine_save", path)
 
     def load(self, path: "str | os.PathLike[str]") -> list[Timer]:
         """Adds the timers saved at ``path`` and returns them. Time that passed
         since the save counts for running timers; a countdown that ran out
         meanwhile comes back finished and its FINISH event (lateness: how long
         ago) goes to the first handler added to it. Raises TocsinIOError for a
-        missing file, CorruptError for a bad one; the engine is then unchanged."""
+        file that cannot be read (TocsinFileNotFoundError, also a
+        FileNotFoundError, for a missing one), CorruptError for a bad one;
+        the engine is then unchanged."""
         restored = c_size_t()
-        self._call("tocsin_engine_load", os.fsencode(path), byref(restored))
+        self._file_call("tocsin_engine_load", path, byref(restored))
         # Loaded timers come last in creation order.
         return self.timers()[-restored.value:] if restored.value else []
 
@@ -379,6 +384,20 @@ class Engine:
         if status < 0:
             raise error_for(status, name)
         return status
+
+    def _file_call(self, name: str, path: "str | os.PathLike[str]", *args: Any) -> None:
+        """A call on a file: TOCSIN_EIO raises the OSError its errno makes."""
+        if self._ptr is None:
+            raise EngineClosedError(ECLOSED, f"{name}: the engine is closed")
+        function = self._unchecked.get(name + "/errno")
+        if function is None:
+            function = self._unchecked[name + "/errno"] = _library.keeping_errno(self._lib, name)
+        ctypes.set_errno(0)
+        status: int = function(self._ptr, os.fsencode(path), *args)
+        if status == EIO:
+            raise file_error(name, ctypes.get_errno(), os.fspath(path))
+        if status < 0:
+            raise error_for(status, name)
 
     def _start(self, timer: Timer) -> None:
         """``tocsin_timer_start``, keeping the timer alive from before the call

@@ -41,6 +41,36 @@ class TocsinIOError(TocsinError, OSError):
     """A system call failed (kernel timer, engine thread, file)."""
 
 
+class TocsinFileNotFoundError(TocsinIOError, FileNotFoundError):
+    """``Engine.load``: no file at that path (ENOENT)."""
+
+
+class TocsinPermissionError(TocsinIOError, PermissionError):
+    """``Engine.load`` or ``save``: not allowed to read or write it (EACCES, EPERM)."""
+
+
+class TocsinIsADirectoryError(TocsinIOError, IsADirectoryError):
+    """``Engine.load``: the path is a folder (EISDIR)."""
+
+
+def file_error(function: str, number: int, path: "str | bytes") -> TocsinIOError:
+    """TOCSIN_EIO from a call on a file, as the OSError its errno makes: the
+    class (FileNotFoundError, PermissionError, ... as well as
+    TocsinIOError), ``errno``, ``strerror`` and ``filename`` set."""
+    import errno as codes
+    import os
+
+    kind: type[TocsinIOError] = {
+        codes.ENOENT: TocsinFileNotFoundError, codes.EACCES: TocsinPermissionError,
+        codes.EPERM: TocsinPermissionError, codes.EISDIR: TocsinIsADirectoryError,
+    }.get(number, TocsinIOError)
+    name = os.fsdecode(path)
+    text = os.strerror(number) if number else "input/output error"
+    error = kind(EIO, f"{function}: {text}: {name!r}")
+    error.errno, error.strerror, error.filename = (number or None), text, name
+    return error
+
+
 class CorruptError(TocsinError):
     """Corrupt or unsupported data."""
 

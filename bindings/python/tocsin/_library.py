@@ -142,6 +142,17 @@ def unchecked(library: ctypes.CDLL, name: str) -> Any:
     raise KeyError(name)
 
 
+def keeping_errno(library: ctypes.CDLL, name: str) -> Any:
+    """A handle on a prototyped function that keeps the C errno after each
+    call (``ctypes.get_errno()``), without errcheck: for the file calls,
+    whose TOCSIN_EIO errno explains. Only those: keeping errno costs every
+    call a swap."""
+    for entry, argtypes, restype, _ in PROTOTYPES:
+        if entry == name:
+            return ctypes.CFUNCTYPE(restype, *argtypes, use_errno=True)((name, library))
+    raise KeyError(name)
+
+
 @dataclass(frozen=True)
 class LibrarySpec:
     """One of the binding's libraries: where to look for it and what it must

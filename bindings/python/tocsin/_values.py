@@ -27,6 +27,13 @@ class State(enum.IntEnum):
     FINISHED = 3
     CANCELED = 4
 
+    def __str__(self) -> str:
+        """The word the command and the service use: "running", "canceled"."""
+        return self.name.lower()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
 
 class EventKind(enum.IntEnum):
     """What an event reports (TOCSIN_EVENT_*)."""

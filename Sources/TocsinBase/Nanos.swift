@@ -89,6 +89,21 @@ extension Nanos {
     }
 }
 
+extension Nanos {
+    /// A span as a person types it to the command: "10m", "4m50s", "1h2m",
+    /// "2.5s", "-10m" (tenths of a second at most).
+    package static func words(_ nanoseconds: Int64) -> String {
+        let sign = nanoseconds < 0 ? "-" : ""
+        let tenths = nanoseconds.magnitude / UInt64(perSecond / 10)
+        let (hours, minutes, seconds, tenth) = (tenths / 36000, tenths / 600 % 60, tenths / 10 % 60, tenths % 10)
+        var text = sign
+        if hours > 0 { text += "\(hours)h" }
+        if minutes > 0 { text += "\(minutes)m" }
+        if seconds > 0 || tenth > 0 || text == sign { text += tenth > 0 ? "\(seconds).\(tenth)s" : "\(seconds)s" }
+        return text
+    }
+}
+
 extension Duration {
     /// Whole nanoseconds (sub-nanosecond parts dropped; no range check).
     package var nanoseconds: Int64 {

@@ -5,15 +5,19 @@ import Tocsin
 /// record taken before the change (the engine has no undo of its own; the
 /// record holds the timer exactly, on its own clocks' stamps).
 extension TimerService {
-    /// Runs an engine call on timer `id` and cancels the timers `waiting`
+    /// Runs `call` (an engine call, `body`) on timer `id` and cancels the timers `waiting`
     /// for it, then saves them all. If the call fails nothing has changed;
     /// if the rest or the save fails, every one of them is put back exactly
     /// as it was (no event of the change is delivered) and the failure thrown.
-    func change(_ id: UInt64, cancelling waiting: [UInt64] = [],
+    func change(_ id: UInt64, _ call: Call, cancelling waiting: [UInt64] = [],
                 _ body: (TimerEngine, TimerID) throws(TocsinError) -> Void) throws(ServiceError) {
         let entry = try lookUp(id)
         let before = store == nil && waiting.isEmpty ? [] : records(of: [id] + waiting)
-        try engineCall { () throws(TocsinError) in try body(engine, entry.timer) }
+        do throws(TocsinError) {
+            try body(engine, entry.timer)
+        } catch {
+            throw explain(error, of: call, on: entry)
+        }
         do throws(ServiceError) {
             try cancelWaiting(waiting)
             try save([id] + waiting)

@@ -124,16 +124,23 @@ package final class TimerService: @unchecked Sendable {
         guard label.utf8.count <= TimerEngine.maxLabelBytes else {
             throw ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")
         }
+        switch kind {
+        case .countdown:
+            guard let nanoseconds = Nanos.from(seconds: seconds), nanoseconds > 0 else {
+                throw ServiceError(.invalidArgument, "seconds must be a finite number above 0, at most 100 years; got \(seconds)")
+            }
+        case .alarm:
+            guard Nanos.from(seconds: seconds) != nil else {
+                throw ServiceError(.invalidArgument, "an alarm's time must be a Unix time (seconds since 1970), got \(seconds)")
+            }
+        case .stopwatch:
+            break
+        }
         let timer = try engineCall { () throws(TocsinError) -> TimerID in
             switch kind {
-            case .countdown:
-                guard let nanoseconds = Nanos.from(seconds: seconds), nanoseconds > 0 else { throw .invalidArgument }
-                return try engine.countdown(nanoseconds: nanoseconds)
-            case .stopwatch:
-                return try engine.stopwatch()
-            case .alarm:
-                guard let time = Nanos.from(seconds: seconds) else { throw .invalidArgument }
-                return try engine.alarm(atNanoseconds: time)
+            case .countdown: try engine.countdown(nanoseconds: Nanos.from(seconds: seconds) ?? 0)
+            case .stopwatch: try engine.stopwatch()
+            case .alarm: try engine.alarm(atNanoseconds: Nanos.from(seconds: seconds) ?? 0)
             }
         }
         let id = nextID
@@ -162,22 +169,22 @@ package final class TimerService: @unchecked Sendable {
     }
 
     package func pause(_ id: UInt64) throws(ServiceError) {
-        try change(id) { engine, timer throws(TocsinError) in try engine.suspend(timer) }
+        try change(id, .pause) { engine, timer throws(TocsinError) in try engine.suspend(timer) }
     }
 
     package func resume(_ id: UInt64) throws(ServiceError) {
-        try change(id) { engine, timer throws(TocsinError) in try engine.resume(timer) }
+        try change(id, .resume) { engine, timer throws(TocsinError) in try engine.resume(timer) }
     }
 
     /// Cancels the timer, and the rest of its sequence: every timer waiting
     /// for it, directly or through others, is cancelled too.
     package func cancel(_ id: UInt64) throws(ServiceError) {
-        try change(id, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
+        try change(id, .cancel, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
     }
 
     /// Starts the timer again from its full duration, whatever its state.
     package func restart(_ id: UInt64) throws(ServiceError) {
-        try change(id) { engine, timer throws(TocsinError) in
+        try change(id, .restart) { engine, timer throws(TocsinError) in
             let state = try engine.state(of: timer)
             if state == .running || state == .suspended { try engine.cancel(timer) }
             try engine.start(timer)
@@ -186,7 +193,7 @@ package final class TimerService: @unchecked Sendable {
 
     package func adjust(_ id: UInt64, by seconds: Double) throws(ServiceError) {
         let before = entries[id].flatMap { try? engine.state(of: $0.timer) }
-        try change(id) { engine, timer throws(TocsinError) in
+        try change(id, .adjust(seconds)) { engine, timer throws(TocsinError) in
             guard let delta = Nanos.from(signedSeconds: seconds) else { throw .invalidArgument }
             try engine.adjust(timer, byNanoseconds: delta)
         }
@@ -201,7 +208,7 @@ package final class TimerService: @unchecked Sendable {
     /// Records a lap; returns its length in seconds.
     package func lap(_ id: UInt64) throws(ServiceError) -> Double {
         var length = 0.0
-        try change(id) { engine, timer throws(TocsinError) in
+        try change(id, .lap) { engine, timer throws(TocsinError) in
             length = Nanos.seconds(try engine.lapNanoseconds(timer))
         }
         if let entry = entries[id], let properties = properties(of: entry) { signals.changed(id, properties) }

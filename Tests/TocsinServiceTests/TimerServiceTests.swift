@@ -193,4 +193,29 @@ import Tocsin
         try service.engine.advance(by: .seconds(60))
         #expect(value("state", of: second, in: service) == .text("running"))  // the sequence still holds
     }
+
+    @Test func refusalsNameTheTimerItsStateAndTheValue() throws {
+        let service = try service()
+        let tea = try service.add(label: "Tea", seconds: 300, options: [:])
+        let soup = try service.add(label: "Soup", seconds: 300, options: [:])
+        let run = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch")])
+        try service.pause(tea)
+        try service.engine.advance(by: .seconds(10))
+        try service.pause(soup)
+        func message(_ body: () throws -> Void) -> String? {
+            do { try body() } catch let error as ServiceError { return error.message } catch {}
+            return nil
+        }
+        #expect(message { try service.pause(tea) } == "Tea is already paused")
+        #expect(message { try service.resume(run) } == "Run is already running")
+        #expect(message { try service.adjust(soup, by: -600) }
+                == "Soup has 4:50 left; -10m would end it before now: use cancel, or -4m49s")
+        #expect(message { try service.adjust(run, by: 60) } == "Run is a stopwatch: only countdowns and alarms can be adjusted")
+        #expect(message { try service.adjust(tea, by: .nan) } == "adjust takes a finite number of seconds other than 0, got nan")
+        try service.cancel(tea)
+        #expect(message { try service.cancel(tea) } == "Tea was cancelled: only a running or paused timer can be cancelled")
+        #expect(message { _ = try service.lap(tea) } == "Tea was cancelled: laps are taken while it runs or is paused")
+        #expect(message { _ = try service.add(label: "X", seconds: -1, options: [:]) }
+                == "seconds must be a finite number above 0, at most 100 years; got -1.0")
+    }
 }

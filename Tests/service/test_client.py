@@ -220,3 +220,16 @@ def test_installed_into_a_prefix_the_bus_does_not_search_the_message_says_what_t
             stop_service()
         daemon.terminate()
         daemon.wait()
+
+
+def test_refused_controls_name_the_timer_its_state_and_the_value():
+    assert tocsin("5m", "Soup", "-b", "--no-live").returncode == 0
+    assert tocsin("pause", "Soup").returncode == 0
+    again = tocsin("pause", "Soup")
+    assert (again.returncode, again.stderr) == (1, "tocsin: Soup is already paused\n")
+    too_much = tocsin("adjust", "Soup", "-10m")  # paused with a little under 5 min left
+    assert too_much.returncode == 1
+    assert re.fullmatch(r"tocsin: Soup has (4:5\d|5:00) left; -10m would end it before now: use cancel, or -4m5\ds\n",
+                        too_much.stderr), too_much.stderr
+    assert tocsin("cancel", "Soup").returncode == 0
+    assert tocsin("cancel", "Soup").stderr == "tocsin: Soup was cancelled: only a running or paused timer can be cancelled\n"

@@ -76,14 +76,24 @@ def test_errors_are_exceptions_with_code_and_message(manual):
     for bad in (0, -1, float("nan"), float("inf"), 1e300):
         with pytest.raises(tocsin.InvalidArgumentError) as caught:
             manual.countdown(bad)
-        assert caught.value.code == -1 and "invalid argument" in str(caught.value)
+        # The value given, and what it must be (not the status code).
+        assert caught.value.code == -1 and str(caught.value) == (
+            f"countdown: seconds must be a finite number above 0, at most 100 years; got {bad!r}")
         assert isinstance(caught.value, ValueError)
     with pytest.raises(tocsin.InvalidArgumentError):
         manual.countdown("5")
-    timer = manual.countdown(5)
+    timer = manual.countdown(5, label="Tea")
     with pytest.raises(tocsin.WrongStateError) as caught:
         timer.resume()
     assert caught.value.code == -3
+    assert str(caught.value) == "resume: Tea has not started: only a paused timer can be resumed"
+    timer.start().suspend()
+    with pytest.raises(tocsin.WrongStateError, match="^pause: Tea is already paused$"):
+        timer.suspend()
+    with pytest.raises(tocsin.InvalidArgumentError, match=r"^adjust: Tea has 5\.000 s left; -10 s would end it"):
+        timer.adjust(-10)
+    with pytest.raises(tocsin.InvalidArgumentError, match=r"^after: seconds must be .*; got -1$"):
+        manual.after(-1, print)
     with pytest.raises(tocsin.InvalidArgumentError):
         timer.set_tick(-1)
     with pytest.raises(tocsin.WrongStateError):

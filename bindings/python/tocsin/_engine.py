@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Callable, Optional
 
 from . import _library
-from ._errors import ECLOSED, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error
+from ._errors import ECLOSED, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error, seconds_error
 from ._timer import Timer, one_shot_timer
 from ._values import (
     EVENTS_ALL,
@@ -186,6 +186,7 @@ class Engine:
         """A new idle countdown of ``seconds`` (0 < seconds <= 100 years).
         ``tick_policy``: see ``Timer.set_tick_policy``; ``clock``: see
         ``Timer.set_clock``."""
+        given = seconds
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
         handle = c_uint64()
@@ -194,7 +195,7 @@ class Engine:
             raise EngineClosedError(ECLOSED, "tocsin_countdown_new: the engine is closed")
         status = self._countdown_new(pointer, seconds, byref(handle))  # inline: a hot path
         if status < 0:
-            raise error_for(status, "tocsin_countdown_new")
+            raise seconds_error(status, "countdown", given)
         return self._adopt(handle.value, label, tick, tick_policy, clock)
 
     def stopwatch(
@@ -232,6 +233,7 @@ class Engine:
         removes it."""
         if not callable(handler):
             raise InvalidArgumentError(-1, "handler must be callable")
+        given = seconds
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
         encoded = encode_label(label) if label else None  # bad labels fail before anything starts
@@ -251,7 +253,7 @@ class Engine:
             status = self._countdown_start(engine_argument, seconds_argument, events, callback_argument, None, started)
             if status < 0:
                 timer._mark_freed()
-                raise error_for(status, "tocsin_countdown_start")
+                raise seconds_error(status, "after", given)
             handle = timer._handle = self._started.value
             self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
             _busy.add(self)

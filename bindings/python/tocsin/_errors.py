@@ -110,4 +110,13 @@ def error_for(code: int, function: str = "") -> TocsinError:
     """The exception for a negative status, with the library's message."""
     text = _strerror(code).decode() if _strerror is not None else f"status {code}"
     where = f"{function}: " if function else ""
-    return _BY_CODE.get(code, TocsinError)(code, f"{where}{text} ({code})")
+    return _BY_CODE.get(code, TocsinError)(code, f"{where}{text}")
+
+
+def seconds_error(code: int, function: str, given: object) -> TocsinError:
+    """The exception for a call that takes a span of seconds: TOCSIN_EINVAL
+    says what the value must be, and what it was."""
+    if code != EINVAL:
+        return error_for(code, function)
+    return InvalidArgumentError(code, f"{function}: seconds must be a finite number above 0, at most 100 years; "
+                                      f"got {given!r}")

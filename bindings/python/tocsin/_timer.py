@@ -6,7 +6,7 @@ import asyncio
 from ctypes import byref, c_double, create_string_buffer
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 
-from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError
+from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError, TocsinError, WrongStateError
 from ._values import (
     EVENTS_ALL,
     EVENTS_STATE,
@@ -116,22 +116,65 @@ class Timer:
         return self
 
     def suspend(self) -> "Timer":
-        """Holds the time exactly where it is. Returns self."""
-        self._call("tocsin_timer_suspend")
+        """Holds the time exactly where it is. Returns self. Raises
+        WrongStateError unless it runs ("Tea is already paused")."""
+        try:
+            self._call("tocsin_timer_suspend")
+        except WrongStateError as error:
+            raise self._explained(error, "pause") from None
         return self
 
     def resume(self) -> "Timer":
-        """Carries on from the time held. Returns self."""
+        """Carries on from the time held. Returns self. Raises
+        WrongStateError unless it is suspended."""
         if self._deferred:
             self._listen_if_deferred()
-        self._engine._resume(self)
+        try:
+            self._engine._resume(self)
+        except WrongStateError as error:
+            raise self._explained(error, "resume") from None
         return self
 
     def cancel(self) -> "Timer":
         """Cancels a running or suspended timer: no tick or finish of the run
-        follows. Returns self."""
-        self._engine._cancel(self, not self._events & EVENTS_STATE)
+        follows. Returns self. Raises WrongStateError otherwise."""
+        try:
+            self._engine._cancel(self, not self._events & EVENTS_STATE)
+        except WrongStateError as error:
+            raise self._explained(error, "cancel") from None
         return self
+
+    def _explained(self, error: TocsinError, call: str, seconds: Optional[float] = None) -> TocsinError:
+        """``error`` of ``call`` in words that name the timer, its state and
+        the value, as the command and the service say it; the same class and
+        code."""
+        try:
+            name, state, left = self.label or "this timer", self.state, self.remaining
+        except TocsinError:
+            return error
+        words = {State.IDLE: "has not started", State.RUNNING: "is running", State.SUSPENDED: "is paused",
+                 State.FINISHED: "has finished", State.CANCELED: "was cancelled"}[state]
+        text = None
+        if call == "pause":
+            text = f"{name} is already paused" if state is State.SUSPENDED else f"{name} {words}: only a running timer can be paused"
+        elif call == "resume":
+            text = f"{name} is already running" if state is State.RUNNING else f"{name} {words}: only a paused timer can be resumed"
+        elif call == "cancel":
+            text = f"{name} {words}: only a running or paused timer can be cancelled"
+        elif call == "lap":
+            text = f"{name} {words}: laps are taken while it runs or is paused"
+        elif seconds is not None:
+            if seconds != seconds or seconds in (0.0, float("inf"), float("-inf")):
+                text = f"adjust takes a finite number of seconds other than 0, got {seconds!r}"
+            elif left is None:
+                text = f"{name} is a stopwatch: only countdowns and alarms can be adjusted"
+            elif state is State.CANCELED:
+                text = f"{name} was cancelled: restart it first"
+            elif state is State.FINISHED and seconds < 0:
+                text = f"{name} has finished: only added time (seconds > 0) runs it again"
+            elif seconds < 0 and -seconds >= left:
+                text = f"{name} has {left:.3f} s left; {seconds:g} s would end it before now: cancel it, or take off less"
+        return error if text is None else type(error)(error.code, f"{call}: {text}")
 
     def _listen_if_deferred(self) -> None:
         """A restored timer's events are wanted from now on."""
@@ -149,12 +192,19 @@ class Timer:
         ``remaining``. Raises InvalidArgumentError (stopwatch, zero, the
         new duration not above the elapsed time while idle or suspended, or
         out of range) or WrongStateError (cancelled). Returns self."""
-        self._call("tocsin_timer_adjust", to_seconds(seconds))
+        delta = to_seconds(seconds)
+        try:
+            self._call("tocsin_timer_adjust", delta)
+        except (InvalidArgumentError, WrongStateError) as error:
+            raise self._explained(error, "adjust", delta) from None
         return self
 
     def lap(self) -> float:
         """Records a lap; returns its length in seconds."""
-        return self._double("tocsin_timer_lap")
+        try:
+            return self._double("tocsin_timer_lap")
+        except WrongStateError as error:
+            raise self._explained(error, "lap") from None
 
     def free(self) -> None:
         """Frees the timer now; later calls raise NoSuchTimerError. Freeing

@@ -1,0 +1,59 @@
+import Tocsin
+import TocsinBase
+
+/// A refused call in words that name the timer, its state and the value
+/// ("Tea is already paused"), for the D-Bus error's message, which the
+/// command prints as it is.
+extension TimerService {
+    /// The calls that change a timer, for their messages.
+    enum Call {
+        case pause, resume, cancel, restart, lap
+        case adjust(Double)
+    }
+
+    /// The engine's `error` for `call` on `entry`, explained.
+    func explain(_ error: TocsinError, of call: Call, on entry: Entry) -> ServiceError {
+        let timer = entry.timer
+        let label = (try? engine.label(of: timer)).flatMap { $0.isEmpty ? nil : $0 } ?? "timer \(entry.id)"
+        guard let state = try? engine.state(of: timer) else { return ServiceError(error) }
+        let kind: ServiceError.Kind = error == .wrongState ? .wrongState : error == .invalidArgument ? .invalidArgument : .failed
+        let message: String? = switch (call, state) {
+        case (.pause, .suspended): "\(label) is already paused"
+        case (.pause, _): "\(label) \(Self.words(state)): only a running timer can be paused"
+        case (.resume, .running): "\(label) is already running"
+        case (.resume, _): "\(label) \(Self.words(state)): only a paused timer can be resumed"
+        case (.cancel, _): "\(label) \(Self.words(state)): only a running or paused timer can be cancelled"
+        case (.lap, _): "\(label) \(Self.words(state)): laps are taken while it runs or is paused"
+        case (.adjust(let seconds), _): adjustMessage(label, entry, state, seconds, error)
+        case (.restart, _): nil
+        }
+        return message.map { ServiceError(kind, $0) } ?? ServiceError(error)
+    }
+
+    private func adjustMessage(_ label: String, _ entry: Entry, _ state: TimerState, _ seconds: Double,
+                               _ error: TocsinError) -> String? {
+        guard let delta = Nanos.from(signedSeconds: seconds), delta != 0 else {
+            return "adjust takes a finite number of seconds other than 0, got \(seconds)"
+        }
+        if entry.kind == .stopwatch { return "\(label) is a stopwatch: only countdowns and alarms can be adjusted" }
+        if state == .canceled { return "\(label) was cancelled: restart it first" }
+        if state == .finished, delta < 0 { return "\(label) has finished: only added time (+) runs it again" }
+        guard error == .invalidArgument, delta < 0,
+              let remaining = (try? engine.remaining(of: entry.timer)).flatMap({ $0 })?.nanoseconds
+        else { return nil }
+        let left = Nanos.clock(remaining, roundUp: true, padMinutes: false)
+        let most = remaining > Nanos.perSecond ? ", or \(Nanos.words(-(remaining - 1) / Nanos.perSecond * Nanos.perSecond))" : ""
+        return "\(label) has \(left) left; \(Nanos.words(delta)) would end it before now: use cancel\(most)"
+    }
+
+    /// "is paused", "has finished"...: the state as the rest of a sentence.
+    static func words(_ state: TimerState) -> String {
+        switch state {
+        case .idle: "has not started"
+        case .running: "is running"
+        case .suspended: "is paused"
+        case .finished: "has finished"
+        case .canceled: "was cancelled"
+        }
+    }
+}

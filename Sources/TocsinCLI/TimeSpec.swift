@@ -20,8 +20,22 @@ public enum TimeSpec: Equatable, Sendable {
 
     /// "90", "90s", "1h30m15s", "2.5m": each unit once, numbers may have decimals.
     static func parseDuration(_ word: String) -> TimeSpec? {
+        seconds(word).flatMap(nanoseconds(seconds:)).map { .duration(nanoseconds: $0) }
+    }
+
+    /// Why a word written as a duration is no countdown's time ("0", "0s",
+    /// "200000h"); nil if it is one, or is not written as a duration.
+    public static func rangeProblem(_ text: String) -> String? {
+        guard let seconds = seconds(text.lowercased().filter { $0 != " " }), nanoseconds(seconds: seconds) == nil else {
+            return nil
+        }
+        return seconds <= 0 ? "a countdown must be longer than 0" : "a countdown can be 100 years at most"
+    }
+
+    /// The seconds a duration word says, unchecked; nil if it is not one.
+    private static func seconds(_ word: String) -> Double? {
         if let seconds = Double(word), word.first != "+", word.first?.isNumber == true || word.first == "." {
-            return nanoseconds(seconds: seconds).map { .duration(nanoseconds: $0) }
+            return seconds
         }
         var total = 0.0
         var number = ""
@@ -46,7 +60,7 @@ public enum TimeSpec: Equatable, Sendable {
             number = ""
         }
         guard number.isEmpty, !seen.isEmpty else { return nil }
-        return nanoseconds(seconds: total).map { .duration(nanoseconds: $0) }
+        return total
     }
 
     private static func unitScale(_ unit: String) -> Double? {

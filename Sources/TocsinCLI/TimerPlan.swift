@@ -2,9 +2,11 @@
 ///
 /// Words that are times make timers; adjacent unlabelled durations add up
 /// (like `sleep 1h 30m`); "25m:Work" gives a timer its label and ends it;
-/// "until 14:30" counts down to a clock time; other words are the label of
-/// the unlabelled timers ("Tea is ready"). A word that starts with a digit
-/// but is not a time is an error, so that a typo never becomes a label.
+/// "until 14:30" counts down to a clock time; other words label the time
+/// before them ("10s Eggs 20s Rice": two timers), and words before any
+/// time label the timers left without one ("Tea is ready"). A word that
+/// starts with a digit but is not a time is an error, so that a typo never
+/// becomes a label.
 public struct TimerPlan: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var time: TimeSpec
@@ -35,14 +37,16 @@ public struct TimerPlan: Equatable, Sendable {
         var entries: [Entry] = []
         var unlabelled: [Int] = []
         var pending: TimeSpec?
+        var pendingWords: [String] = []  // words after the pending time: its label
         var message: [String] = []
 
         func close() {
             if let time = pending {
-                unlabelled.append(entries.count)
-                entries.append(Entry(time: time, label: ""))
+                if pendingWords.isEmpty { unlabelled.append(entries.count) }
+                entries.append(Entry(time: time, label: pendingWords.joined(separator: " ")))
             }
             pending = nil
+            pendingWords = []
         }
 
         var index = 0
@@ -61,6 +65,7 @@ public struct TimerPlan: Equatable, Sendable {
                 continue
             }
             if let (spec, label) = try Self.timerIfTime(word) {
+                if !pendingWords.isEmpty { close() }  // the words between labelled the time before
                 if let label {
                     if let time = pending, case .duration(let a) = time, case .duration(let b) = spec {
                         pending = nil
@@ -77,7 +82,7 @@ public struct TimerPlan: Equatable, Sendable {
                 }
                 continue
             }
-            message.append(word)
+            if pending != nil { pendingWords.append(word) } else { message.append(word) }
         }
         close()
         guard !entries.isEmpty else {
@@ -108,8 +113,10 @@ public struct TimerPlan: Equatable, Sendable {
                 let label = String(word[word.index(after: split)...])
                 return (spec, label.isEmpty ? nil : label)
             }
+            if let problem = TimeSpec.rangeProblem(String(word[..<split])) { throw Failure(description: "\(word): \(problem)") }
             colon = word[..<split].lastIndex(of: ":")
         }
+        if let problem = TimeSpec.rangeProblem(word) { throw Failure(description: "\(word): \(problem)") }
         throw Failure(description: "'\(word)' is not a time: give \(TimeSpec.acceptedForms)")
     }
 }

@@ -18,6 +18,15 @@ enum ServiceCommand {
         }
     }
 
+    /// `tocsin sw LABEL -b`: a stopwatch in the service.
+    static func backgroundStopwatch(label: String, awake: Bool) throws {
+        let client = try client()
+        var options: [(String, ServiceValue)] = [("kind", .text("stopwatch"))]
+        if awake { options.append(("clock", .text("awake"))) }
+        let id = try run { () throws(ServiceClient.Failure) in try client.add(label: label, seconds: 0, options: options) }
+        print("\(label): id \(id), stopwatch running (tocsin lap \(id), tocsin ls)")
+    }
+
     /// `tocsin doctor`'s lines for the timer service and its state folder.
     static func diagnosis() -> [String] {
         var lines: [String] = []
@@ -244,6 +253,8 @@ struct Adjust: ParsableCommand {
     var words: [String] = []
 
     func validate() throws {
+        // (--help is taken as it is too: the words are not parsed as options)
+        if words.contains("--help") || words.contains("-h") { throw CleanExit.helpRequest(Self.self) }
         _ = try delta()
     }
 

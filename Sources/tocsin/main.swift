@@ -77,7 +77,7 @@ struct Countdown: ParsableCommand {
     @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set).", valueName: "command"))
     var exec: String?
 
-    @Option(help: ArgumentHelp("Run the timers this many times (0: forever).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run the timers this many times (0: forever).", valueName: "n"))
     var `repeat`: Int = 1
 
     @Flag(help: "Run the timers side by side instead of one after another.")
@@ -101,7 +101,7 @@ struct Countdown: ParsableCommand {
     var warn: String?
 
     func validate() throws {
-        guard `repeat` >= 0 else { throw ValidationError("--repeat takes 0 (forever) or more") }
+        guard `repeat` >= 0 else { throw ValidationError("--repeat takes a whole number, 0 (forever) or more; got \(`repeat`)") }
         let plan = try plan()
         if background {
             guard `repeat` != 0 else { throw ValidationError("-b cannot repeat forever: give --repeat N") }
@@ -164,6 +164,39 @@ struct Countdown: ParsableCommand {
     }
 }
 
+extension Countdown {
+    /// What the argument parser would misname on the countdown's command
+    /// line (the default one, or after `countdown`), said plainly: a
+    /// negative time ("-5s" reads as an option) and an unknown option (with
+    /// no time given, the parser says "no time given").
+    static func misuse(_ arguments: [String]) -> String? {
+        let subcommands = TocsinCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+        if let first = arguments.first, first != "countdown", subcommands.contains(first) { return nil }
+        for (index, word) in arguments.enumerated() where word.count > 1 && word.hasPrefix("-") {
+            if let next = word.dropFirst().first, next.isNumber || next == "." {
+                if index > 0, arguments[index - 1] == "--repeat" { continue }  // its own check says it
+                guard TimeSpec.parse(String(word.dropFirst())) != nil else { continue }
+                return "\(word): a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"
+            }
+            if word != "--", !knows(option: word) { return "unknown option \(word) (tocsin --help lists them)" }
+        }
+        return nil
+    }
+
+    /// True if `option` (without its value) is one of the countdown's, or
+    /// one the parser gives every command.
+    private static func knows(option: String) -> Bool {
+        let name = String(option.split(separator: "=", maxSplits: 1).first ?? "")
+        if ["--version", "--help", "-h", "--generate-completion-script", "--experimental-dump-help"].contains(name) { return true }
+        do {
+            _ = try Countdown.parse(["1", name])
+            return true
+        } catch {
+            return !Countdown.message(for: error).hasPrefix("Unknown option")
+        }
+    }
+}
+
 struct Stopwatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Count up; l or Enter records a lap, q stops.", aliases: ["sw"])
@@ -180,8 +213,18 @@ struct Stopwatch: ParsableCommand {
     @Flag(help: "Count only time the machine is awake: a suspend pauses the stopwatch.")
     var awake = false
 
+    @Flag(name: [.customShort("b"), .long], help: "Hand the stopwatch to the timer service and return at once (see tocsin ls).")
+    var background = false
+
+    func validate() throws {
+        if background, let (name, _) = [("--state", state != nil), ("--json", json)].first(where: { $0.1 }) {
+            throw ValidationError("\(name) is for a stopwatch in the foreground; drop it or -b")
+        }
+    }
+
     func run() throws {
         let label = label.isEmpty ? StopwatchRunner.defaultLabel : label.joined(separator: " ")
+        if background { return try ServiceCommand.backgroundStopwatch(label: label, awake: awake) }
         let status = try StopwatchRunner(label: label, json: json, statePath: state, awake: awake).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -267,6 +310,10 @@ struct Doctor: ParsableCommand {
 /// on standard error and status 2 (not the parser's 64).
 func runCommand() -> Never {
     do {
+        if let mistake = Countdown.misuse(Array(CommandLine.arguments.dropFirst())) {
+            FileHandleLine.standardError("tocsin: \(mistake)")
+            TocsinCommand.exit(withError: ExitCode(ExitStatus.usage))
+        }
         var command = try TocsinCommand.parseAsRoot()
         try command.run()
         TocsinCommand.exit()

@@ -51,7 +51,7 @@ import TocsinCLI
     }
 
     @Test(arguments: [
-        [], ["Tea"], ["25x"], ["25m", "5x"], ["until"], ["until", "25m"], ["until", "noon"], ["0s"], ["-5m"],
+        [], ["Tea"], ["25x"], ["25m", "5x"], ["until"], ["until", "25m"], ["until", "noon"], ["-5m"],
         ["25m:Work", "Tea"],
     ])
     func badCommandLinesNameTheAcceptedForms(words: [String]) {
@@ -61,6 +61,24 @@ import TocsinCLI
         } catch {
             #expect(error.description.contains("until 14:30"))
         }
+    }
+
+    @Test func timesOutOfRangeSayWhich() {
+        for (word, expected) in [("0", "0: a countdown must be longer than 0"), ("0s", "0s: a countdown must be longer than 0"),
+                                 ("0m:Tea", "0m:Tea: a countdown must be longer than 0"),
+                                 ("900000h", "900000h: a countdown can be 100 years at most")] {
+            #expect { try TimerPlan(words: [word]) } throws: { ($0 as? TimerPlan.Failure)?.description == expected }
+        }
+    }
+
+    @Test func wordsBetweenTimesLabelTheTimeBeforeThem() throws {
+        let two = try TimerPlan(words: ["10s", "Par1", "10s", "Par2"])
+        #expect(two.entries == [.init(time: .duration(nanoseconds: 10 * Self.second), label: "Par1"),
+                                .init(time: .duration(nanoseconds: 10 * Self.second), label: "Par2")])
+        let sentence = try TimerPlan(words: ["3m", "Soft", "eggs", "5m", "Hard", "eggs"])
+        #expect(sentence.entries.map(\.label) == ["Soft eggs", "Hard eggs"])
+        let leading = try TimerPlan(words: ["Tea", "5m", "2m"])  // a label first: the timers without one
+        #expect(leading.entries == [.init(time: .duration(nanoseconds: 420 * Self.second), label: "Tea")])
     }
 }
 

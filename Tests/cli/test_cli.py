@@ -496,3 +496,26 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
         result = run(*command, "--state", str(tmp_path / "no-such-folder" / "x.json"), stdin=subprocess.DEVNULL)
         assert (result.returncode, result.stdout) == (1, ""), result
         assert result.stderr == f"tocsin: cannot write {tmp_path}/no-such-folder/x.json: No such file or directory; nothing started\n"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-5s"], "tocsin: -5s: a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"),
+    (["-5s", "X"], "tocsin: -5s: a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"),
+    (["5s", "-5s"], "tocsin: -5s: a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"),
+    (["5m", "--repeat", "-1"], "tocsin: --repeat takes a whole number, 0 (forever) or more; got -1"),
+    (["--bogus"], "tocsin: unknown option --bogus (tocsin --help lists them)"),
+    (["5s", "--bogus"], "tocsin: unknown option --bogus (tocsin --help lists them)"),
+    (["0"], "tocsin: 0: a countdown must be longer than 0"),
+    (["sw", "Run", "-b", "--json"], "tocsin: --json is for a stopwatch in the foreground; drop it or -b"),
+])
+def test_odd_input_gets_one_line_naming_the_actual_problem(arguments, message):
+    result = run(*arguments)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", message + "\n")
+
+
+def test_adjust_has_help_and_parallel_words_label_the_time_before_them():
+    helped = run("adjust", "--help")
+    assert helped.returncode == 0 and "USAGE: tocsin adjust" in helped.stdout
+    both = run("0.3s", "Par1", "0.2s", "Par2", "--parallel", "--quiet", "--json")
+    finished = [json.loads(line)["label"] for line in both.stdout.splitlines() if '"finish"' in line]
+    assert finished == ["Par2", "Par1"]  # two timers side by side, not one of 0.5 s

@@ -233,3 +233,12 @@ def test_refused_controls_name_the_timer_its_state_and_the_value():
                         too_much.stderr), too_much.stderr
     assert tocsin("cancel", "Soup").returncode == 0
     assert tocsin("cancel", "Soup").stderr == "tocsin: Soup was cancelled: only a running or paused timer can be cancelled\n"
+
+
+def test_a_stopwatch_in_the_service():
+    handed = tocsin("sw", "Run", "-b")
+    assert handed.returncode == 0 and re.fullmatch(r"Run: id (\d+), stopwatch running \(tocsin lap \1, tocsin ls\)\n",
+                                                   handed.stdout), handed
+    (run,) = listed_json()
+    assert (run["label"], run["kind"], run["state"]) == ("Run", "stopwatch", "running")
+    assert tocsin("lap", "Run").stdout.startswith("Run: lap ")

@@ -82,6 +82,7 @@ final class EventLoop {
 enum Key {
     static let space = UInt8(ascii: " ")
     static let escape: UInt8 = 0x1B
+    static let tab: UInt8 = 0x09
     static let controlC: UInt8 = 0x03
     static let enter: UInt8 = 0x0D
     static let newline: UInt8 = 0x0A

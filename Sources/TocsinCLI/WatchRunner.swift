@@ -2,10 +2,12 @@ import CTocsinSystem
 import Glibc
 
 /// `tocsin watch [TIMER]`: the live display attached to timers that run
-/// elsewhere (the timer service). It only shows them and passes keys on:
-/// space pauses or resumes, `+`/`-` give or take a minute, `c` cancels;
-/// q, Esc, Ctrl-C and signals detach, and the timers keep running. The
-/// source of the timers is given as closures, so this knows no bus.
+/// elsewhere (the timer service). It only shows them and passes keys on to
+/// the selected one (marked ▸ when there are several; the one that ends
+/// soonest at first; ↑/↓, k/j or Tab choose another): space pauses or
+/// resumes, `+`/`-` give or take a minute, `c` cancels; q, Esc, Ctrl-C and
+/// signals detach, and the timers keep running. The source of the timers is
+/// given as closures, so this knows no bus.
 public final class WatchRunner {
     /// A timer as the display needs it.
     public struct Watched: Sendable {
@@ -30,6 +32,8 @@ public final class WatchRunner {
     private let timers: () -> [Watched]?
     private let control: (String, UInt64, Double?) -> Void
     private let only: UInt64?
+    /// The timer the keys act on.
+    private var selected: UInt64?
 
     /// `timers` lists them (nil: the source is gone); `control(method, id,
     /// delta)` acts on one; `only`: watch just that timer.
@@ -51,7 +55,8 @@ public final class WatchRunner {
         }
         var watched = shown()
         while let current = watched, !current.isEmpty {
-            output.live(current.map(line))
+            select(in: current)
+            output.live(current.map { line($0, mark: current.count < 2 ? "" : $0.id == selected ? "▸ " : "  ") })
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, 100) > 0 {
@@ -64,7 +69,15 @@ public final class WatchRunner {
                     var bytes = [UInt8](repeating: 0, count: 16)
                     let count = read(STDIN_FILENO, &bytes, bytes.count)
                     if count <= 0 { return ExitStatus.finished }
-                    for key in bytes.prefix(count) {
+                    var keys = bytes.prefix(count)[...]
+                    while let key = keys.popFirst() {
+                        // An arrow is ESC [ A (up) or ESC [ B (down); ESC alone detaches.
+                        if key == Key.escape, keys.first == UInt8(ascii: "["), let arrow = keys.dropFirst().first {
+                            keys = keys.dropFirst(2)
+                            if arrow == UInt8(ascii: "A") { move(-1, in: current) }
+                            if arrow == UInt8(ascii: "B") { move(1, in: current) }
+                            continue
+                        }
                         if Key.isQuit(key) { return ExitStatus.finished }
                         press(key, on: current)
                     }
@@ -96,8 +109,25 @@ public final class WatchRunner {
         return all.filter(\.isLive)
     }
 
+    /// Keeps the selection on a timer still shown; else the one that ends
+    /// soonest (countdowns before stopwatches).
+    private func select(in watched: [Watched]) {
+        if let selected, watched.contains(where: { $0.id == selected }) { return }
+        selected = watched.min { ($0.remaining ?? .infinity) < ($1.remaining ?? .infinity) }?.id
+    }
+
+    private func move(_ step: Int, in watched: [Watched]) {
+        guard let index = watched.firstIndex(where: { $0.id == selected }) else { return }
+        selected = watched[(index + step + watched.count) % watched.count].id
+    }
+
     private func press(_ key: UInt8, on watched: [Watched]) {
-        for timer in watched {
+        switch key {
+        case Key.tab, UInt8(ascii: "j"): return move(1, in: watched)
+        case UInt8(ascii: "k"): return move(-1, in: watched)
+        default: break
+        }
+        for timer in watched where timer.id == selected {
             switch key {
             case Key.space: control(timer.state == "suspended" ? "Resume" : "Pause", timer.id, nil)
             case UInt8(ascii: "+"), UInt8(ascii: "="): control("Adjust", timer.id, 60)
@@ -108,13 +138,17 @@ public final class WatchRunner {
         }
     }
 
-    private func line(_ timer: Watched) -> String {
+    /// One timer's line after `mark` (the selected one of several: ▸).
+    private func line(_ timer: Watched, mark: String) -> String {
         let paused = timer.state == "suspended"
-        if let remaining = timer.remaining, let duration = timer.duration {
-            return Display.countdownLine(label: timer.label, remaining: Int64(remaining * 1e9),
-                                         duration: Int64(duration * 1e9), paused: paused, columns: terminal.columns)
+        let columns = terminal.columns - mark.count
+        let text = if let remaining = timer.remaining, let duration = timer.duration {
+            Display.countdownLine(label: timer.label, remaining: Int64(remaining * 1e9),
+                                  duration: Int64(duration * 1e9), paused: paused, columns: columns)
+        } else {
+            Display.stopwatchLine(label: timer.label, elapsed: Int64(timer.elapsed * 1e9), laps: 0, paused: paused,
+                                  columns: columns)
         }
-        return Display.stopwatchLine(label: timer.label, elapsed: Int64(timer.elapsed * 1e9), laps: 0, paused: paused,
-                                     columns: terminal.columns)
+        return mark + text
     }
 }

@@ -277,7 +277,11 @@ func say(_ line: String) {
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show service timers live; space pauses, + and - adjust, c cancels, q detaches (they keep running).")
+        abstract: "Show service timers live; space pauses, + and - adjust, c cancels, q detaches (they keep running).",
+        discussion: """
+            With several timers the keys act on the selected one, marked ▸: at first the one that
+            ends soonest; the arrow keys (or j and k, or Tab) choose another.
+            """)
 
     @Argument(help: "One timer (id, label or a label's unique prefix); none: every running or paused one.")
     var timer: String?

@@ -242,3 +242,24 @@ def test_a_stopwatch_in_the_service():
     (run,) = listed_json()
     assert (run["label"], run["kind"], run["state"]) == ("Run", "stopwatch", "running")
     assert tocsin("lap", "Run").stdout.startswith("Run: lap ")
+
+
+def test_watch_with_several_timers_acts_on_the_selected_one():
+    """The soonest is selected (▸) at first; space pauses it alone; ↓
+    selects the next; + gives that one a minute."""
+    import pexpect
+
+    assert tocsin("1h", "Tea", "-b", "--no-live").returncode == 0
+    assert tocsin("30m", "Rice", "-b", "--no-live").returncode == 0
+    child = pexpect.spawn(TOCSIN, ["watch"], dimensions=(24, 80), encoding="utf-8", timeout=DEADLINE)
+    child.expect("▸ Rice")  # drawn, the soonest selected
+    child.send(" ")
+    wait_until(lambda: {t["label"]: t["state"] for t in listed_json()} == {"Tea": "running", "Rice": "suspended"})
+    child.send("\x1b[B")  # down: Tea
+    child.expect("▸ Tea")
+    child.send("+")
+    wait_until(lambda: {t["label"]: t["duration"] for t in listed_json()} == {"Tea": 3660.0, "Rice": 1800.0})
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

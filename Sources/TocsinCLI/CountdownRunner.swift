@@ -57,6 +57,8 @@ public final class CountdownRunner: @unchecked Sendable {
     private var total: Int64 = 0
     private var groupTotal: Int64 = 0
     private var cancelled = false
+    /// The signal (SIGTERM, SIGHUP) that cancelled the timers, for the exit status.
+    private var cancelledBy: Int32?
     /// SIGTERM or SIGHUP ended the process; the timers run on in the state file.
     private var endedBy: Int32?
 
@@ -117,7 +119,7 @@ public final class CountdownRunner: @unchecked Sendable {
         }
         if !cancelled { waitForAlerts() }
         finalLine()
-        return cancelled ? ExitStatus.cancelled : ExitStatus.finished
+        return cancelled ? cancelledBy.map(ExitStatus.ended(by:)) ?? ExitStatus.cancelled : ExitStatus.finished
     }
 
     /// Runs the plan; the exit status.
@@ -216,7 +218,9 @@ public final class CountdownRunner: @unchecked Sendable {
                 case .interrupt(let signal) where ExitStatus.keepsTimers(signal, statePath: options.statePath):
                     saveState()  // as they are: running
                     endedBy = signal
-                case .interrupt: cancelAll()
+                case .interrupt(let signal):
+                    if signal == SIGTERM || signal == SIGHUP { cancelledBy = signal }
+                    cancelAll()
                 case .resize, .line, .timeout: break
                 }
             }
@@ -254,8 +258,9 @@ public final class CountdownRunner: @unchecked Sendable {
             } else if output.mode == .live {
                 output.permanent("✔ \(timer.label)  \(Display.total(nanoseconds: timer.duration))  finished")
             }
-            if let command = options.exec {
-                FinishCommand(command: command).run(label: timer.label, elapsedNanoseconds: timer.duration)
+            if let command = options.exec,
+               let failure = FinishCommand(command: command).run(label: timer.label, elapsedNanoseconds: timer.duration) {
+                FileHandleLine.standardError("tocsin: --exec '\(command)' \(failure)")
             }
         }
     }

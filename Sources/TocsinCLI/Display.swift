@@ -2,6 +2,17 @@ import TocsinBase
 
 /// How the command shows time: text only, no terminal access.
 public enum Display {
+    /// A timer's state as the command's lines say it: "paused" and
+    /// "cancelled", as its display and final lines do ("suspended" and
+    /// "canceled" stay the values of the JSON, the D-Bus API and the files).
+    public static func state(_ value: String) -> String {
+        switch value {
+        case "suspended": "paused"
+        case "canceled": "cancelled"
+        default: value
+        }
+    }
+
     /// A time of day, "14:30" or "14:30:15" (each part two digits).
     public static func timeOfDay(_ parts: [Int]) -> String {
         parts.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")

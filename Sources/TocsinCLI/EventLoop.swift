@@ -99,8 +99,9 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     public static let cancelled: Int32 = 130
 
-    /// Ended by `signal` (SIGTERM, SIGHUP) with the timers kept running in
-    /// the state file: 128 + the signal's number, as a shell reports it.
+    /// Ended by `signal` (SIGTERM, SIGHUP): 128 + the signal's number, as a
+    /// shell reports it (with a state file the timers run on in it; without
+    /// one they were cancelled).
     public static func ended(by signal: Int32) -> Int32 { 128 + signal }
 
     /// SIGTERM and SIGHUP end the process, not the timers, when a state

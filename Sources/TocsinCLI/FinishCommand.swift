@@ -2,13 +2,15 @@ import Glibc
 
 /// `--exec CMD`: runs `/bin/sh -c CMD` when a timer finishes, with
 /// TOCSIN_LABEL and TOCSIN_ELAPSED (seconds) in its environment, and waits
-/// for it. Its exit status does not change the command's.
+/// for it. Its exit status does not change the command's, but a command
+/// that fails is said on standard error (a typo in it would otherwise go
+/// unnoticed until the timer that needed it).
 struct FinishCommand {
     let command: String
 
-    /// Runs it; false if it could not be started.
-    @discardableResult
-    func run(label: String, elapsedNanoseconds: Int64) -> Bool {
+    /// Runs it; nil if it exited 0, else what went wrong ("exited with
+    /// status 127").
+    func run(label: String, elapsedNanoseconds: Int64) -> String? {
         var environment: [String] = []
         var entry = environ
         while let pointer = entry.pointee {
@@ -36,10 +38,14 @@ struct FinishCommand {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid = pid_t()
-        guard posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArguments, &cEnvironment) == 0 else { return false }
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArguments, &cEnvironment)
+        guard spawned == 0 else { return "could not start /bin/sh: \(String(cString: strerror(spawned)))" }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return true
+        let signal = status & 0x7F
+        if signal != 0 { return "was killed by signal \(signal)" }
+        let code = (status >> 8) & 0xFF
+        return code == 0 ? nil : "exited with status \(code)"
     }
 }
 

@@ -35,7 +35,7 @@ public enum StateList {
                     detail = "\(Display.stopwatch(nanoseconds: try engine.elapsed(of: timer).nanoseconds)) elapsed"
                 }
                 let name = (label.isEmpty ? "-" : label).padding(to: width)
-                return "\(name)  \(state.description.padding(to: 9))  \(detail)"
+                return "\(name)  \(Display.state(state.description).padding(to: 9))  \(detail)"
             })
         } catch {
             return .failure(error)

@@ -1,3 +1,4 @@
+import Glibc
 public import Tocsin
 
 /// `tocsin stopwatch`: counts up; laps with `l` or Enter (or a newline on a
@@ -101,7 +102,8 @@ public final class StopwatchRunner: @unchecked Sendable {
                 case .interrupt(let signal) where ExitStatus.keepsTimers(signal, statePath: statePath):
                     status = ExitStatus.ended(by: signal)
                     ended = true
-                case .interrupt: status = ExitStatus.cancelled
+                case .interrupt(let signal):
+                    status = signal == SIGTERM || signal == SIGHUP ? ExitStatus.ended(by: signal) : ExitStatus.cancelled
                 default: break
                 }
             }

@@ -98,7 +98,7 @@ enum ServiceCommand {
         let width = max(5, timers.map { ($0.text("label") ?? "").count }.max() ?? 5)
         let idWidth = timers.map { String($0.id).count }.max() ?? 1
         return timers.map { timer in
-            let state = timer.text("state") ?? "?"
+            let state = Display.state(timer.text("state") ?? "?")
             let detail: String
             if state == "finished" {
                 detail = timer.number("finished_ago").map { "done \(Display.total(nanoseconds: Int64($0 * 1e9))) ago" } ?? "done"
@@ -232,8 +232,26 @@ struct Restart: ParsableCommand {
 
 struct Rm: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove service timers.")
-    @Argument(help: "The timers.") var timers: [String]
-    func run() throws { try ServiceCommand.control("Remove", timers) }
+    @Argument(help: "The timers.") var timers: [String] = []
+
+    @Flag(help: "Remove every timer that is over: finished or cancelled.")
+    var finished = false
+
+    func validate() throws {
+        guard finished != !timers.isEmpty else { throw ValidationError("give the timers to remove, or --finished") }
+    }
+
+    func run() throws {
+        guard finished else { return try ServiceCommand.control("Remove", timers) }
+        let client = try ServiceCommand.client()
+        let over = try ServiceCommand.run { () throws(ServiceClient.Failure) in try client.list() }
+            .filter { ["finished", "canceled"].contains($0.text("state")) }
+        for timer in over {
+            _ = try ServiceCommand.run { () throws(ServiceClient.Failure) in try client.control("Remove", timer.id) }
+        }
+        print(over.isEmpty ? "No timer is over" : "Removed \(over.count): "
+            + over.map { ($0.text("label") ?? "").isEmpty ? String($0.id) : $0.text("label") ?? "" }.joined(separator: ", "))
+    }
 }
 
 struct Lap: ParsableCommand {

@@ -165,7 +165,7 @@ def test_until_a_clock_time_counts_to_its_next_occurrence():
     first = json.loads(process.stdout.readline())
     catching(process, signal.SIGTERM)
     process.send_signal(signal.SIGTERM)
-    assert process.wait(30) == 130
+    assert process.wait(30) == 128 + signal.SIGTERM
     assert first["label"] == "Meeting"
     assert 3 * 3600 - 120 <= first["remaining"] <= 3 * 3600 + 60
 
@@ -215,12 +215,15 @@ def saved(state, check=lambda timers: True):
     return wait_until(read, what=f"{state} to hold the timers wanted")
 
 
-def test_sigterm_cancels_with_130():
-    process = subprocess.Popen([TOCSIN, "1m", "--quiet"], stdout=subprocess.PIPE, text=True)
-    catching(process, signal.SIGTERM)
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(30) == 130
-    assert re.match(r"Timer: cancelled with \d\d:\d\d left\n$", process.stdout.read())
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_or_sighup_without_a_state_file_cancel_with_128_plus_the_signal(sig):
+    """As a shell reports a process a signal ended (143, 129), not the 130 of Ctrl-C."""
+    for arguments in (["1m", "--quiet"], ["sw"]):
+        process = subprocess.Popen([TOCSIN, *arguments], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        catching(process, sig)
+        process.send_signal(sig)
+        assert process.wait(30) == 128 + sig
+        assert re.match(r"(Timer: cancelled with \d\d:\d\d left|Stopwatch: \d\d:\d\d\.\d)\n$", process.stdout.read())
 
 
 @pytest.mark.parametrize("arguments", [["25x"], ["Tea"], [], ["until", "noon"], ["5m", "--repeat", "-1"], ["--bogus", "5s"],
@@ -238,7 +241,8 @@ def test_bad_usage_is_one_line_and_status_2(arguments):
 def test_help_has_examples_and_exit_codes():
     result = run("--help")
     assert result.returncode == 0
-    for text in ("tocsin 25m \"Tea is ready\"", "until 14:30", "25m:Work 5m:Break", "--json", "130 cancelled"):
+    for text in ("tocsin 25m \"Tea is ready\"", "until 14:30", "25m:Work 5m:Break", "--json", "130  cancelled",
+                 "143, 129  ended by SIGTERM, SIGHUP"):
         assert text in result.stdout
     assert run("--version").stdout.startswith("tocsin 0.")
 
@@ -442,8 +446,12 @@ def test_the_manual_page_renders():
     page = os.environ.get("TOCSIN_MAN", "")
     assert page and Path(page).is_file()
     rendered = subprocess.run(["man", "-l", page], capture_output=True, text=True, env={**os.environ, "MANWIDTH": "100"})
-    assert rendered.returncode == 0
+    assert rendered.returncode == 0 and rendered.stderr == "", rendered.stderr  # no mdoc warnings
     text = re.sub(r".\x08", "", rendered.stdout)  # bold and underline overstrikes
+    exit_status = text[text.rindex("EXIT STATUS"):]
+    for status in ("0", "1", "2", "130", "143, 129"):
+        assert re.search(rf"^ +{status} ", exit_status, re.M), (status, exit_status)
+    assert ">0 if an error occurs" not in text
     assert "TOCSIN(1)" in text and "tocsin 25m Tea -b" in text
     for subcommand in ("stopwatch", "ls", "pause", "adjust", "watch", "service"):
         assert re.search(rf"\b{subcommand}\b", text), subcommand
@@ -482,6 +490,24 @@ def test_doctor_without_a_session_bus_says_so_once_and_fails():
     assert "notification server: not reachable without a session bus" in result.stdout
     assert "timer service: needs the session bus" in result.stdout
     assert re.search(r"^timer state: \S+: writable, \d+ MB free$|^timer state: .*made at the first change", result.stdout, re.M)
+
+
+def test_a_failing_exec_command_is_said(tmp_path):
+    result = run("0.1s", "Tea", "--quiet", "--exec", "exit 3")
+    assert result.returncode == 0  # the timer finished; the command's status is its own
+    assert result.stderr == "tocsin: --exec 'exit 3' exited with status 3\n"
+
+
+def test_list_says_paused_and_cancelled_as_the_display_does(tmp_path):
+    state = tmp_path / "tea.json"
+    child = spawn(f"1m Tea --quiet --state {state}")
+    child.expect("running")
+    child.send(" ")
+    saved(state, lambda timers: timers[0]["state"] == "suspended")
+    assert re.fullmatch(r"Tea +paused +01:00 left\n", run("list", "--state", str(state)).stdout)
+    child.send("q")
+    assert terminal_restored(child)
+    assert re.fullmatch(r"Tea +cancelled +01:00 left\n", run("list", "--state", str(state)).stdout)
 
 
 def test_file_errors_name_the_file_and_the_reason(tmp_path):

@@ -263,3 +263,17 @@ def test_watch_with_several_timers_acts_on_the_selected_one():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_rm_finished_clears_the_timers_that_are_over(signals):
+    assert tocsin("0.2s", "Egg", "-b", "--no-live").returncode == 0
+    assert tocsin("1h", "Roast", "-b", "--no-live").returncode == 0
+    assert tocsin("1h", "Stock", "-b", "--no-live").returncode == 0
+    assert tocsin("cancel", "Stock").returncode == 0
+    signals.wait_for("Finished")
+    result = tocsin("rm", "--finished")
+    assert (result.returncode, result.stdout) == (0, "Removed 2: Egg, Stock\n"), result.stderr
+    assert [timer["label"] for timer in listed_json()] == ["Roast"]
+    assert tocsin("rm", "--finished").stdout == "No timer is over\n"
+    assert tocsin("rm").returncode == 2  # nothing named
+    assert re.search(r"^\s*\d+\s+Roast\s+paused\s+", (tocsin("pause", "Roast"), tocsin("ls"))[1].stdout, re.M)

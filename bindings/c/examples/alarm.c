@@ -6,10 +6,25 @@
  * Without a desktop session it still finishes on time and says why no alert
  * could be shown.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <tocsin.h>
 #include <tocsin_notify.h>
+
+struct countdown {
+    const char *label;
+    int done;
+};
+
+static void on_event(tocsin_engine *engine, const tocsin_event *event, void *data) {
+    (void)engine;
+    struct countdown *countdown = data;
+    if (event->kind != TOCSIN_EVENT_FINISH) return;
+    printf("%s: finished after %.1f s\n", countdown->label, event->elapsed);
+    fflush(stdout);
+    countdown->done = 1;
+}
 
 static void on_report(tocsin_notifier *notifier, const tocsin_notify_report *report, void *user_data) {
     (void)notifier;
@@ -27,13 +42,16 @@ int main(int argc, char **argv) {
     tocsin_timer timer;
     int status;
 
-    if ((status = tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &engine)) != TOCSIN_OK ||
+    struct countdown countdown = {label, 0};
+
+    if ((status = tocsin_engine_new(TOCSIN_ENGINE_POLLED, &engine)) != TOCSIN_OK ||
         (status = tocsin_notify_new(TOCSIN_NOTIFY_QUIET, &notifier)) != TOCSIN_OK ||
         (status = tocsin_countdown_new(engine, seconds, &timer)) != TOCSIN_OK) {
         fprintf(stderr, "alarm: %s\n", tocsin_strerror(status));
         return 1;
     }
     tocsin_timer_set_label(engine, timer, label);
+    tocsin_timer_set_callback(engine, timer, on_event, &countdown);
     tocsin_notify_set_callback(notifier, on_report, NULL);
 
     tocsin_alert alert = TOCSIN_ALERT_INIT;
@@ -42,10 +60,10 @@ int main(int argc, char **argv) {
     tocsin_notify_attach(notifier, engine, timer, &alert);
     tocsin_timer_start(engine, timer);
 
-    /* A manual clock keeps the example quick and exact: the whole countdown
-       passes in this call. A real program uses TOCSIN_ENGINE_DEFAULT. */
-    tocsin_engine_advance(engine, seconds);
-    printf("%s: finished after %.1f s\n", label, seconds);
+    /* The events come in this loop, on this thread: the countdown, then
+       the alert and the sound the notifier starts at its finish. */
+    struct pollfd fd = {tocsin_engine_fd(engine), POLLIN, 0};
+    while (!countdown.done && poll(&fd, 1, -1) > 0) tocsin_engine_dispatch(engine);
 
     tocsin_notify_flush(notifier, 10); /* let the alert show before exiting */
     tocsin_notify_forget_engine(notifier, engine);

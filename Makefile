@@ -240,7 +240,7 @@ test-service: stage-service $(VENV)/.installed
 # (pkg-config), and runs them with no Swift toolchain on any path.
 test-examples: lib
 	@# make install builds the optimized command unless told otherwise.
-	MAKEFLAGS= $(MAKE) --no-print-directory -n install PREFIX=/nonexistent | grep -q -- 'swift build -c release --product tocsin'
+	env -u CONFIG MAKEFLAGS= MAKEOVERRIDES= $(MAKE) --no-print-directory -n install PREFIX=/nonexistent | grep -q -- 'swift build -c release --product tocsin'
 	@rm -rf $(OUT)/prefix
 	$(MAKE) --no-print-directory install-lib PREFIX=$(abspath $(OUT))/prefix CONFIG=$(CONFIG)
 	@# The first C block of the README is a whole program; later ones are fragments.

@@ -231,9 +231,10 @@ stage-service: command
 # test gets its own private session bus that activates the staged service,
 # so the tests run side by side. Its calls, signals, errors, the command as
 # its client, SIGKILL and reactivation, a full and a read-only disk.
-test-service: stage-service $(VENV)/.installed
+test-service: lib stage-service $(VENV)/.installed
 	TOCSIN_SERVICE_DIR=$(abspath $(OUT))/service-prefix/share/dbus-1/services TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
-	  PYTHONPATH=$(abspath Tests/support) \
+	  TOCSIN_OUT=$(abspath $(OUT)) TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
+	  PYTHONPATH=$(abspath Tests/support):$(abspath bindings/python) \
 	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) $(or $(SERVICE_TESTS),Tests/service)
 
 # Installs into a throw-away prefix, builds the examples the way a user would

@@ -9,7 +9,7 @@ from tocsin import EventKind, State
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 10))
+    return asyncio.run(asyncio.wait_for(coroutine, 30))
 
 
 def test_loop_engine_handlers_run_on_the_loop_thread():

@@ -7,8 +7,8 @@
 #   make demo       build the tocsin command and count down 5 s with it
 #   make command    build the tocsin command into out/CONFIG/bin
 #   make check      the fast check while working (about a minute on a built
-#                   tree): Swift, C ABI, header/symbols, Python and command
-#                   tests; no instrumented builds, no desktop session
+#                   tree): Swift, C ABI, header/symbols, Python, command and
+#                   service tests; no instrumented builds, no desktop session
 #   make test       every test: the above, the stress, sanitizer, fuzz and
 #                   crash tests, examples, desktop session, clean pip install
 #   make install    PREFIX=/usr/local by default; the optimized build

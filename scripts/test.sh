@@ -12,6 +12,9 @@
 #   test-examples      the C examples and the README's example through pkg-config
 #   test-python        mypy --strict and the binding's tests
 #   test-cli           the command under a pseudo-terminal and in scripts
+#   test-service       the timer service on private buses (no desktop), the
+#                      command as its client, full and read-only disks, the
+#                      README's and docs' code blocks
 #   test-desktop       the notifier and the command in a headless desktop session
 #   test-python-install  a clean pip install and the Python examples
 # Each step ends with a closing line ("N passed, N failed", pytest's, or

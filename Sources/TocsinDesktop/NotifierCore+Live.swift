@@ -51,7 +51,10 @@ extension NotifierCore {
         glib.cancel(state.source)
         state.source = 0
         let running = reading.state == .running || reading.state == .suspended
-        if case .changed = cause, reading.state != state.lastState { state.hushed = false }
+        // A state event for a change an earlier look showed already (a
+        // button's, shown at once) brings nothing new: it keeps the pace.
+        let news = reading.state != state.lastState
+        if case .changed = cause, news { state.hushed = false }
         state.lastState = reading.state
         if running, state.alarm != nil {  // run again (+1 min, Restart): the alarm gives way
             state.alarm = nil
@@ -63,7 +66,8 @@ extension NotifierCore {
         // A timeout after a change shown out of step (a button, a resume)
         // waits for a second since it: never more than one update a second.
         var held: Int64?
-        if cause == .due, !announcing, now - state.lastSent < LiveDisplay.second {
+        let paced = cause == .due || (!news && { if case .changed = cause { true } else { false } }())
+        if paced, !announcing, now - state.lastSent < LiveDisplay.second {
             held = state.lastSent + LiveDisplay.second - now
         } else {
             show(&state, key, alert, label, reading, announcing: announcing, now: now)

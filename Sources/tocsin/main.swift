@@ -185,13 +185,14 @@ extension Countdown {
     static func misuse(_ arguments: [String]) -> String? {
         let subcommands = TocsinCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
         if let first = arguments.first, first != "countdown", subcommands.contains(first) { return nil }
-        for (index, word) in arguments.enumerated() where word.count > 1 && word.hasPrefix("-") {
+        let words = arguments.prefix { $0 != "--" }  // after "--" every word is a word
+        for (index, word) in words.enumerated() where word.count > 1 && word.hasPrefix("-") {
             if let next = word.dropFirst().first, next.isNumber || next == "." {
                 if index > 0, arguments[index - 1] == "--repeat" { continue }  // its own check says it
                 guard TimeSpec.parse(String(word.dropFirst())) != nil else { continue }
                 return "\(word): a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"
             }
-            if word != "--", !knows(option: word) { return "unknown option \(word) (tocsin --help lists them)" }
+            if !knows(option: word) { return "unknown option \(word) (tocsin --help lists them)" }
         }
         return nil
     }

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from servicebus import (INTERFACE, NAME, PATH, activation_environment, add, boot_time, call, gdbus_call, properties,
+from servicebus import (INTERFACE, NAME, PATH, activation_environment, add, boot_time, call, ended, gdbus_call, properties,
                         service_pid, stop_service, timers, wait_until)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -237,14 +237,6 @@ def test_the_installed_systemd_unit_is_valid():
     assert os.access(exec_line.split("=", 1)[1].split()[0], os.X_OK)
 
 
-def alive(pid):
-    """The process exists and is no zombie."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def test_no_glib_criticals_when_the_name_is_taken_or_the_bus_goes(bus, tmp_path):
     """A second `tocsin service` on the same bus, then the end of the session
     (the bus goes away): each service ends cleanly, and GLib has nothing to
@@ -256,7 +248,7 @@ def test_no_glib_criticals_when_the_name_is_taken_or_the_bus_goes(bus, tmp_path)
     assert second.returncode == 1 and "dev.tocsin.Timers is owned by another process" in second.stderr, second.stderr
     assert "CRITICAL" not in second.stderr and "WARNING" not in second.stderr, second.stderr
     bus.close()  # logout
-    wait_until(lambda: not alive(pid), what="the service to end with its bus")
+    wait_until(lambda: ended(pid), what="the service to end with its bus")
     log = bus.service_log()
     assert "the session bus went away" in log
     assert "CRITICAL" not in log and "WARNING" not in log, log

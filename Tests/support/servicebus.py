@@ -86,12 +86,23 @@ def service_pid():
     return result[0] if isinstance(result, list) else None
 
 
+def ended(pid):
+    """The process is gone, or a zombie: it holds no file open any more."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 def stop_service(sig=signal.SIGTERM):
-    """Signals the running service (if any) and waits until it has left the bus."""
+    """Signals the running service (if any) and waits until it has left the
+    bus and ended (it writes its snapshot and closes its files after it has
+    given up its name)."""
     pid = service_pid()
     if pid:
         os.kill(pid, sig)
         wait_until(lambda: service_pid() is None, what=f"the service (pid {pid}) to leave the bus after {sig!r}")
+        wait_until(lambda: ended(pid), what=f"the service (pid {pid}) to end")
     return pid
 
 

@@ -124,23 +124,18 @@ package final class TimerService: @unchecked Sendable {
         guard label.utf8.count <= TimerEngine.maxLabelBytes else {
             throw ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")
         }
-        switch kind {
-        case .countdown:
-            guard let nanoseconds = Nanos.from(seconds: seconds), nanoseconds > 0 else {
-                throw ServiceError(.invalidArgument, "seconds must be a finite number above 0, at most 100 years; got \(seconds)")
-            }
-        case .alarm:
-            guard Nanos.from(seconds: seconds) != nil else {
-                throw ServiceError(.invalidArgument, "an alarm's time must be a Unix time (seconds since 1970), got \(seconds)")
-            }
-        case .stopwatch:
-            break
+        let nanoseconds = Nanos.from(seconds: seconds)  // a countdown's length, an alarm's Unix time
+        if kind == .countdown, (nanoseconds ?? 0) <= 0 {
+            throw ServiceError(.invalidArgument, "seconds must be a finite number above 0, at most 100 years; got \(seconds)")
+        }
+        if kind == .alarm, nanoseconds == nil {
+            throw ServiceError(.invalidArgument, "an alarm's time must be a Unix time (seconds since 1970), got \(seconds)")
         }
         let timer = try engineCall { () throws(TocsinError) -> TimerID in
             switch kind {
-            case .countdown: try engine.countdown(nanoseconds: Nanos.from(seconds: seconds) ?? 0)
+            case .countdown: try engine.countdown(nanoseconds: nanoseconds ?? 0)
             case .stopwatch: try engine.stopwatch()
-            case .alarm: try engine.alarm(atNanoseconds: Nanos.from(seconds: seconds) ?? 0)
+            case .alarm: try engine.alarm(atNanoseconds: nanoseconds ?? 0)
             }
         }
         let id = nextID

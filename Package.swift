@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -77,9 +77,13 @@ let package = Package(
     ]
 )
 
+// The project's own code builds without a warning, and stays that way: any
+// warning in its Swift or C targets fails the build.
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("InternalImportsByDefault"),
+        .treatAllWarnings(as: .error),
     ]
+    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
 }

@@ -53,18 +53,10 @@ extension TimerEngine {
         try core.alarmTime(of: timer).map { .nanoseconds($0) }
     }
 
-    package func alarmTimeNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
-        try core.alarmTime(of: timer)
-    }
-
     /// The wall clock alarms follow: `CLOCK_REALTIME` as time since
     /// 1970-01-01 00:00 UTC; on a manual clock the simulated one, which
     /// reads 0 until `setWallClock`.
     public func wallClock() throws(TocsinError) -> Duration {
         .nanoseconds(try core.wallClockNanoseconds())
-    }
-
-    package func wallClockNanoseconds() throws(TocsinError) -> Int64 {
-        try core.wallClockNanoseconds()
     }
 }

@@ -9,18 +9,10 @@ extension TimerEngine {
         .nanoseconds(try core.elapsedNanoseconds(of: timer))
     }
 
-    package func elapsedNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64 {
-        try core.elapsedNanoseconds(of: timer)
-    }
-
     /// Countdown: time left (the full duration when idle, zero once finished).
     /// Stopwatch: nil.
     public func remaining(of timer: TimerID) throws(TocsinError) -> Duration? {
         try core.remainingNanoseconds(of: timer).map { .nanoseconds($0) }
-    }
-
-    package func remainingNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
-        try core.remainingNanoseconds(of: timer)
     }
 
     /// Countdown: its duration. Stopwatch: nil.
@@ -28,26 +20,14 @@ extension TimerEngine {
         try core.durationNanoseconds(of: timer).map { .nanoseconds($0) }
     }
 
-    package func durationNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
-        try core.durationNanoseconds(of: timer)
-    }
-
     /// The lengths of the current run's laps, oldest first.
     public func laps(of timer: TimerID) throws(TocsinError) -> [Duration] {
         try core.lapNanoseconds(of: timer).map { .nanoseconds($0) }
     }
 
-    package func lapNanoseconds(of timer: TimerID) throws(TocsinError) -> [Int64] {
-        try core.lapNanoseconds(of: timer)
-    }
-
     /// The engine's clock: the boot clock, or the manual time (from zero).
     public func now() throws(TocsinError) -> Duration {
         .nanoseconds(try core.nowNanoseconds())
-    }
-
-    package func nowNanoseconds() throws(TocsinError) -> Int64 {
-        try core.nowNanoseconds()
     }
 
     /// How many timers the engine holds.

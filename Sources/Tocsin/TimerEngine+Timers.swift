@@ -1,4 +1,4 @@
-package import CTocsin
+import CTocsin
 
 extension TimerEngine {
     /// Creates an idle countdown of `duration` (more than zero, at most 100 years).
@@ -47,11 +47,6 @@ extension TimerEngine {
             box?.release()
             throw error
         }
-    }
-
-    /// Sets a C callback and its user data (`tocsin_timer_set_callback`).
-    package func setCallback(for timer: TimerID, _ callback: tocsin_callback?, context: UnsafeMutableRawPointer?) throws(TocsinError) {
-        try core.setCallback(for: timer, callback, context: context)
     }
 
     /// Chooses the kinds of event the timer's handler gets (`.all` unless

@@ -1,4 +1,4 @@
-package import CTocsin
+import CTocsin
 
 extension TimerEngine {
     /// Starts an idle, finished or cancelled timer from its full duration:
@@ -9,14 +9,6 @@ extension TimerEngine {
     /// - Complexity: O(log n) in the number of armed timers.
     public func start(_ timer: TimerID) throws(TocsinError) {
         try core.start(timer)
-    }
-
-    /// Creates a countdown with a C callback for `events` and starts it, all
-    /// under one lock: `tocsin_countdown_start`.
-    package func startCountdown(
-        nanoseconds: Int64, events: TimerEvent.Kinds, callback: tocsin_callback?, context: UnsafeMutableRawPointer?
-    ) throws(TocsinError) -> TimerID {
-        try core.startCountdown(nanoseconds: nanoseconds, events: events, callback: callback, context: context)
     }
 
     /// Holds a running timer's time exactly where it is.

@@ -617,7 +617,7 @@ struct Model {
         guard let due else { return nil }
         now = max(now, due.deadline)
         var timer = timers[due.index]!
-        let (at, isTick) = timer.nextDue!
+        let (_, isTick) = timer.nextDue!
         let text: String
         if isTick {
             // Coalescing: the last tick due by `target` before any other event.

@@ -38,12 +38,15 @@ extension TimerEngine {
     /// running on the delivery thread) the observer is not running and will
     /// not run again: it waits for a running delivery to return.
     ///
-    /// - Throws: `.noSuchTimer` for an unknown observer.
-    public func removeObserver(_ observer: ObserverID) throws(TocsinError) {
-        let removed = try core.withLockAndWaits { locked throws(TocsinError) in
+    /// - Returns: false if the engine has no such observer (never added, or
+    ///   removed already): nothing was removed.
+    /// - Throws: `.closed`.
+    @discardableResult
+    public func removeObserver(_ observer: ObserverID) throws(TocsinError) -> Bool {
+        let removed = try core.withLockAndWaits { locked throws(TocsinError) -> Observer? in
             guard !locked.core.closed else { throw .closed }
             guard let index = locked.core.observers.firstIndex(where: { $0.id == observer.rawValue }) else {
-                throw .noSuchTimer
+                return nil
             }
             let removed = locked.core.observers.remove(at: index)
             locked.waitForBatch(locked.core.bumpBatchEpoch(for: nil), runningHandler: nil)
@@ -52,6 +55,6 @@ extension TimerEngine {
             }
             return removed
         }
-        _ = removed  // a Swift closure is released here, outside the lock
+        return removed != nil  // a Swift closure is released here, outside the lock
     }
 }

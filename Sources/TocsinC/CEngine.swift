@@ -143,7 +143,7 @@ public func tocsin_engine_add_observer(
 @_cdecl("tocsin_engine_remove_observer")
 public func tocsin_engine_remove_observer(_ pointer: OpaquePointer?, _ observer: tocsin_observer) -> Int32 {
     statusHolding(pointer) { engine throws(TocsinError) in
-        try engine.removeObserver(ObserverID(rawValue: observer))
+        guard try engine.removeObserver(ObserverID(rawValue: observer)) else { throw .noSuchTimer }  // the header's ENOENT
     }
 }
 

@@ -109,7 +109,7 @@ final class EngineHost: AlertHost, @unchecked Sendable {
     }
 
     func stopObserving() {
-        if let observer { try? engine.removeObserver(observer) }
+        if let observer { _ = try? engine.removeObserver(observer) }
         observer = nil
     }
 }

@@ -57,3 +57,16 @@ extension TimerService {
         }
     }
 }
+
+extension ServiceError {
+    /// The service's name for an engine failure.
+    init(_ error: TocsinError) {
+        let kind: Kind = switch error {
+        case .noSuchTimer: .noSuchTimer
+        case .invalidArgument: .invalidArgument
+        case .wrongState: .wrongState
+        default: .failed
+        }
+        self.init(kind, error.description)
+    }
+}

@@ -86,7 +86,7 @@ extension TimerService {
         if entry.warn > 0 { members.append(("warn_ns", .integer(entry.warn))) }
         if let notification = entry.notification { members.append(("notification", .integer(Int64(notification)))) }
         if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
-        if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Int64(finishedAt * 1e9)))) }
+        if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Nanos.from(seconds: finishedAt) ?? 0))) }
         members.append(("engine", engineDocument))
         return members
     }
@@ -148,7 +148,7 @@ extension TimerService {
                     var after: UInt64?
                     if case .integer(let other)? = item["after"] { after = UInt64(other) }
                     var finishedAt: Double?
-                    if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Double(at) / 1e9 }
+                    if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Nanos.seconds(at) }
                     // Written before 0.5: live (the default), no warning.
                     var live = true, warn: Int64 = 0
                     if case .bool(let value)? = item["live"] { live = value }

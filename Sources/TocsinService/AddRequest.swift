@@ -1,0 +1,111 @@
+package import Tocsin
+import TocsinBase
+
+/// An `Add` call's arguments, decoded from its options and checked: what the
+/// service needs to create the timer, or the reason it cannot. Free of the
+/// bus and the engine, so each rule is tested on its own.
+package struct AddRequest: Equatable, Sendable {
+    package var label: String
+    package var kind: TimerService.Kind
+    /// A countdown's length, or an alarm's Unix time, in nanoseconds (0 for
+    /// a stopwatch).
+    package var nanoseconds: Int64
+    /// Start at once (unless it waits for `after`).
+    package var start = true
+    package var alert = true
+    package var sound = true
+    /// A live notification while it runs or is paused.
+    package var live = true
+    /// Nanoseconds before zero to warn (0: no warning).
+    package var warn: Int64 = 0
+    /// Nanoseconds between ticks, if given.
+    package var tick: Int64?
+    package var clock: TimerClock = .boot
+    /// Start when that timer finishes.
+    package var after: UInt64?
+
+    /// The options `Add` takes (docs/dbus.md).
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after"]
+
+    /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
+    /// id names a timer of the service (for `after`).
+    ///
+    /// - Throws: `.invalidArgument` naming the option or value at fault;
+    ///   `.noSuchTimer` for an `after` that names no timer.
+    package init(label: String, seconds: Double, options: [String: ServiceValue],
+                 exists: (UInt64) -> Bool) throws(ServiceError) {
+        let known = Self.optionNames
+        if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ServiceError(.invalidArgument, "unknown option '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        let kindName = try Self.text(options["kind"], "kind") ?? "countdown"
+        guard let kind = TimerService.Kind(rawValue: kindName) else {
+            throw ServiceError(.invalidArgument, "kind must be countdown, stopwatch or alarm, not '\(kindName)'")
+        }
+        self.label = label
+        self.kind = kind
+        nanoseconds = 0
+        start = try Self.flag(options["start"], "start") ?? true
+        alert = try Self.flag(options["alert"], "alert") ?? true
+        sound = try Self.flag(options["sound"], "sound") ?? true
+        live = try Self.flag(options["live"], "live") ?? true
+        let warnSeconds = try Self.number(options["warn"], "warn") ?? 0
+        guard warnSeconds <= 86400, let warn = Nanos.from(seconds: warnSeconds) else {
+            throw ServiceError(.invalidArgument, "warn must be at most 86400 seconds")
+        }
+        self.warn = warn
+        if let tickSeconds = try Self.number(options["tick"], "tick") {
+            guard let tick = Nanos.from(seconds: tickSeconds) else { throw ServiceError(TocsinError.invalidArgument) }
+            self.tick = tick
+        }
+        let clockName = try Self.text(options["clock"], "clock") ?? "boot"
+        guard let clock = ["boot": TimerClock.boot, "awake": .awake][clockName] else {
+            throw ServiceError(.invalidArgument, "clock must be boot or awake, not '\(clockName)'")
+        }
+        self.clock = clock
+        if case .id(let other)? = options["after"] {
+            guard exists(other) else { throw ServiceError(.noSuchTimer, "no timer \(other) to start after") }
+            after = other
+        } else if options["after"] != nil {
+            throw ServiceError(.invalidArgument, "after must be a timer id (t)")
+        }
+        guard label.utf8.count <= TimerEngine.maxLabelBytes else {
+            throw ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")
+        }
+        let nanoseconds = Nanos.from(seconds: seconds)  // a countdown's length, an alarm's Unix time
+        switch kind {
+        case .countdown:
+            guard let nanoseconds, nanoseconds > 0 else {
+                throw ServiceError(.invalidArgument, "seconds must be a finite number above 0, at most 100 years; got \(seconds)")
+            }
+            self.nanoseconds = nanoseconds
+        case .alarm:
+            guard let nanoseconds else {
+                throw ServiceError(.invalidArgument, "an alarm's time must be a Unix time (seconds since 1970), got \(seconds)")
+            }
+            self.nanoseconds = nanoseconds
+        case .stopwatch:
+            break
+        }
+    }
+
+    private static func text(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> String? {
+        guard let value else { return nil }
+        guard case .text(let text) = value else { throw ServiceError(.invalidArgument, "\(name) must be a string (s)") }
+        return text
+    }
+
+    private static func flag(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> Bool? {
+        guard let value else { return nil }
+        guard case .flag(let flag) = value else { throw ServiceError(.invalidArgument, "\(name) must be a boolean (b)") }
+        return flag
+    }
+
+    private static func number(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let number) = value, number.isFinite, number >= 0 else {
+            throw ServiceError(.invalidArgument, "\(name) must be a number of seconds >= 0 (d)")
+        }
+        return number
+    }
+}

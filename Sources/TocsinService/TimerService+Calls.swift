@@ -1,0 +1,113 @@
+import Tocsin
+import TocsinBase
+
+/// The calls of the D-Bus API (docs/dbus.md), each saved before it is
+/// answered (see `change` for the undo when it cannot be).
+extension TimerService {
+    /// Creates a timer and, unless `start` is false or it waits for another
+    /// (`after`), starts it. Returns its id.
+    package func add(label: String, seconds: Double, options: [String: ServiceValue]) throws(ServiceError) -> UInt64 {
+        let request = try AddRequest(label: label, seconds: seconds, options: options) { entries[$0] != nil }
+        let timer = try engineCall { () throws(TocsinError) -> TimerID in
+            switch request.kind {
+            case .countdown: try engine.countdown(nanoseconds: request.nanoseconds)
+            case .stopwatch: try engine.stopwatch()
+            case .alarm: try engine.alarm(atNanoseconds: request.nanoseconds)
+            }
+        }
+        let id = nextID
+        nextID += 1
+        let entry = Entry(id: id, timer: timer, kind: request.kind, alert: request.alert, sound: request.sound,
+                          live: request.live, warn: request.warn, after: request.after)
+        do throws(TocsinError) {
+            try engine.setLabel(label, for: timer)
+            if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }
+            if request.clock == .awake { try engine.setClock(.awake, for: timer) }
+            adopt(entry)
+            if request.start && request.after == nil { try engine.start(timer) }
+        } catch {
+            drop(id, timer)
+            throw ServiceError(error)
+        }
+        do throws(ServiceError) {
+            try save([id])
+        } catch {
+            drop(id, timer)
+            throw error
+        }
+        return id
+    }
+
+    package func pause(_ id: UInt64) throws(ServiceError) {
+        try change(id, .pause) { engine, timer throws(TocsinError) in try engine.suspend(timer) }
+    }
+
+    package func resume(_ id: UInt64) throws(ServiceError) {
+        try change(id, .resume) { engine, timer throws(TocsinError) in try engine.resume(timer) }
+    }
+
+    /// Cancels the timer, and the rest of its sequence: every timer waiting
+    /// for it, directly or through others, is cancelled too.
+    package func cancel(_ id: UInt64) throws(ServiceError) {
+        try change(id, .cancel, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
+    }
+
+    /// Starts the timer again from its full duration, whatever its state.
+    package func restart(_ id: UInt64) throws(ServiceError) {
+        try change(id, .restart) { engine, timer throws(TocsinError) in
+            let state = try engine.state(of: timer)
+            if state == .running || state == .suspended { try engine.cancel(timer) }
+            try engine.start(timer)
+        }
+    }
+
+    package func adjust(_ id: UInt64, by seconds: Double) throws(ServiceError) {
+        let before = entries[id].flatMap { try? engine.state(of: $0.timer) }
+        try change(id, .adjust(seconds)) { engine, timer throws(TocsinError) in
+            guard let delta = Nanos.from(signedSeconds: seconds) else { throw .invalidArgument }
+            try engine.adjust(timer, byNanoseconds: delta)
+        }
+        // A running or paused timer sends no state event for an adjust: say it here.
+        guard let entry = entries[id] else { return }
+        notifier?.refresh(entry.timer, in: engine)
+        if before == (try? engine.state(of: entry.timer)), let properties = properties(of: entry) {
+            signals.changed(id, properties)
+        }
+    }
+
+    /// Records a lap; returns its length in seconds.
+    package func lap(_ id: UInt64) throws(ServiceError) -> Double {
+        var length = 0.0
+        try change(id, .lap) { engine, timer throws(TocsinError) in
+            length = Nanos.seconds(try engine.lapNanoseconds(timer))
+        }
+        if let entry = entries[id], let properties = properties(of: entry) { signals.changed(id, properties) }
+        return length
+    }
+
+    /// Frees the timer once its removal is saved; `Removed` follows. The
+    /// rest of its sequence is cancelled, as by `cancel`.
+    package func remove(_ id: UInt64) throws(ServiceError) {
+        let entry = try lookUp(id)
+        let rest = waiting(on: id)
+        let before = records(of: rest)
+        do throws(ServiceError) {
+            try cancelWaiting(rest)
+            forget(id)
+            try save([id] + rest)
+        } catch {
+            adoptAgain(entry)
+            putBack(before)
+            throw error
+        }
+        notifier?.detach(entry.timer, in: engine)
+        try? engine.free(entry.timer)
+        signals.removed(id)
+        announce(rest)
+    }
+
+    /// Every timer's properties, in creation order.
+    package func list() -> [[(String, ServiceValue)]] {
+        entries.values.sorted { $0.id < $1.id }.compactMap { properties(of: $0) }
+    }
+}

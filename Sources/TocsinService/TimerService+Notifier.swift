@@ -1,0 +1,71 @@
+import CGio
+import Tocsin
+import TocsinNotify
+
+/// The notifier's side: each timer's alert (attached when the timer is
+/// adopted), its buttons routed to the matching call on the service's
+/// thread, and a notification when such a change cannot be saved.
+extension TimerService {
+    /// Registers `entry`: its handler, and its alert unless it was
+    /// restored as already having run out.
+    func adopt(_ entry: Entry) {
+        entries[entry.id] = entry
+        idsByHandle[entry.timer.rawValue] = entry.id
+        let id = entry.id
+        if entry.heldRecord == nil, entry.alert || entry.sound, let notifier {
+            let label = (try? engine.label(of: entry.timer)) ?? ""
+            let body = entry.kind == .alarm ? "Alarm" : "Time is up"
+            let alert = Alert(
+                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert,
+                live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
+                warningSound: entry.sound ? Alert.defaultWarningSound : nil)
+            // The buttons act through the service, which records each change.
+            // (The service outlives its notifier: closed first at exit.)
+            try? notifier.attach(entry.timer, in: engine, alert: alert, router: { [unowned self] timer, action in
+                Self.onMainLoop { [unowned self] in perform(action, on: timer) }
+                return true
+            }, notification: entry.notification)
+        }
+        try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
+    }
+
+    /// A button of a timer's notification, as the matching call. A change
+    /// that cannot be saved is not made, and a notification says so.
+    private func perform(_ action: HostAction, on timer: TimerID) {
+        guard let id = idsByHandle[timer.rawValue] else { return }
+        do throws(ServiceError) {
+            switch action {
+            case .start: try restart(id)
+            case .suspend: try pause(id)
+            case .resume: try resume(id)
+            case .cancel: try cancel(id)
+            case .adjust(let seconds): try adjust(id, by: seconds)
+            }
+        } catch where error.kind == .failed {
+            let label = entries[id].flatMap { try? engine.label(of: $0.timer) } ?? ""
+            let verb = switch action {
+            case .start: "restart"
+            case .suspend: "pause"
+            case .resume: "resume"
+            case .cancel: "cancel"
+            case .adjust: "adjust"
+            }
+            notifier?.show(Alert(summary: label.isEmpty ? "Tocsin" : label, body: "Could not \(verb): \(error.message)",
+                                 urgency: .normal, sound: nil, actions: false))
+        } catch {}  // a button left from an earlier state: nothing to do
+    }
+
+    /// Runs `work` on the service's thread (the default main context), soon.
+    static func onMainLoop(_ work: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(MainLoopWork(work)).toOpaque()
+        g_main_context_invoke_full(nil, G_PRIORITY_DEFAULT, { raw in
+            Unmanaged<MainLoopWork>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue().work()
+            return 0  // G_SOURCE_REMOVE
+        }, box, nil)
+    }
+}
+
+private final class MainLoopWork: Sendable {
+    let work: @Sendable () -> Void
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+}

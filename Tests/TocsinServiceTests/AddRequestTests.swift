@@ -1,0 +1,59 @@
+import Testing
+import Tocsin
+import TocsinService
+
+/// `Add`'s options decoded and checked, without a bus or an engine.
+@Suite struct AddRequestTests {
+    func request(_ label: String = "Tea", seconds: Double = 60, _ options: [String: ServiceValue] = [:],
+                 timers: Set<UInt64> = []) throws(ServiceError) -> AddRequest {
+        try AddRequest(label: label, seconds: seconds, options: options) { timers.contains($0) }
+    }
+
+    func failure(_ body: () throws(ServiceError) -> AddRequest) -> ServiceError? {
+        do throws(ServiceError) {
+            _ = try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func defaultsAreARunningCountdownWithAlertSoundAndLiveNotification() throws {
+        let tea = try request()
+        #expect(tea.label == "Tea" && tea.kind == .countdown && tea.nanoseconds == 60_000_000_000)
+        #expect(tea.start && tea.alert && tea.sound && tea.live && tea.clock == .boot && tea.tick == nil && tea.warn == 0)
+    }
+
+    @Test func everyOptionIsDecoded() throws {
+        let rest = try request("Break", seconds: 300, [
+            "start": .flag(false), "alert": .flag(false), "sound": .flag(false), "live": .flag(false),
+            "warn": .number(30), "tick": .number(0.5), "clock": .text("awake"), "after": .id(7),
+        ], timers: [7])
+        #expect(!rest.start && !rest.alert && !rest.sound && !rest.live)
+        #expect(rest.warn == 30_000_000_000 && rest.tick == 500_000_000 && rest.clock == .awake && rest.after == 7)
+        #expect(try request("Run", seconds: 0, ["kind": .text("stopwatch")]).nanoseconds == 0)
+        #expect(try request("Wake", seconds: 1_800_000_000, ["kind": .text("alarm")]).nanoseconds == 1_800_000_000_000_000_000)
+    }
+
+    @Test func eachRefusalSaysWhatIsWrong() {
+        let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
+            ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
+                "unknown option 'colour' (known: after, alert, clock, kind, live, sound, start, tick, warn)")),
+            ("Tea", 60, ["kind": .text("egg")], ServiceError(.invalidArgument, "kind must be countdown, stopwatch or alarm, not 'egg'")),
+            ("Tea", 60, ["alert": .text("yes")], ServiceError(.invalidArgument, "alert must be a boolean (b)")),
+            ("Tea", 60, ["warn": .number(86401)], ServiceError(.invalidArgument, "warn must be at most 86400 seconds")),
+            ("Tea", 60, ["tick": .number(-1)], ServiceError(.invalidArgument, "tick must be a number of seconds >= 0 (d)")),
+            ("Tea", 60, ["clock": .text("wall")], ServiceError(.invalidArgument, "clock must be boot or awake, not 'wall'")),
+            ("Tea", 60, ["after": .id(9)], ServiceError(.noSuchTimer, "no timer 9 to start after")),
+            ("Tea", 60, ["after": .text("9")], ServiceError(.invalidArgument, "after must be a timer id (t)")),
+            ("Tea", -1, [:], ServiceError(.invalidArgument, "seconds must be a finite number above 0, at most 100 years; got -1.0")),
+            ("Tea", .nan, ["kind": .text("alarm")], ServiceError(.invalidArgument,
+                "an alarm's time must be a Unix time (seconds since 1970), got nan")),
+            (String(repeating: "x", count: TimerEngine.maxLabelBytes + 1), 60, [:],
+             ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")),
+        ]
+        for (label, seconds, options, expected) in cases {
+            #expect(failure { () throws(ServiceError) in try request(label, seconds: seconds, options) } == expected)
+        }
+    }
+}

@@ -63,15 +63,17 @@ let package = Package(
                     "-Xlinker", "-soname=libtocsin-notify.so.0",
                 ])
             ]),
-        /// What the command is made of: time parsing, display, the event loop.
-        .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinNotify", "CTocsinSystem"]),
-        /// `tocsin service`: the timers on the D-Bus session bus (GDBus).
+        /// `tocsin service`: the timers on the D-Bus session bus (GDBus), and
+        /// its client.
         .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio"]),
+        /// What the command is made of: time parsing, display, the terminal
+        /// runners, and the command as the timer service's client.
+        .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinNotify", "TocsinService", "CTocsinSystem"]),
         .executableTarget(
             name: "tocsin",
             dependencies: ["TocsinCLI", "TocsinService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),
-        .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI"]),
+        .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI", "TocsinService", "Tocsin"]),
         .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "Tocsin"]),
         .testTarget(name: "TocsinServiceTests", dependencies: ["TocsinService", "Tocsin"]),
     ]

@@ -1,5 +1,6 @@
 // What the Glibc overlay gives Swift and Embedded Swift lacks; compiled into
-// the Tocsin module of the Embedded build only (scripts/build-embedded.sh).
+// the TocsinBase, Tocsin and TocsinDesktop modules of the Embedded build only
+// (scripts/build-embedded.sh).
 import Glibc
 
 var errno: Int32 {

@@ -51,7 +51,7 @@ compile_c() {
 # to import: in Embedded Swift the importing module compiles what it uses of
 # them itself, so that module's object is the whole library (objects of all
 # three would carry each function twice). -z defs proves nothing is missing.
-"$swiftc" "${flags[@]}" -module-name TocsinBase -emit-module-path "$work/TocsinBase.swiftmodule" Sources/TocsinBase/*.swift
+"$swiftc" "${flags[@]}" -module-name TocsinBase -emit-module-path "$work/TocsinBase.swiftmodule" Sources/TocsinBase/*.swift embedded/LibcShims.swift
 if ! $notifier; then
   desktop_cflags=()
   compile_c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c Sources/CTocsinSystem/system.c

@@ -1,12 +1,17 @@
-/// A small, strict JSON reader and writer for the timer file: objects,
-/// arrays, strings, integers, booleans and null (no fractions: the file keeps
-/// time in integer nanoseconds). Bounded in depth and size so that garbage
-/// is rejected, never trusted.
+/// The project's JSON: a small, strict reader and writer for the timer file
+/// (objects, arrays, strings, integers, booleans and null: the file keeps
+/// time in integer nanoseconds), and the writer of the command's and the
+/// service's JSON lines, whose seconds are fractions (`number`, written only).
+/// Reading is bounded in depth and size so that garbage is rejected, never
+/// trusted.
 package enum JSON: Equatable {
     case object([(String, JSON)])
     case array([JSON])
     case string(String)
     case integer(Int64)
+    /// Seconds and such: written rounded to the microsecond (null if not
+    /// finite); never read (the reader rejects fractions).
+    case number(Double)
     case bool(Bool)
     case null
 
@@ -16,6 +21,7 @@ package enum JSON: Equatable {
         case (.array(let a), .array(let b)): a == b
         case (.string(let a), .string(let b)): a == b
         case (.integer(let a), .integer(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
         case (.bool(let a), .bool(let b)): a == b
         case (.null, .null): true
         default: false
@@ -61,9 +67,25 @@ package enum JSON: Equatable {
             }
             return out + "\""
         case .integer(let value): return String(value)
+        case .number(let value): return Self.decimal(value)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         }
+    }
+
+    /// A number rounded to the microsecond in plain decimal, at least one
+    /// digit after the point ("290.2", "10.0", "0.000001"; "null" if not
+    /// finite). Written with integers: no exponent, the same text on every
+    /// machine, and no float printing in the C libraries.
+    static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let scaled = (value * 1e6).rounded()
+        let micros = scaled >= 0x1p63 ? Int64.max : scaled <= -0x1p63 ? Int64.min : Int64(scaled)
+        let magnitude = micros.magnitude
+        var fraction = String(magnitude % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        while fraction.count > 1, fraction.hasSuffix("0") { fraction.removeLast() }
+        return (micros < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
     }
 
     /// One line, no spaces: a journal's line.

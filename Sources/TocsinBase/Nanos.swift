@@ -51,6 +51,13 @@ package enum Nanos {
         seconds < 0 ? from(seconds: -seconds).map { -$0 } : from(seconds: seconds)
     }
 
+    /// Seconds of either sign from elsewhere (a bus reply, a C caller) as
+    /// nanoseconds: rounded, pinned to `-max...max`; NaN is 0.
+    package static func saturating(seconds: Double) -> Int64 {
+        guard !seconds.isNaN else { return 0 }
+        return from(signedSeconds: Swift.min(Swift.max(seconds, -maxSeconds), maxSeconds)) ?? 0
+    }
+
     @inlinable
     package static func seconds(_ nanos: Int64) -> Double {
         Double(nanos) / Double(perSecond)

@@ -81,7 +81,7 @@ public final class CountdownRunner: @unchecked Sendable {
         do {
             restored = try loop.engine.load(from: path)
         } catch {
-            FileHandleLine.standardError("tocsin: cannot resume from \(path): \(StateFile.reason(error, reading: path))")
+            Descriptor.complain("tocsin: cannot resume from \(path): \(StateFile.reason(error, reading: path))")
             return ExitStatus.failure
         }
         terminal.enterRawMode()
@@ -133,7 +133,7 @@ public final class CountdownRunner: @unchecked Sendable {
         // written is refused before anything starts.
         if let stateFile, let reason = stateFile.write(loop.engine) {
             terminal.restore()
-            FileHandleLine.standardError("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
+            Descriptor.complain("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
             return ExitStatus.failure
         }
         var round = 0
@@ -260,7 +260,7 @@ public final class CountdownRunner: @unchecked Sendable {
             }
             if let command = options.exec,
                let failure = FinishCommand(command: command).run(label: timer.label, elapsedNanoseconds: timer.duration) {
-                FileHandleLine.standardError("tocsin: --exec '\(command)' \(failure)")
+                Descriptor.complain("tocsin: --exec '\(command)' \(failure)")
             }
         }
     }
@@ -365,7 +365,7 @@ public final class CountdownRunner: @unchecked Sendable {
         }
     }
 
-    private func emit(_ kind: String, _ timer: Active, _ event: TimerEvent, extra: [(String, JSONValue)] = []) {
+    private func emit(_ kind: String, _ timer: Active, _ event: TimerEvent, extra: [(String, JSON)] = []) {
         output.event([
             ("event", .string(kind)), ("label", .string(timer.label)), ("index", .integer(Int64(timer.index))),
             ("state", .string(event.state.description)), ("elapsed", seconds(event.elapsed.nanoseconds)),

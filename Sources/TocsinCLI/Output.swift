@@ -1,5 +1,5 @@
-import Glibc
 import Tocsin
+import TocsinBase
 
 /// Where the command's words go: a live area redrawn in place on a terminal,
 /// JSON lines for scripts, or only the final lines.
@@ -44,9 +44,9 @@ final class Output {
     }
 
     /// One JSON object per line (JSON mode only).
-    func event(_ fields: [(String, JSONValue)]) {
+    func event(_ fields: [(String, JSON)]) {
         guard mode == .json else { return }
-        terminal.write("{" + fields.map { "\(JSONValue.string($0.0).encoded):\($0.1.encoded)" }.joined(separator: ",") + "}\n")
+        terminal.write(JSON.object(fields).compactEncoded() + "\n")
     }
 
     /// Moves to the start of the live area and clears it.
@@ -56,36 +56,7 @@ final class Output {
     }
 }
 
-/// Just enough JSON for event lines.
-enum JSONValue {
-    case string(String)
-    case number(Double)
-    case integer(Int64)
-    case null
-
-    var encoded: String {
-        switch self {
-        case .string(let text):
-            return JSON.string(text).encoded()
-        case .number(let value):
-            return value.isFinite ? "\((value * 1e6).rounded() / 1e6)" : "null"
-        case .integer(let value):
-            return "\(value)"
-        case .null:
-            return "null"
-        }
-    }
-}
-
 /// Seconds as a JSON number.
-func seconds(_ nanoseconds: Int64?) -> JSONValue {
-    nanoseconds.map { .number(Double($0) / 1e9) } ?? .null
-}
-
-/// Writes one line to standard error, unbuffered.
-public enum FileHandleLine {
-    public static func standardError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    }
+func seconds(_ nanoseconds: Int64?) -> JSON {
+    nanoseconds.map { .number(Nanos.seconds($0)) } ?? .null
 }

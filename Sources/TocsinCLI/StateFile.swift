@@ -1,3 +1,4 @@
+import TocsinBase
 import Glibc
 public import Tocsin
 
@@ -19,7 +20,7 @@ public final class StateFile {
     func save(_ engine: TimerEngine) -> Bool {
         let reason = write(engine)
         if let reason, !failing {
-            FileHandleLine.standardError("tocsin: cannot write \(path): \(reason); the timers run on, and the file "
+            Descriptor.complain("tocsin: cannot write \(path): \(reason); the timers run on, and the file "
                 + "keeps what it last held")
         }
         failing = reason != nil

@@ -1,3 +1,4 @@
+import TocsinBase
 import Glibc
 public import Tocsin
 
@@ -66,7 +67,7 @@ public final class StopwatchRunner: @unchecked Sendable {
         }
         if !restored, let stateFile, let reason = stateFile.write(loop.engine) {
             terminal.restore()
-            FileHandleLine.standardError("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
+            Descriptor.complain("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
             return ExitStatus.failure
         }
         do {

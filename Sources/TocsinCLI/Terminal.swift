@@ -1,5 +1,6 @@
 import CTocsinSystem
 import Glibc
+import TocsinBase
 
 /// The controlling terminal for the live display: raw keys, width, and the
 /// promise to leave it as it was found (echo, line editing, cursor), on
@@ -46,13 +47,7 @@ public final class Terminal {
 
     /// Writes text to standard output at once (no stdio buffering).
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
-            offset += written
-        }
-        bytes.removeAll()
+        Descriptor.write(text, to: STDOUT_FILENO)
     }
+
 }

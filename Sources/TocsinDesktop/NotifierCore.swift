@@ -263,8 +263,7 @@ package final class NotifierCore: @unchecked Sendable {
         let first = loggedReasons.insert(failure.reason).inserted
         lock.unlock()
         if first && !options.quiet {
-            let line = Array("tocsin-notify: \(failure.reason)\n".utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            Descriptor.complain("tocsin-notify: \(failure.reason)")
         }
     }
 

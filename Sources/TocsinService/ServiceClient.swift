@@ -119,11 +119,12 @@ package final class ServiceClient {
             }, box, nil)
     }
 
-    /// Delivers the signals `subscribe` asked for, until the process is ended.
-    package func follow() -> Never {
+    /// Delivers the signals `subscribe` asked for, until the process is
+    /// ended (the loop is never quit: this returns only if it is).
+    package func follow() {
         let loop = g_main_loop_new(nil, 0)
         g_main_loop_run(loop)
-        exit(0)
+        g_main_loop_unref(loop)
     }
 
     private func call(_ method: String, _ arguments: OpaquePointer?) throws(Failure) -> OpaquePointer {

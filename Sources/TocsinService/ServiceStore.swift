@@ -42,18 +42,7 @@ package final class ServiceStore: @unchecked Sendable {
         }
         let before = lseek(journal, 0, SEEK_END)
         guard before >= 0 else { throw StoreError(errno: errno, path: journalPath) }
-        let bytes = Array(lines.map { $0.compactEncoded() + "\n" }.joined().utf8)
-        var offset = 0
-        var failure: Int32 = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(journal, $0.baseAddress.unsafelyUnwrapped + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                failure = written < 0 ? errno : ENOSPC
-                break
-            }
-            offset += written
-        }
+        var failure = Descriptor.write(lines.map { $0.compactEncoded() + "\n" }.joined(), to: journal)
         if failure == 0 && fdatasync(journal) != 0 { failure = errno }
         guard failure != 0 else { return }
         if ftruncate(journal, before) != 0 {
@@ -176,6 +165,5 @@ struct StoreError: Error {
 
 /// One line on standard error (the journal, under systemd), unbuffered.
 func logLine(_ line: String) {
-    let bytes = Array(("tocsin service: " + line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    Descriptor.complain("tocsin service: " + line)
 }

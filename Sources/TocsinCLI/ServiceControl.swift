@@ -1,0 +1,79 @@
+import Glibc
+import Tocsin
+import TocsinBase
+package import TocsinService
+
+/// The command as the timer service's client: what `-b`, `ls`, the
+/// controls and `doctor` do, over a `ServiceClient`.
+package enum ServiceControl {
+    /// Connects to the session bus.
+    ///
+    /// - Throws: a failure that says background timers need the bus.
+    package static func connect() throws(CommandFailure) -> ServiceClient {
+        do throws(ServiceClient.Failure) {
+            return try ServiceClient()
+        } catch {
+            throw CommandFailure("\(error.message): background timers need the session's bus; run in the foreground without -b")
+        }
+    }
+
+    /// `tocsin sw LABEL -b`: a stopwatch in the service; its line.
+    package static func startStopwatch(label: String, awake: Bool, on client: ServiceClient) throws(ServiceClient.Failure) -> String {
+        var options: [(String, ServiceValue)] = [("kind", .text("stopwatch"))]
+        if awake { options.append(("clock", .text("awake"))) }
+        let id = try client.add(label: label, seconds: 0, options: options)
+        return "\(label): id \(id), stopwatch running (tocsin lap \(id), tocsin ls)"
+    }
+
+    /// `method` (Pause, Resume, Cancel, Restart, Remove, Lap, Adjust with
+    /// `delta` seconds) on each timer `words` names, in order; a lap's
+    /// line is said.
+    package static func control(_ method: String, _ words: [String], delta: Double? = nil, on client: ServiceClient,
+                                say: (String) -> Void) throws {
+        let timers = try client.list()
+        for word in words {
+            let id = try ServiceTimers.resolve(word, in: timers)
+            let lap = try client.control(method, id, delta: delta)
+            if method == "Lap", let lap {
+                say("\(ServiceTimers.label(of: id, in: timers)): lap \(Display.stopwatch(nanoseconds: Nanos.saturating(seconds: lap)))")
+            }
+        }
+    }
+
+    /// `tocsin rm --finished`: removes every timer that is over; its line.
+    package static func removeFinished(on client: ServiceClient) throws(ServiceClient.Failure) -> String {
+        let over = try client.list().filter { ["finished", "canceled"].contains($0.text("state")) }
+        for timer in over { try client.control("Remove", timer.id) }
+        return over.isEmpty ? "No timer is over" : "Removed \(over.count): "
+            + over.map { ($0.text("label") ?? "").isEmpty ? String($0.id) : $0.text("label") ?? "" }.joined(separator: ", ")
+    }
+
+    /// The service's timers as `tocsin watch` shows them; nil if the
+    /// service cannot be reached.
+    package static func watched(on client: ServiceClient) -> [WatchRunner.Watched]? {
+        (try? client.list())?.map { timer in
+            WatchRunner.Watched(
+                id: timer.id, label: timer.text("label") ?? "", state: timer.text("state") ?? "",
+                remaining: timer.number("remaining"), duration: timer.number("duration"),
+                elapsed: timer.number("elapsed") ?? 0)
+        }
+    }
+
+    /// `tocsin doctor`'s lines for the timer service and its state folder.
+    package static func diagnosis() -> [String] {
+        var lines: [String] = []
+        if let client = try? ServiceClient() {
+            if let pid = client.runningService() {
+                lines.append("timer service: running (pid \(pid))")
+            } else if client.isActivatable() {
+                lines.append("timer service: not running; the session bus starts it at the first call")
+            } else {
+                lines.append("timer service: cannot be started: " + ServiceClient.activationAdvice)
+            }
+        } else {
+            lines.append("timer service: needs the session bus")
+        }
+        lines.append(ServiceStore.standard().diagnosis)
+        return lines
+    }
+}

@@ -1,0 +1,100 @@
+package import Tocsin
+import TocsinBase
+package import TocsinService
+
+/// The timer service's timers as the command shows and names them: a
+/// TIMER word resolved to an id, `ls`'s lines and JSON objects, and
+/// `ls --follow`'s lines for each change.
+package enum ServiceTimers {
+    /// The timer `word` names: its id, an exact label, or a label's unique
+    /// prefix.
+    ///
+    /// - Throws: status 1 when none matches; status 2 (usage) when several
+    ///   do, naming them.
+    package static func resolve(_ word: String, in timers: [ServiceClient.Timer]) throws(CommandFailure) -> UInt64 {
+        if let id = UInt64(word), timers.contains(where: { $0.id == id }) { return id }
+        let exact = timers.filter { $0.text("label") == word }
+        let candidates = exact.isEmpty ? timers.filter { ($0.text("label") ?? "").hasPrefix(word) } : exact
+        switch candidates.count {
+        case 1:
+            return candidates[0].id
+        case 0:
+            throw CommandFailure("no timer \(word) (tocsin ls lists them)")
+        default:
+            let names = candidates.map { "\($0.id) \($0.text("label") ?? "")" }.joined(separator: ", ")
+            throw CommandFailure("\(word) could be any of: \(names); give the id", status: ExitStatus.usage)
+        }
+    }
+
+    /// The label of timer `id` (its id if it has none or is not listed).
+    package static func label(of id: UInt64, in timers: [ServiceClient.Timer]) -> String {
+        timers.first { $0.id == id }?.text("label") ?? String(id)
+    }
+
+    /// One line per timer: id, label, state, time left (or elapsed, or
+    /// how long ago it finished), in columns.
+    package static func lines(_ timers: [ServiceClient.Timer]) -> [String] {
+        let width = max(5, timers.map { ($0.text("label") ?? "").count }.max() ?? 5)
+        let idWidth = timers.map { String($0.id).count }.max() ?? 1
+        return timers.map { timer in
+            let state = Display.state(timer.text("state") ?? "?")
+            let detail: String
+            if state == "finished" {
+                detail = timer.nanoseconds("finished_ago").map { "done \(Display.total(nanoseconds: $0)) ago" } ?? "done"
+            } else if let remaining = timer.nanoseconds("remaining") {
+                detail = "\(Display.clock(nanoseconds: remaining, roundUp: true)) left"
+            } else {
+                detail = "\(Display.stopwatch(nanoseconds: timer.nanoseconds("elapsed") ?? 0)) elapsed"
+            }
+            let id = String(timer.id)
+            let label = timer.text("label").flatMap { $0.isEmpty ? nil : $0 } ?? "-"
+            return String(repeating: " ", count: idWidth - id.count) + id + "  "
+                + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
+                + state + String(repeating: " ", count: max(0, 9 - state.count)) + "  " + detail
+        }
+    }
+
+    /// The order of a timer's members in its JSON object; others follow,
+    /// sorted.
+    static let memberOrder = ["id", "label", "kind", "state", "elapsed", "remaining", "duration", "alarm_time", "clock",
+                              "laps", "after", "finished_ago"]
+
+    /// A timer as one JSON object, after `first` members.
+    package static func json(_ timer: ServiceClient.Timer, after first: [(String, JSON)] = []) -> String {
+        let names = memberOrder.filter { timer[$0] != nil } + timer.keys.filter { !memberOrder.contains($0) }.sorted()
+        return JSON.object(first + names.compactMap { name in timer[name].map { (name, json($0)) } }).compactEncoded()
+    }
+
+    static func json(_ value: ServiceValue) -> JSON {
+        switch value {
+        case .id(let id): .integer(Int64(clamping: id))
+        case .number(let number): .number(number)
+        case .text(let text): .string(text)
+        case .flag(let flag): .bool(flag)
+        case .numbers(let numbers): .array(numbers.map(JSON.number))
+        }
+    }
+
+    /// `ls --follow`'s line for a change: as `ls` shows the timer, or with
+    /// `json` an object whose "event" says what happened.
+    package static func line(for change: ServiceClient.Change, json: Bool) -> String {
+        switch change {
+        case .changed(let timer):
+            json ? Self.json(timer, after: [("event", .string("changed"))]) : lines([timer])[0]
+        case .finished(let id, let label, let lateness):
+            json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
+                                ("label", .string(label)), ("lateness", .number(lateness))]).compactEncoded()
+                : "\(id)  \(label)  finished"
+        case .removed(let id):
+            json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
+                : "\(id)  removed"
+        }
+    }
+}
+
+extension [String: ServiceValue] {
+    /// A number of seconds as nanoseconds (rounded; nil if absent).
+    package func nanoseconds(_ name: String) -> Int64? {
+        number(name).map(Nanos.saturating(seconds:))
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import TocsinBase
+import TocsinCLI
+import TocsinService
+
+struct Ls: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls", abstract: "List the timer service's timers: id, label, state, time left.")
+
+    @Flag(help: "One JSON object per timer, one per line.")
+    var json = false
+
+    @Flag(help: "Then one line per change as it happens (with --json: an object with \"event\"), until ended.")
+    var follow = false
+
+    func run() throws {
+        let client = try ServiceControl.connect()
+        let json = json
+        if follow {  // before the list: see subscribe
+            client.subscribe { change in Descriptor.say(ServiceTimers.line(for: change, json: json)) }
+        }
+        let timers = try client.list()
+        if follow {
+            client.watch()  // the service stays up while this follows it
+            for timer in timers { Descriptor.say(json ? ServiceTimers.json(timer) : ServiceTimers.lines([timer])[0]) }
+            return client.follow()
+        }
+        if json {
+            for timer in timers { print(ServiceTimers.json(timer)) }
+        } else {
+            print(timers.isEmpty ? "No timers" : ServiceTimers.lines(timers).joined(separator: "\n"))
+        }
+    }
+}
+
+/// A call of the timer service's on the timers named (`Control`).
+protocol ControlAction {
+    /// The D-Bus method.
+    static var method: String { get }
+    static var configuration: CommandConfiguration { get }
+}
+
+enum Pause: ControlAction {
+    static let method = "Pause"
+    static let configuration = CommandConfiguration(
+        commandName: "pause", abstract: "Pause service timers (id, label or a label's unique prefix).")
+}
+
+enum Cancel: ControlAction {
+    static let method = "Cancel"
+    static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel service timers.")
+}
+
+enum Restart: ControlAction {
+    static let method = "Restart"
+    static let configuration = CommandConfiguration(
+        commandName: "restart", abstract: "Start service timers again from their full duration.")
+}
+
+enum Remove: ControlAction {
+    static let method = "Remove"
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove service timers.")
+}
+
+enum Lap: ControlAction {
+    static let method = "Lap"
+    static let configuration = CommandConfiguration(commandName: "lap", abstract: "Record a lap on service timers.")
+}
+
+/// `tocsin pause|cancel|restart|rm|lap TIMER...`: one call on each timer
+/// named (`tocsin resume TIMER...` shares its work; `rm` also takes
+/// `--finished`).
+struct Control<Action: ControlAction>: ParsableCommand {
+    static var configuration: CommandConfiguration { Action.configuration }
+
+    @Argument(help: "The timers.")
+    var timers: [String] = []
+
+    @Flag(help: ArgumentHelp("Remove every timer that is over: finished or cancelled.",
+                             visibility: Action.self == Remove.self ? .default : .private))
+    var finished = false
+
+    func validate() throws {
+        if Action.self == Remove.self {
+            guard finished != !timers.isEmpty else { throw ValidationError("give the timers to remove, or --finished") }
+        } else {
+            guard !finished else { throw ValidationError("Unknown option '--finished'") }
+            guard !timers.isEmpty else { throw ValidationError("Missing expected argument '<timers> ...'") }
+        }
+    }
+
+    func run() throws {
+        let client = try ServiceControl.connect()
+        if finished { return Descriptor.say(try ServiceControl.removeFinished(on: client)) }
+        try ServiceControl.control(Action.method, timers, on: client, say: Descriptor.say)
+    }
+}
+
+struct Adjust: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give a service timer more time or less: tocsin adjust Tea +5m, tocsin adjust 3 -30s.")
+
+    /// The timer, then +TIME or -TIME (taken as they are: -30s is no option).
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp(
+        "The timer (id, label or a label's unique prefix), then +TIME or -TIME (90s, 5m, 1h30m).",
+        valueName: "timer change"))
+    var words: [String] = []
+
+    func validate() throws {
+        // (--help is taken as it is too: the words are not parsed as options)
+        if words.contains("--help") || words.contains("-h") { throw CleanExit.helpRequest(Self.self) }
+        _ = try delta()
+    }
+
+    /// The change in seconds.
+    private func delta() throws -> Double {
+        guard words.count == 2, let sign = words[1].first, sign == "+" || sign == "-",
+              case .duration(let nanoseconds)? = TimeSpec.parse(String(words[1].dropFirst()))
+        else { throw ValidationError("give a timer and a change: tocsin adjust Tea +5m (or -30s)") }
+        return Nanos.seconds(sign == "-" ? -nanoseconds : nanoseconds)
+    }
+
+    func run() throws {
+        try ServiceControl.control("Adjust", [words[0]], delta: try delta(), on: try ServiceControl.connect(),
+                                   say: Descriptor.say)
+    }
+}
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show service timers live; space pauses, + and - adjust, c cancels, q detaches (they keep running).",
+        discussion: """
+            With several timers the keys act on the selected one, marked ▸: at first the one that
+            ends soonest; the arrow keys (or j and k, or Tab) choose another.
+            """)
+
+    @Argument(help: "One timer (id, label or a label's unique prefix); none: every running or paused one.")
+    var timer: String?
+
+    func run() throws {
+        let client = try ServiceControl.connect()
+        let only = try timer.map { word in try ServiceTimers.resolve(word, in: try client.list()) }
+        client.watch()
+        let runner = WatchRunner(only: only, timers: { ServiceControl.watched(on: client) },
+                                 control: { method, id, delta in _ = try? client.control(method, id, delta: delta) })
+        let status = runner.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,183 @@
+public import ArgumentParser
+import Glibc
+import Tocsin
+import TocsinBase
+public import TocsinCLI
+
+/// What happens at each zero, for `tocsin` and `tocsin resume --state`.
+struct FinishOptions: ParsableArguments {
+    @Flag(help: "One JSON object per event (tick, state, finish) on standard output.")
+    var json = false
+
+    @Flag(help: "No desktop alert and no sound.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set).", valueName: "command"))
+    var exec: String?
+
+    /// The runner's options these set.
+    var countdownOptions: CountdownOptions {
+        var options = CountdownOptions()
+        options.json = json
+        options.alert = !quiet
+        options.sound = !quiet
+        options.exec = exec
+        return options
+    }
+}
+
+/// A time on the command line: 90, 25m, 1h30m, 14:30, 2:30pm.
+extension TimeSpec: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let time = TimeSpec.parse(argument) else { return nil }
+        self = time
+    }
+}
+
+struct Countdown: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count down (the default): tocsin 25m \"Tea is ready\".")
+
+    @Argument(help: ArgumentHelp(
+        "Times and an optional label: 90, 90s, 25m, 1h30m, 2.5m, 14:30, 2:30pm, until 14:30; 25m:Work gives one timer its label.",
+        valueName: "time-or-label"))
+    var words: [String] = []
+
+    @OptionGroup var finish: FinishOptions
+
+    @Flag(help: "No sound at zero.")
+    var noSound = false
+
+    @Flag(help: "No desktop alert at zero.")
+    var noAlert = false
+
+    @Option(help: ArgumentHelp("Ring until the alert is dismissed, at most this long (e.g. 60s).", valueName: "time"))
+    var ring: TimeSpec?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run the timers this many times (0: forever).", valueName: "n"))
+    var `repeat`: Int = 1
+
+    @Flag(help: "Run the timers side by side instead of one after another.")
+    var parallel = false
+
+    @Option(help: ArgumentHelp("Keep the timers in this file, rewritten on every change (see tocsin list, tocsin resume).",
+                               valueName: "file"))
+    var state: String?
+
+    @Flag(help: "Count only time the machine is awake: a suspend pauses the countdowns (clock times follow the wall clock).")
+    var awake = false
+
+    @Flag(name: [.customShort("b"), .long], help: "Hand the timers to the timer service and return at once (see tocsin ls).")
+    var background = false
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "A desktop notification showing the time left while it runs, with Pause, +1 min and Cancel (default: on with -b, off in the foreground)."))
+    var live: Bool?
+
+    @Option(help: ArgumentHelp("Warn this long before zero with a short sound and a notification (e.g. 1m).", valueName: "time"))
+    var warn: TimeSpec?
+
+    /// The timers the words ask for (parsed once, in `validate`).
+    private var plan = TimerPlan.empty
+
+    /// Every property but `plan`: what the parser fills in.
+    private enum CodingKeys: CodingKey {
+        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn
+    }
+
+    /// Nanoseconds in a day, the longest warning.
+    private static let day = 86400 * Nanos.perSecond
+
+    mutating func validate() throws {
+        guard `repeat` >= 0 else { throw ValidationError("--repeat takes a whole number, 0 (forever) or more; got \(`repeat`)") }
+        do {
+            plan = try TimerPlan(words: words)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if background {
+            guard `repeat` != 0 else { throw ValidationError("-b cannot repeat forever: give --repeat N") }
+            let foregroundOnly = [("--state", state != nil), ("--json", finish.json), ("--exec", finish.exec != nil),
+                                  ("--ring", ring != nil)]
+            if let (name, _) = foregroundOnly.first(where: { $0.1 }) {
+                throw ValidationError("\(name) is for timers in the foreground; drop it or -b")
+            }
+        }
+        if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
+            throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
+        }
+        if let ring, !ring.isDuration(atMost: 3600 * Nanos.perSecond, aboveZero: false) {
+            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m)")
+        }
+        if let warn, !warn.isDuration(atMost: Self.day, aboveZero: true) {
+            throw ValidationError("--warn takes a duration of at most a day (30s, 1m)")
+        }
+    }
+
+    func run() throws {
+        let alert = !finish.quiet && !noAlert
+        let sound = !finish.quiet && !noSound
+        let warning = warn.map { Duration.nanoseconds($0.nanoseconds()) }
+        if background {
+            let client = try ServiceControl.connect()
+            try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, alert: alert, sound: sound, awake: awake,
+                               live: live ?? true, warning: warning, now: Glibc.time(nil))
+                .run(on: client, say: Descriptor.say)
+            return
+        }
+        var options = finish.countdownOptions
+        options.alert = alert
+        options.sound = sound
+        options.repeatSound = ring.map { .nanoseconds($0.nanoseconds()) }
+        options.repeatCount = `repeat`
+        options.parallel = parallel
+        options.statePath = state
+        options.awake = awake
+        options.live = live ?? false
+        options.warning = warning
+        let status = try CountdownRunner(plan: plan, options: options).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension TimeSpec {
+    /// A duration (not a clock time) of at most `limit` nanoseconds.
+    func isDuration(atMost limit: Int64, aboveZero: Bool) -> Bool {
+        guard case .duration(let nanoseconds) = self else { return false }
+        return nanoseconds <= limit && (!aboveZero || nanoseconds > 0)
+    }
+}
+
+extension Countdown {
+    /// What the argument parser would misname on the countdown's command
+    /// line (the default one, or after `countdown`), said plainly: a
+    /// negative time ("-5s" reads as an option) and an unknown option (with
+    /// no time given, the parser says "no time given").
+    static func misuse(_ arguments: [String]) -> String? {
+        let subcommands = TocsinCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+        if let first = arguments.first, first != "countdown", subcommands.contains(first) { return nil }
+        let words = arguments.prefix { $0 != "--" }  // after "--" every word is a word
+        for (index, word) in words.enumerated() where word.count > 1 && word.hasPrefix("-") {
+            if let next = word.dropFirst().first, next.isNumber || next == "." {
+                if index > 0, arguments[index - 1] == "--repeat" { continue }  // its own check says it
+                guard TimeSpec.parse(String(word.dropFirst())) != nil else { continue }
+                return "\(word): a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"
+            }
+            if !knows(option: word) { return "unknown option \(word) (tocsin --help lists them)" }
+        }
+        return nil
+    }
+
+    /// True if `option` (without its value) is one of the countdown's, or
+    /// one the parser gives every command.
+    private static func knows(option: String) -> Bool {
+        let name = String(option.split(separator: "=", maxSplits: 1).first ?? "")
+        if ["--version", "--help", "-h", "--generate-completion-script", "--experimental-dump-help"].contains(name) { return true }
+        do {
+            _ = try Countdown.parse(["1", name])
+            return true
+        } catch {
+            return !Countdown.message(for: error).hasPrefix("Unknown option")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+import TocsinCLI
+import TocsinService
+
+/// The command's side of the timer service, without a bus: naming timers,
+/// `ls`'s lines and JSON, and what `-b` hands over.
+@Suite struct ServiceClientLogicTests {
+    static let timers: [ServiceClient.Timer] = [
+        ["id": .id(1), "label": .text("Tea"), "kind": .text("countdown"), "state": .text("running"),
+         "elapsed": .number(10), "remaining": .number(290.2), "duration": .number(300.2), "laps": .numbers([])],
+        ["id": .id(2), "label": .text("Teapot"), "state": .text("finished"), "elapsed": .number(60),
+         "remaining": .number(0), "finished_ago": .number(125)],
+        ["id": .id(12), "label": .text(""), "kind": .text("stopwatch"), "state": .text("suspended"),
+         "elapsed": .number(3723.5), "laps": .numbers([1.25, 2])],
+    ]
+
+    @Test func aTimerIsNamedByIdExactLabelOrUniquePrefix() throws {
+        #expect(try ServiceTimers.resolve("12", in: Self.timers) == 12)
+        #expect(try ServiceTimers.resolve("Tea", in: Self.timers) == 1)  // exact beats prefix
+        #expect(try ServiceTimers.resolve("Teap", in: Self.timers) == 2)
+        #expect(throws: CommandFailure("no timer Coffee (tocsin ls lists them)")) {
+            try ServiceTimers.resolve("Coffee", in: Self.timers)
+        }
+        #expect(throws: CommandFailure("Te could be any of: 1 Tea, 2 Teapot; give the id", status: 2)) {
+            try ServiceTimers.resolve("Te", in: Self.timers)
+        }
+    }
+
+    @Test func lsLinesAreColumnsWithWhatMattersForEachState() {
+        #expect(ServiceTimers.lines(Self.timers) == [
+            " 1  Tea     running    04:51 left",
+            " 2  Teapot  finished   done 02:05 ago",
+            "12  -       paused     1:02:03.5 elapsed",
+        ])
+    }
+
+    @Test func lsJSONKeepsItsMemberOrderAndMicroseconds() {
+        #expect(ServiceTimers.json(Self.timers[0]) == """
+            {"id":1,"label":"Tea","kind":"countdown","state":"running","elapsed":10.0,"remaining":290.2,"duration":300.2,"laps":[]}
+            """)
+        #expect(ServiceTimers.line(for: .changed(Self.timers[2]), json: true) == """
+            {"event":"changed","id":12,"label":"","kind":"stopwatch","state":"suspended","elapsed":3723.5,"laps":[1.25,2.0]}
+            """)
+        #expect(ServiceTimers.line(for: .finished(id: 1, label: "Tea \"Earl\"", lateness: 0.0000004), json: true)
+                == #"{"event":"finished","id":1,"label":"Tea \"Earl\"","lateness":0.0}"#)
+        #expect(ServiceTimers.line(for: .finished(id: 1, label: "", lateness: 0.000001), json: true)
+                == #"{"event":"finished","id":1,"label":"","lateness":0.000001}"#)  // plain decimal, no exponent
+        #expect(ServiceTimers.line(for: .removed(id: 2), json: false) == "2  removed")
+    }
+
+    @Test func backgroundPlanChainsTheTimersAndSaysWhenEachEnds() throws {
+        let plan = try TimerPlan(words: ["25m:Work", "5m:Break"])
+        let chained = BackgroundPlan(plan, rounds: 2, parallel: false, alert: true, sound: false, awake: true, live: true,
+                                     warning: .seconds(30), now: 1_000)
+        #expect(chained.adds.map(\.label) == ["Work", "Break", "Work", "Break"])
+        #expect(chained.adds.map(\.waitsForPrevious) == [false, true, true, true])
+        #expect(chained.adds.map(\.endsAt) == [2_500, 2_800, 4_300, 4_600])
+        let options = chained.adds[0].options.map { "\($0.0)=\($0.1)" }
+        #expect(options == ["alert=flag(true)", "sound=flag(false)", "live=flag(true)", "warn=number(30.0)", "clock=text(\"awake\")"])
+        let parallel = BackgroundPlan(plan, rounds: 1, parallel: true, alert: true, sound: true, awake: false, live: false,
+                                      warning: nil, now: 1_000)
+        #expect(parallel.adds.map(\.waitsForPrevious) == [false, false])
+        #expect(parallel.adds.map(\.endsAt) == [2_500, 1_300])
+    }
+}

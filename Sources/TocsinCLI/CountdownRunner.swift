@@ -46,27 +46,26 @@ public final class CountdownRunner: @unchecked Sendable {
 
     let plan: TimerPlan
     let options: CountdownOptions
-    let terminal = Terminal()
-    let output: Output
-    let loop: EventLoop
+    let session: TerminalSession
+    var output: Output { session.output }
+    var loop: EventLoop { session.loop }
     let notifier: Notifier?
     /// Where `--state` keeps the timers.
-    private let stateFile: StateFile?
-    private var active: [Active] = []
+    let stateFile: StateFile?
+    var active: [Active] = []
     /// Running time of the finished groups (side by side: the longest).
-    private var total: Int64 = 0
-    private var groupTotal: Int64 = 0
-    private var cancelled = false
+    var total: Int64 = 0
+    var groupTotal: Int64 = 0
+    var cancelled = false
     /// The signal (SIGTERM, SIGHUP) that cancelled the timers, for the exit status.
-    private var cancelledBy: Int32?
+    var cancelledBy: Int32?
     /// SIGTERM or SIGHUP ended the process; the timers run on in the state file.
-    private var endedBy: Int32?
+    var endedBy: Int32?
 
     public init(plan: TimerPlan, options: CountdownOptions) throws(TocsinError) {
         self.plan = plan
         self.options = options
-        output = Output(terminal: terminal, json: options.json)
-        loop = try EventLoop(interactive: terminal.isInteractive, readInput: terminal.isInteractive)
+        session = try TerminalSession(json: options.json)
         notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
         stateFile = options.statePath.map(StateFile.init(path:))
     }
@@ -84,11 +83,10 @@ public final class CountdownRunner: @unchecked Sendable {
             Descriptor.complain("tocsin: cannot resume from \(path): \(StateFile.reason(error, reading: path))")
             return ExitStatus.failure
         }
-        terminal.enterRawMode()
-        defer {
-            output.finish()
-            terminal.restore()
-        }
+        return session.run { carryOn(restored, from: path) }
+    }
+
+    private func carryOn(_ restored: [TimerID], from path: String) -> Int32 {
         for timer in restored {
             guard let state = try? loop.engine.state(of: timer), state != .idle, state != .canceled,
                   let duration = (try? loop.engine.duration(of: timer)) ?? nil
@@ -124,17 +122,14 @@ public final class CountdownRunner: @unchecked Sendable {
 
     /// Runs the plan; the exit status.
     public func run() -> Int32 {
-        terminal.enterRawMode()
-        defer {
-            output.finish()
-            terminal.restore()
-        }
+        session.run(runPlan)
+    }
+
+    private func runPlan() -> Int32 {
         // The user believes the timers are kept: a file that cannot be
         // written is refused before anything starts.
         if let stateFile, let reason = stateFile.write(loop.engine) {
-            terminal.restore()
-            Descriptor.complain("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
-            return ExitStatus.failure
+            return session.refuse("cannot write \(stateFile.path): \(reason); nothing started")
         }
         var round = 0
         rounds: while options.repeatCount == 0 || round < options.repeatCount {
@@ -144,7 +139,7 @@ public final class CountdownRunner: @unchecked Sendable {
                 do throws(TocsinError) {
                     for index in group { try start(index) }
                 } catch {
-                    terminal.restore()
+                    session.terminal.restore()
                     output.permanent("tocsin: \(error)")
                     return ExitStatus.failure
                 }
@@ -209,7 +204,7 @@ public final class CountdownRunner: @unchecked Sendable {
     }
 
     /// Delivers events and handles keys until every active timer is over.
-    private func runUntilOver() {
+    func runUntilOver() {
         redraw()
         while !cancelled && endedBy == nil && active.contains(where: { $0.outcome == nil }) {
             for wake in loop.next(timeoutMilliseconds: -1) {
@@ -221,14 +216,14 @@ public final class CountdownRunner: @unchecked Sendable {
                 case .interrupt(let signal):
                     if signal == SIGTERM || signal == SIGHUP { cancelledBy = signal }
                     cancelAll()
-                case .resize, .line, .timeout: break
+                case .arrow, .resize, .line, .endOfInput, .timeout: break
                 }
             }
             redraw()
         }
     }
 
-    private func handle(_ event: TimerEvent) {
+    func handle(_ event: TimerEvent) {
         guard let position = active.firstIndex(where: { $0.timer == event.timer }) else { return }
         let timer = active[position]
         switch event.kind {
@@ -265,111 +260,4 @@ public final class CountdownRunner: @unchecked Sendable {
         }
     }
 
-    private func handleKey(_ key: UInt8) {
-        let running = active.filter { $0.outcome == nil }
-        if Key.isQuit(key) {
-            cancelAll()
-        } else if key == Key.space {
-            for timer in running {
-                if (try? loop.engine.state(of: timer.timer)) == .suspended {
-                    try? loop.engine.resume(timer.timer)
-                } else {
-                    try? loop.engine.suspend(timer.timer)
-                }
-            }
-        } else if key == UInt8(ascii: "r") || key == UInt8(ascii: "R") {
-            for timer in running {
-                try? loop.engine.cancel(timer.timer)
-                try? loop.engine.start(timer.timer)
-            }
-        } else if key == UInt8(ascii: "+") || key == UInt8(ascii: "=") {
-            adjustRunning(by: .seconds(60))
-        } else if key == UInt8(ascii: "-") || key == UInt8(ascii: "_") {
-            adjustRunning(by: .seconds(-60))  // with a minute or less left it finishes now
-        }
-    }
-
-    /// `+` and `-`: the running countdowns get `delta` more, and the display
-    /// their new durations at once (their STATE events come with the next wake).
-    private func adjustRunning(by delta: Duration) {
-        for position in active.indices where active[position].outcome == nil {
-            try? loop.engine.adjust(active[position].timer, by: delta)
-            if let duration = (try? loop.engine.duration(of: active[position].timer)) ?? nil {
-                active[position].duration = duration.nanoseconds
-            }
-        }
-    }
-
-    private func cancelAll() {
-        cancelled = true
-        for timer in active where timer.outcome == nil {
-            try? loop.engine.cancel(timer.timer)
-        }
-        _ = loop.next(timeoutMilliseconds: 0)  // deliver the STATE(CANCELED) events
-    }
-
-    private func redraw() {
-        guard output.mode == .live else { return }
-        let columns = terminal.columns
-        output.live(active.filter { $0.outcome == nil }.map { timer in
-            let remaining = (try? loop.engine.remaining(of: timer.timer)).flatMap { $0 }?.nanoseconds ?? 0
-            let paused = (try? loop.engine.state(of: timer.timer)) == .suspended
-            return Display.countdownLine(
-                label: timer.label, remaining: remaining, duration: timer.duration, paused: paused, columns: columns)
-        })
-    }
-
-    /// After the last finish: keeps running (display, keys, the alert's
-    /// buttons) until the alert is shown and its sound has played, at most
-    /// 10 s; any key ends the wait and silences the sound.
-    private func waitForAlerts() {
-        guard let notifier else { return }
-        output.finish()
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while clock.now < deadline, !notifier.flush(timeout: .zero) {
-            var stop = false
-            for wake in loop.next(timeoutMilliseconds: 100) {
-                if case .key = wake { stop = true }
-                if case .interrupt = wake { stop = true }
-            }
-            if active.contains(where: { $0.outcome == nil }) {  // Restart pressed on the alert
-                runUntilOver()
-                if cancelled { return }
-                continue
-            }
-            if stop {
-                for timer in active { notifier.stop(timer.timer, in: loop.engine) }
-                break
-            }
-        }
-    }
-
-    /// The one line a script sees (not in JSON mode).
-    private func finalLine() {
-        let labels = active.map(\.label).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        let name = labels.joined(separator: ", ")
-        if endedBy != nil, let path = options.statePath {
-            let unfinished = active.first { $0.outcome == nil }
-            let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
-            output.finish()
-            output.permanent("\(name): still running, \(Display.clock(nanoseconds: left, roundUp: true)) left; "
-                + "tocsin resume --state \(path) carries it on")
-        } else if cancelled {
-            let unfinished = active.first { $0.outcome != .finished }
-            let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
-            output.finish()
-            output.permanent("\(name): cancelled with \(Display.clock(nanoseconds: left, roundUp: true)) left")
-        } else if output.mode != .live {
-            output.permanent("\(name): finished after \(Display.total(nanoseconds: total))")
-        }
-    }
-
-    private func emit(_ kind: String, _ timer: Active, _ event: TimerEvent, extra: [(String, JSON)] = []) {
-        output.event([
-            ("event", .string(kind)), ("label", .string(timer.label)), ("index", .integer(Int64(timer.index))),
-            ("state", .string(event.state.description)), ("elapsed", seconds(event.elapsed.nanoseconds)),
-            ("remaining", seconds(event.remaining?.nanoseconds)),
-        ] + extra)
-    }
 }

@@ -28,14 +28,14 @@ public enum Display {
     /// A total: "25:00", or "00:01.5" when it has tenths.
     public static func total(nanoseconds: Int64) -> String {
         let tenths = (max(0, nanoseconds) + 50_000_000) / 100_000_000
-        let whole = clock(nanoseconds: tenths / 10 * 1_000_000_000, roundUp: false)
+        let whole = clock(nanoseconds: tenths / 10 * Nanos.perSecond, roundUp: false)
         return tenths % 10 == 0 ? whole : whole + ".\(tenths % 10)"
     }
 
     /// "01:02.3": a stopwatch's elapsed time with tenths.
     public static func stopwatch(nanoseconds: Int64) -> String {
         let tenths = max(0, nanoseconds) / 100_000_000
-        return clock(nanoseconds: tenths / 10 * 1_000_000_000, roundUp: false) + ".\(tenths % 10)"
+        return clock(nanoseconds: tenths / 10 * Nanos.perSecond, roundUp: false) + ".\(tenths % 10)"
     }
 
     /// A bar `width` cells wide, filled to `fraction` (0...1).

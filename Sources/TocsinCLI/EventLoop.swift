@@ -8,7 +8,10 @@ import Tocsin
 final class EventLoop {
     enum Wake {
         case key(UInt8)
+        /// ↑ (-1) or ↓ (+1).
+        case arrow(Int)
         case line  // a newline on a non-terminal standard input
+        case endOfInput
         case resize
         case interrupt(Int32)  // SIGINT, SIGTERM, SIGHUP
         case timeout
@@ -51,14 +54,14 @@ final class EventLoop {
         return wakes
     }
 
-    /// Keys from a terminal (escape sequences such as arrows are skipped; a
-    /// lone Esc is a key), or newlines from a pipe.
+    /// Keys from a terminal (↑ and ↓ as arrows, other escape sequences
+    /// skipped; a lone Esc is a key), or newlines from a pipe.
     private func readInput() -> [Wake] {
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(STDIN_FILENO, &buffer, buffer.count)
         guard count > 0 else {
-            watchInput = false  // end of input: stop watching it
-            return []
+            watchInput = false  // stop watching it
+            return [.endOfInput]
         }
         let bytes = buffer[..<count]
         guard interactive else { return bytes.filter { $0 == 10 }.map { _ in .line } }
@@ -70,6 +73,9 @@ final class EventLoop {
             if byte == 0x1B, index < bytes.endIndex, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
                 index += 1
                 while index < bytes.endIndex, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                if index < bytes.endIndex, bytes[index] == UInt8(ascii: "A") || bytes[index] == UInt8(ascii: "B") {
+                    wakes.append(.arrow(bytes[index] == UInt8(ascii: "A") ? -1 : 1))
+                }
                 index += 1
                 continue
             }

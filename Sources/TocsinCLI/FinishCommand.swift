@@ -1,4 +1,5 @@
 import Glibc
+import TocsinBase
 
 /// `--exec CMD`: runs `/bin/sh -c CMD` when a timer finishes, with
 /// TOCSIN_LABEL and TOCSIN_ELAPSED (seconds) in its environment, and waits
@@ -51,8 +52,8 @@ struct FinishCommand {
 
 /// "1500", "0.5", "2.25": seconds without trailing zeros.
 func formatSeconds(_ nanoseconds: Int64) -> String {
-    let whole = nanoseconds / 1_000_000_000
-    var fraction = String(nanoseconds % 1_000_000_000)
+    let whole = nanoseconds / Nanos.perSecond
+    var fraction = String(nanoseconds % Nanos.perSecond)
     guard fraction != "0" else { return "\(whole)" }
     fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
     while fraction.hasSuffix("0") { fraction.removeLast() }

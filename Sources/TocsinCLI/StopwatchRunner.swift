@@ -12,9 +12,9 @@ public final class StopwatchRunner: @unchecked Sendable {
     public static let defaultLabel = "Stopwatch"
 
     let label: String
-    let terminal = Terminal()
-    let output: Output
-    let loop: EventLoop
+    let session: TerminalSession
+    var output: Output { session.output }
+    var loop: EventLoop { session.loop }
     private var watch = TimerID(rawValue: 0)
     private var laps = 0
     /// Restored from a state file: run it as it is instead of a new one.
@@ -29,8 +29,7 @@ public final class StopwatchRunner: @unchecked Sendable {
         self.label = label
         self.statePath = statePath
         self.awake = awake
-        output = Output(terminal: terminal, json: json)
-        loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
+        session = try TerminalSession(json: json, readInput: true)
     }
 
     /// Carries on the stopwatch that `tocsin stopwatch --state path` saved,
@@ -39,8 +38,8 @@ public final class StopwatchRunner: @unchecked Sendable {
     /// stopwatch, or cannot be read: `tocsin resume` then treats it as
     /// countdowns (and says what is wrong with it).
     public init?(resuming path: String, json: Bool) throws(TocsinError) {
-        let loop = try EventLoop(interactive: terminal.isInteractive, readInput: true)
-        let engine = loop.engine
+        let session = try TerminalSession(json: json, readInput: true)
+        let engine = session.engine
         guard let timers = try? engine.load(from: path) else { return nil }
         var found: TimerID?
         for timer in timers {
@@ -51,8 +50,7 @@ public final class StopwatchRunner: @unchecked Sendable {
         let saved = try engine.label(of: found)
         label = saved.isEmpty ? Self.defaultLabel : saved
         statePath = path
-        output = Output(terminal: terminal, json: json)
-        self.loop = loop
+        self.session = session
         watch = found
         restored = true
         laps = try engine.laps(of: found).count
@@ -60,15 +58,12 @@ public final class StopwatchRunner: @unchecked Sendable {
 
     /// Runs until stopped: 0 with q or Esc, 130 with Ctrl-C or a signal.
     public func run() -> Int32 {
-        terminal.enterRawMode()
-        defer {
-            output.finish()
-            terminal.restore()
-        }
+        session.run(count)
+    }
+
+    private func count() -> Int32 {
         if !restored, let stateFile, let reason = stateFile.write(loop.engine) {
-            terminal.restore()
-            Descriptor.complain("tocsin: cannot write \(stateFile.path): \(reason); nothing started")
-            return ExitStatus.failure
+            return session.refuse("cannot write \(stateFile.path): \(reason); nothing started")
         }
         do {
             if !restored {
@@ -159,7 +154,7 @@ public final class StopwatchRunner: @unchecked Sendable {
         guard output.mode == .live else { return }
         let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
         let paused = (try? loop.engine.state(of: watch)) == .suspended
-        output.live([Display.stopwatchLine(label: label, elapsed: elapsed, laps: laps, paused: paused, columns: terminal.columns)])
+        output.live([Display.stopwatchLine(label: label, elapsed: elapsed, laps: laps, paused: paused, columns: session.terminal.columns)])
     }
 
     private func emit(_ kind: String, state: TimerState, elapsed: Int64) {

@@ -1,4 +1,5 @@
 import Glibc
+import TocsinBase
 
 /// A time as a person types it: a duration ("90", "90s", "25m", "1h30m",
 /// "1h 30m", "2.5m", "1.5h") or a clock time to count down to ("14:30",
@@ -74,8 +75,8 @@ public enum TimeSpec: Equatable, Sendable {
 
     /// More than zero, at most 100 years.
     private static func nanoseconds(seconds: Double) -> Int64? {
-        guard seconds.isFinite, seconds > 0, seconds <= 3_155_760_000 else { return nil }
-        return max(1, Int64((seconds * 1e9).rounded()))
+        guard seconds > 0 else { return nil }
+        return Nanos.from(seconds: seconds)  // nil above 100 years, or for NaN and infinity
     }
 
     /// "14:30", "14:30:15", "2:30pm", "7am", "12am" (midnight).
@@ -115,7 +116,7 @@ public enum TimeSpec: Equatable, Sendable {
     public func nanoseconds(fromEpochSeconds now: Int) -> Int64 {
         switch self {
         case .duration(let nanoseconds): nanoseconds
-        case .clock: Int64(wallTime(after: now)! - now) * 1_000_000_000
+        case .clock: Int64(wallTime(after: now)! - now) * Nanos.perSecond
         }
     }
 

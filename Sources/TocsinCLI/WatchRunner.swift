@@ -1,5 +1,4 @@
-import CTocsinSystem
-import Glibc
+import TocsinBase
 
 /// `tocsin watch [TIMER]`: the live display attached to timers that run
 /// elsewhere (the timer service). It only shows them and passes keys on to
@@ -27,13 +26,13 @@ public final class WatchRunner {
         var isLive: Bool { state == "running" || state == "suspended" }
     }
 
-    private let terminal = Terminal()
-    private let output: Output
     private let timers: () -> [Watched]?
     private let control: (String, UInt64, Double?) -> Void
     private let only: UInt64?
     /// The timer the keys act on.
     private var selected: UInt64?
+    private var session: TerminalSession?
+    private var output: Output? { session?.output }
 
     /// `timers` lists them (nil: the source is gone); `control(method, id,
     /// delta)` acts on one; `only`: watch just that timer.
@@ -41,53 +40,40 @@ public final class WatchRunner {
         self.only = only
         self.timers = timers
         self.control = control
-        output = Output(terminal: terminal, json: false)
     }
 
     /// Runs until detached or nothing is left to watch; the exit status.
     public func run() -> Int32 {
-        let signals = tocsin_signal_fd()
-        defer { if signals >= 0 { close(signals) } }
-        terminal.enterRawMode()
-        defer {
-            output.finish()
-            terminal.restore()
+        let session: TerminalSession
+        do {
+            session = try TerminalSession(json: false, readInput: true)
+        } catch {
+            Descriptor.complain("tocsin: \(error)")
+            return ExitStatus.failure
         }
+        self.session = session
+        return session.run { watch(session) }
+    }
+
+    private func watch(_ session: TerminalSession) -> Int32 {
         var watched = shown()
         while let current = watched, !current.isEmpty {
             select(in: current)
-            output.live(current.map { line($0, mark: current.count < 2 ? "" : $0.id == selected ? "▸ " : "  ") })
-            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, 100) > 0 {
-                if fds[1].revents != 0 {
-                    while case let signal = tocsin_read_signal(signals), signal != 0 {
-                        if signal != SIGWINCH { return ExitStatus.finished }  // detach
-                    }
-                }
-                if fds[0].revents != 0 {
-                    var bytes = [UInt8](repeating: 0, count: 16)
-                    let count = read(STDIN_FILENO, &bytes, bytes.count)
-                    if count <= 0 { return ExitStatus.finished }
-                    var keys = bytes.prefix(count)[...]
-                    while let key = keys.popFirst() {
-                        // An arrow is ESC [ A (up) or ESC [ B (down); ESC alone detaches.
-                        if key == Key.escape, keys.first == UInt8(ascii: "["), let arrow = keys.dropFirst().first {
-                            keys = keys.dropFirst(2)
-                            if arrow == UInt8(ascii: "A") { move(-1, in: current) }
-                            if arrow == UInt8(ascii: "B") { move(1, in: current) }
-                            continue
-                        }
-                        if Key.isQuit(key) { return ExitStatus.finished }
-                        press(key, on: current)
-                    }
+            session.output.live(current.map { line($0, mark: current.count < 2 ? "" : $0.id == selected ? "▸ " : "  ") })
+            for wake in session.loop.next(timeoutMilliseconds: 100) {
+                switch wake {
+                case .interrupt, .endOfInput: return ExitStatus.finished  // detach
+                case .key(let key) where Key.isQuit(key): return ExitStatus.finished
+                case .key(let key): press(key, on: current)
+                case .arrow(let step): move(step, in: current)
+                case .line, .resize, .timeout: break
                 }
             }
             watched = shown()
         }
         if watched == nil {
-            output.finish()
-            output.permanent("tocsin: the timer service went away")
+            session.output.finish()
+            session.output.permanent("tocsin: the timer service went away")
             return ExitStatus.failure
         }
         return ExitStatus.finished
@@ -100,8 +86,8 @@ public final class WatchRunner {
         if let only {
             guard let timer = all.first(where: { $0.id == only }) else { return [] }
             if !timer.isLive {
-                output.finish()
-                output.permanent("\(timer.label): \(timer.state)")
+                output?.finish()
+                output?.permanent("\(timer.label): \(timer.state)")
                 return []
             }
             return [timer]
@@ -141,13 +127,13 @@ public final class WatchRunner {
     /// One timer's line after `mark` (the selected one of several: ▸).
     private func line(_ timer: Watched, mark: String) -> String {
         let paused = timer.state == "suspended"
-        let columns = terminal.columns - mark.count
+        let columns = (session?.terminal.columns ?? 80) - mark.count
         let text = if let remaining = timer.remaining, let duration = timer.duration {
-            Display.countdownLine(label: timer.label, remaining: Int64(remaining * 1e9),
-                                  duration: Int64(duration * 1e9), paused: paused, columns: columns)
+            Display.countdownLine(label: timer.label, remaining: Nanos.saturating(seconds: remaining),
+                                  duration: Nanos.saturating(seconds: duration), paused: paused, columns: columns)
         } else {
-            Display.stopwatchLine(label: timer.label, elapsed: Int64(timer.elapsed * 1e9), laps: 0, paused: paused,
-                                  columns: columns)
+            Display.stopwatchLine(label: timer.label, elapsed: Nanos.saturating(seconds: timer.elapsed), laps: 0,
+                                  paused: paused, columns: columns)
         }
         return mark + text
     }

@@ -17,7 +17,7 @@ struct AlertButton: Hashable, Sendable {
 /// that next changes. Pure (no desktop): the notifier asks it after every
 /// reading of the timer.
 enum LiveDisplay {
-    static let second: Int64 = 1_000_000_000
+    static let second = Nanos.perSecond
     /// How often the overtime line ("Ran out 0:20 ago") moves on.
     static let overtimeStep: Int64 = 10 * second
 

@@ -30,8 +30,8 @@ package final class NotifierCore: @unchecked Sendable {
     // Guarded by `lock`:
     var attachments: [AlertKey: Attachment] = [:]
     package var hosts: [ObjectIdentifier: any AlertHost] = [:]
-    private var reportHandler: (@Sendable (NotifierReport) -> Void)?
-    private var loggedReasons: Set<String> = []
+    var reportHandler: (@Sendable (NotifierReport) -> Void)?
+    var loggedReasons: Set<String> = []
     var pending = 0
     private var closed = false
     private var nextStandalone: UInt64 = 1
@@ -249,33 +249,6 @@ package final class NotifierCore: @unchecked Sendable {
         sound.post(.stop(key))  // a dismissed alert stops ringing
         hushFollowing(key)
         report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)
-    }
-
-    // MARK: - Reports
-
-    func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?,
-                notification: UInt32? = nil) {
-        let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
-        deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host,
-                               notification: notification))
-        guard let failure else { return }
-        lock.lock()
-        let first = loggedReasons.insert(failure.reason).inserted
-        lock.unlock()
-        if first && !options.quiet {
-            Descriptor.complain("tocsin-notify: \(failure.reason)")
-        }
-    }
-
-    func deliver(_ report: NotifierReport) {
-        lock.lock()
-        let handler = reportHandler
-        lock.unlock()
-        handler?(report)
-    }
-
-    func timerID(_ key: AlertKey) -> TimerID? {
-        key.host == nil ? nil : TimerID(rawValue: key.timer)
     }
 
     // MARK: - Waiting and closing

@@ -1,4 +1,5 @@
 import CTocsin
+import TocsinBase
 import CTocsinNotify
 import TocsinDesktop
 
@@ -73,7 +74,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
 
     /// Seconds as the C ABI reports them, in nanoseconds (saturating).
     private static func nanoseconds(_ seconds: Double) -> Int64 {
-        Int64(exactly: (seconds * 1e9).rounded()) ?? (seconds > 0 ? .max : 0)  // NaN: 0
+        Nanos.saturating(seconds: seconds)
     }
 
     func observe(_ handler: @escaping @Sendable (UInt64, HostEvent) -> Void) -> Bool {

@@ -120,7 +120,7 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
         popup: raw.flags & UInt32(TOCSIN_ALERT_NO_POPUP) == 0,
         actions: raw.flags & UInt32(TOCSIN_ALERT_NO_ACTIONS) == 0,
         live: raw.flags & UInt32(TOCSIN_ALERT_LIVE) != 0,
-        warning: raw.warn_seconds > 0 ? .nanoseconds(Int64((raw.warn_seconds * 1e9).rounded())) : nil,
+        warning: raw.warn_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.warn_seconds)) : nil,
         warningSound: try text(raw.warn_sound) ?? Alert.defaultWarningSound)
     if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
     if raw.flags & UInt32(TOCSIN_ALERT_NO_WARN_SOUND) != 0 { alert.warningSound = nil }

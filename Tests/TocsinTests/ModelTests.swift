@@ -237,7 +237,8 @@ final class RealSide: @unchecked Sendable {
     }
 
     private func removeOldestObserver() throws(TocsinError) {
-        try engine.removeObserver(observers.withLock { $0.first } ?? ObserverID(rawValue: .max))
+        // The model speaks the C API's language: an unknown observer is ENOENT.
+        guard try engine.removeObserver(observers.withLock { $0.first } ?? ObserverID(rawValue: .max)) else { throw .noSuchTimer }
         observers.withLock { _ = $0.removeFirst() }
     }
 

@@ -1,0 +1,30 @@
+import TocsinBase
+
+/// What the notifier reports to its host (shown, dismissed, a button, a
+/// failure), each failure's reason also said once on standard error.
+extension NotifierCore {
+    func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?,
+                notification: UInt32? = nil) {
+        let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
+        deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host,
+                               notification: notification))
+        guard let failure else { return }
+        lock.lock()
+        let first = loggedReasons.insert(failure.reason).inserted
+        lock.unlock()
+        if first && !options.quiet {
+            Descriptor.complain("tocsin-notify: \(failure.reason)")
+        }
+    }
+
+    func deliver(_ report: NotifierReport) {
+        lock.lock()
+        let handler = reportHandler
+        lock.unlock()
+        handler?(report)
+    }
+
+    func timerID(_ key: AlertKey) -> TimerID? {
+        key.host == nil ? nil : TimerID(rawValue: key.timer)
+    }
+}

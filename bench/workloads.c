@@ -207,7 +207,8 @@ static void run_idle(const char *engine) {
 }
 
 /* ---- contention ---- */
-enum { THREADS = 4, PAIRS = 250000, OWN = 1024 };
+enum { MAX_THREADS = 64, PAIRS = 250000, OWN = 1024 };
+static int contention_threads = 4; /* contention's third argument, if given */
 static tocsin_engine *shared_engine;
 static pthread_barrier_t ready;
 
@@ -259,24 +260,26 @@ static void run_contention(const char *engine) {
         return;
     }
     if (!strcmp(engine, "tocsin")) tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &shared_engine);
-    if (!strcmp(engine, "floor") && !floor_init(&heap, THREADS * OWN)) exit(1);
-    pthread_barrier_init(&ready, NULL, THREADS + 1);
-    pthread_t threads[THREADS];
-    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, contend, (void *)(intptr_t)i);
+    if (!strcmp(engine, "floor") && !floor_init(&heap, contention_threads * OWN)) exit(1);
+    pthread_barrier_init(&ready, NULL, (unsigned)contention_threads + 1);
+    pthread_t threads[MAX_THREADS];
+    for (int i = 0; i < contention_threads; i++) pthread_create(&threads[i], NULL, contend, (void *)(intptr_t)i);
     pthread_barrier_wait(&ready);
     int64_t start = now_ns();
     pthread_barrier_wait(&ready);
     int64_t elapsed = now_ns() - start;
-    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < contention_threads; i++) pthread_join(threads[i], NULL);
     if (shared_engine) tocsin_engine_free(shared_engine);
-    printf("workload=contention engine=%s mops=%.2f\n", engine, (double)THREADS * PAIRS / elapsed * 1e3);
+    printf("workload=contention engine=%s threads=%d mops=%.2f\n", engine, contention_threads, (double)contention_threads * PAIRS / elapsed * 1e3);
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: workloads ticks|idle|contention tocsin|uv|glib|floor\n");
+    if (argc != 3 && !(argc == 4 && !strcmp(argv[1], "contention"))) {
+        fprintf(stderr, "usage: workloads ticks|idle|contention tocsin|uv|glib|floor [contention_threads (contention; default 4)]\n");
         return 2;
     }
+    if (argc == 4) contention_threads = atoi(argv[3]);
+    if (contention_threads < 1 || contention_threads > MAX_THREADS) return 2;
     if (!strcmp(argv[1], "ticks")) run_ticks(argv[2]);
     else if (!strcmp(argv[1], "idle")) run_idle(argv[2]);
     else if (!strcmp(argv[1], "contention")) run_contention(argv[2]);

@@ -15,6 +15,8 @@
 # SANITIZE=address|thread|fuzzer,address instruments libtocsin.so the way
 # `swift build --sanitize` does (the program that loads it brings the
 # sanitizer's runtime: its symbols are left for it to define).
+# VARIANT_CFLAGS and VARIANT_SWIFTFLAGS build a variant to measure
+# (bench/variants.sh): -DTOCSIN_LOCK_PTHREAD, -DTOCSIN_NO_PREFAULT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 notifier=false
@@ -32,6 +34,10 @@ flags=(-target "$triple" -enable-experimental-feature Embedded -wmo -Osize -swif
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
        -package-name tocsin -I embedded/Glibc -I embedded/CTocsin -I embedded/CTocsinSystem -I "$work"
        -Xcc -ISources/CTocsin/include -Xcc -fPIC -g)
+read -r -a variant_cflags <<< "${VARIANT_CFLAGS:-}"
+read -r -a variant_swiftflags <<< "${VARIANT_SWIFTFLAGS:-}"
+for flag in "${variant_cflags[@]}"; do flags+=(-Xcc "$flag"); done
+flags+=("${variant_swiftflags[@]}")
 sanitize=${SANITIZE:-}
 instrument=()
 defs=(-Wl,-z,defs)
@@ -44,7 +50,7 @@ compile_c() {
   for source in "$@"; do
     "$clang" -Os -fPIC -g -ffunction-sections -fdata-sections ${sanitize:+-fsanitize=${sanitize/fuzzer/fuzzer-no-link}} \
       -D_GNU_SOURCE -ISources/CTocsin/include -ISources/CTocsinSystem/include -ISources/CTocsinNotify/include \
-      "${desktop_cflags[@]}" -c "$source" -o "$work/$(basename "$source" .c).o"
+      "${desktop_cflags[@]}" "${variant_cflags[@]}" -c "$source" -o "$work/$(basename "$source" .c).o"
   done
 }
 # TocsinBase and the middle module are only modules for the C ABI's module

@@ -1,6 +1,35 @@
 #include "tocsin_lock.h"
 
 #include <errno.h>
+#include <time.h>
+
+#ifdef TOCSIN_LOCK_PTHREAD
+void tocsin_lock_init(tocsin_lock *lock) {
+    pthread_mutexattr_t mutex;
+    pthread_mutexattr_init(&mutex);
+    pthread_mutexattr_settype(&mutex, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&lock->mutex, &mutex);
+    pthread_mutexattr_destroy(&mutex);
+    pthread_condattr_t condition;
+    pthread_condattr_init(&condition);
+    pthread_condattr_setclock(&condition, CLOCK_MONOTONIC);
+    pthread_cond_init(&lock->condition, &condition);
+    pthread_condattr_destroy(&condition);
+}
+
+int tocsin_lock_wait(tocsin_lock *lock, int64_t nanoseconds) {
+    if (nanoseconds < 0) return pthread_cond_wait(&lock->condition, &lock->mutex) == 0 ? 0 : -1;
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    int64_t total = deadline.tv_nsec + nanoseconds % 1000000000;
+    deadline.tv_sec += (time_t)(nanoseconds / 1000000000 + total / 1000000000);
+    deadline.tv_nsec = (long)(total % 1000000000);
+    return pthread_cond_timedwait(&lock->condition, &lock->mutex, &deadline) == ETIMEDOUT ? -1 : 0;
+}
+
+void tocsin_lock_broadcast(tocsin_lock *lock) { pthread_cond_broadcast(&lock->condition); }
+
+#else
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -59,3 +88,5 @@ void tocsin_lock_broadcast(tocsin_lock *lock) {
     atomic_fetch_add_explicit(&lock->sequence, 1, memory_order_release);
     futex(&lock->sequence, FUTEX_WAKE, INT_MAX, NULL);
 }
+
+#endif /* TOCSIN_LOCK_PTHREAD */

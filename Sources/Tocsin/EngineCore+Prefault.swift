@@ -23,7 +23,11 @@ extension EngineCore {
     /// `prefaultMark`'s first value: the first look at `prefaultStart`
     /// timers on a DEFAULT engine, none ever in the other modes.
     static func initialPrefaultMark(for delivery: TimerEngine.Delivery) -> Int32 {
+        #if TOCSIN_NO_PREFAULT  // bench/variants.sh's comparison build only
+        .max
+        #else
         delivery == .engineThread ? prefaultStart : .max
+        #endif
     }
 
     /// After a new slot is taken: one comparison, and past the mark (every

@@ -115,6 +115,8 @@ int main(int argc, char **argv) {
     int passed = 0, failed = 0;
 
     /* Phase 1: concurrency. */
+    struct timespec began, ended;
+    clock_gettime(CLOCK_MONOTONIC, &began);
     tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine);
     pthread_t ids[64];
     worker workers[64];
@@ -124,6 +126,8 @@ int main(int argc, char **argv) {
     }
     void *records[64];
     for (int t = 0; t < threads; t++) pthread_join(ids[t], &records[t]);
+    clock_gettime(CLOCK_MONOTONIC, &ended);
+    double seconds = (double)(ended.tv_sec - began.tv_sec) + (double)(ended.tv_nsec - began.tv_nsec) / 1e9;
     /* Free the engine while ticking stopwatches deliver callbacks. */
     static record busy[32];
     for (int i = 0; i < 32; i++) {
@@ -142,8 +146,8 @@ int main(int argc, char **argv) {
     nanosleep(&pause, NULL);
     for (int t = 0; t < threads; t++) free(records[t]);
     long found = atomic_load(&violations);
-    printf("stress: %d threads, %ld operations, %ld callbacks, %ld violations\n", threads, atomic_load(&operations),
-           atomic_load(&callbacks), found);
+    printf("stress: %d threads, %ld operations, %ld callbacks, %ld violations; %.0f thousand operations/s\n", threads,
+           atomic_load(&operations), atomic_load(&callbacks), found, (double)atomic_load(&operations) / seconds / 1e3);
     found == 0 ? passed++ : failed++;
 
     /* Phase 2: memory stays flat over many create/start/cancel/free cycles

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 
 from . import _library
 from ._errors import ECLOSED, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error, seconds_error
-from ._timer import Timer, one_shot_timer
+from ._timer import Timer
 from ._values import (
     EVENTS_ALL,
     EVENTS_FINISH,
@@ -238,7 +238,7 @@ class Engine:
             seconds = to_seconds(seconds)
         encoded = encode_label(label) if label else None  # bad labels fail before anything starts
         events = EVENTS_ALL if self._handlers else EVENTS_FINISH
-        timer = one_shot_timer(self, handler, args, events)
+        timer = Timer(self, 0, False, handler, args, events)  # its handle comes from the C call
         engine_argument, seconds_argument, callback_argument, started = self._after_arguments
         # Registered under the lock: a FINISH delivered on the engine thread
         # before this returns waits for it in _deliver. (acquire/release, not
@@ -323,7 +323,7 @@ class Engine:
     def _restored(self, handle: int) -> Timer:
         """A Timer for a handle the engine made (by loading a file)."""
         running = State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED)
-        timer = Timer(self, handle, deferred=not running)
+        timer = Timer(self, handle, not running)  # deferred
         self._timers[handle] = weakref.ref(timer)
         if running:
             self._listen(handle)

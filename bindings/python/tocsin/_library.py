@@ -2,7 +2,9 @@
 libtocsin-notify.so for ``tocsin.notify``), one way for both, and the table
 of libtocsin.so's C prototypes.
 
-Two ways to call a C function, and when to use which:
+Three ways to call a C function, and when to use which (each function's
+types come from ``PROTOTYPES``, which tests/test_prototypes.py checks
+against tocsin.h):
 
 - **checked** (``library.tocsin_x(...)``, the default): the prototype's
   errcheck turns a negative status into the matching ``TocsinError``. Use it
@@ -13,6 +15,10 @@ Two ways to call a C function, and when to use which:
   C call, so the per-timer and per-event paths (countdown, start, resume,
   cancel, free, the callback's state query) use this. ``Engine._call`` is
   the checked way by name over unchecked functions.
+- **keeping errno** (``keeping_errno(library, name)``): unchecked, and the C
+  ``errno`` kept after each call for ``ctypes.get_errno()``: only for
+  ``tocsin_engine_save`` and ``tocsin_engine_load``, whose TOCSIN_EIO the
+  errno explains (keeping it costs every call a swap).
 """
 
 from __future__ import annotations
@@ -107,7 +113,7 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_timer_set_events", [_ENGINE, _TIMER, c_uint], c_int, _check),
     # The per-timer hot path checks its status inline (see Engine): an errcheck
     # costs a Python call per C call.
-    ("tocsin_countdown_start", [_ENGINE, c_double, c_uint, c_void_p, c_void_p, c_void_p], c_int, None),
+    ("tocsin_countdown_start", [_ENGINE, c_double, c_uint, c_void_p, c_void_p, POINTER(c_uint64)], c_int, None),
     ("tocsin_timer_set_tick", [_ENGINE, _TIMER, c_double], c_int, _check),
     ("tocsin_timer_set_label", [_ENGINE, _TIMER, c_char_p], c_int, _check),
     ("tocsin_timer_label", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),

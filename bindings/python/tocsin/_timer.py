@@ -26,8 +26,6 @@ from ._values import (
 if TYPE_CHECKING:
     from ._engine import Engine
 
-_new_object = object.__new__
-
 #: A timer's handlers until it gets some: shared, as handler maps are
 #: replaced, never mutated.
 _NO_HANDLERS: "dict[Optional[EventKind], tuple[Handler, ...]]" = {}
@@ -52,8 +50,12 @@ class Timer:
         "_engine", "_handle", "_freed", "_handlers", "_deferred", "_events", "_once", "_once_args", "__weakref__"
     )
 
-    def __init__(self, engine: "Engine", handle: int, *, deferred: bool = False) -> None:
-        # one_shot_timer (below) sets the same slots without this method.
+    def __init__(
+        self, engine: "Engine", handle: int, deferred: bool = False,
+        once: "Optional[Callable[..., object]]" = None, once_args: tuple[object, ...] = (), events: int = EVENTS_ALL,
+    ) -> None:
+        # (Arguments by position on Engine.after's path, the binding's
+        # per-timer hot path: keywords cost it more.)
         self._engine = engine
         self._handle = handle
         self._freed = False
@@ -65,11 +67,11 @@ class Timer:
         self._handlers = _NO_HANDLERS
         # Engine.after()'s handler and its extra arguments, called on FINISH
         # before the others: kept apart so that a one-shot costs no dict.
-        self._once: Optional[Callable[..., object]] = None
-        self._once_args: tuple[object, ...] = ()
+        self._once = once
+        self._once_args = once_args
         # The TOCSIN_EVENTS_* bits its C callback is given: FINISH, plus what
         # its handlers want (only ever grows; see _want).
-        self._events = EVENTS_ALL
+        self._events = events
 
     def _mark_freed(self) -> None:
         """The C timer is gone (or was never made): later calls raise."""
@@ -400,20 +402,3 @@ def _call_soon(loop: asyncio.AbstractEventLoop, function: Callable[[Event], None
         loop.call_soon_threadsafe(function, event)
     except RuntimeError:
         pass
-
-
-def one_shot_timer(engine: "Engine", handler: Callable[..., object], args: tuple[object, ...], events: int) -> Timer:
-    """``Engine.after``'s timer before its C call: FINISH calls
-    ``handler(event, *args)``; ``events`` are the kinds it is given. Built
-    without ``__init__``, each slot set once: this is the binding's
-    per-timer hot path."""
-    timer = _new_object(Timer)
-    timer._engine = engine
-    timer._handle = 0
-    timer._freed = False
-    timer._deferred = False
-    timer._handlers = _NO_HANDLERS
-    timer._once = handler
-    timer._once_args = args
-    timer._events = events
-    return timer

@@ -27,6 +27,16 @@ let package = Package(
         .target(name: "CTocsin"),
         /// Linux calls the Glibc module does not import: epoll, timerfd, eventfd.
         .target(name: "CTocsinSystem"),
+        // SwiftPM prints "warning: prohibited flag(s): -pthread" and
+        // "-D_REENTRANT" for these three: Debian's glib-2.0.pc and
+        // libcanberra.pc put them in Cflags, and SwiftPM keeps only -I from
+        // a system library's Cflags, warning about the rest on every build,
+        // with no setting to quiet it. Both flags are no-ops here (glibc has
+        // threads built in; _REENTRANT means nothing to it). Passing the
+        // include directories ourselves would need unsafeFlags on every
+        // target that imports these, TocsinNotify included, and a package
+        // with unsafe flags cannot be used as a dependency; or Debian's paths
+        // written here. So the warning stays, and it is the only one.
         .systemLibrary(name: "CNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
         /// GDBus and the GLib main loop, for the timer service.

@@ -16,7 +16,7 @@
 # `swift build --sanitize` does (the program that loads it brings the
 # sanitizer's runtime: its symbols are left for it to define).
 # VARIANT_CFLAGS and VARIANT_SWIFTFLAGS build a variant to measure
-# (bench/variants.sh): -DTOCSIN_LOCK_PTHREAD, -DTOCSIN_NO_PREFAULT.
+# (bench/variants.sh): -D TOCSIN_NO_PREFAULT (a Swift flag).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 notifier=false

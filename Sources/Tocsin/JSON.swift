@@ -82,10 +82,15 @@ package enum JSON: Equatable {
         let scaled = (value * 1e6).rounded()
         let micros = scaled >= 0x1p63 ? Int64.max : scaled <= -0x1p63 ? Int64.min : Int64(scaled)
         let magnitude = micros.magnitude
-        var fraction = String(magnitude % 1_000_000)
-        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
-        while fraction.count > 1, fraction.hasSuffix("0") { fraction.removeLast() }
-        return (micros < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
+        var fraction = magnitude % 1_000_000
+        var digits = 6  // of the fraction, trailing zeros dropped down to one
+        while digits > 1, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let text = String(fraction)
+        return (micros < 0 ? "-" : "") + String(magnitude / 1_000_000) + "."
+            + String(repeating: "0", count: digits - text.count) + text
     }
 
     /// One line, no spaces: a journal's line.

@@ -40,6 +40,7 @@ package struct LockedCore: @unchecked Sendable {
     func deallocate() {
         storage.deinitialize(count: 1)
         storage.deallocate()
+        tocsin_lock_destroy(lock)
         lock.deallocate()
     }
 

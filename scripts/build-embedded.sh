@@ -41,9 +41,28 @@ flags+=("${variant_swiftflags[@]}")
 sanitize=${SANITIZE:-}
 instrument=()
 defs=(-Wl,-z,defs)
+# glibc symbol versions held at 2.17 (embedded/glibc-floor.c says how), except
+# in sanitized builds, whose runtimes intercept these functions by name.
+floor_objects=()
+floor_flags=()
+floor_dl=()
 if [ -n "$sanitize" ]; then
   instrument=(-sanitize="$sanitize")
   defs=()
+else
+  floor_objects=("$work/glibc-floor.o")
+  for symbol in pthread_create pthread_join pthread_detach pthread_sigmask pthread_mutexattr_init \
+      pthread_mutexattr_destroy pthread_mutexattr_settype pthread_condattr_setclock fstat stat dlopen dlsym \
+      arc4random_buf; do
+    floor_flags+=("-Wl,--wrap=$symbol")
+  done
+  # Before glibc 2.34 these old versions live in libpthread and libdl: named
+  # as needed even though today's are empty stubs.
+  floor_flags+=(-Wl,--push-state,--no-as-needed -l:libpthread.so.0 -Wl,--pop-state)
+  floor_dl=(-Wl,--push-state,--no-as-needed -l:libdl.so.2 -Wl,--pop-state)  # the notifier's
+  # GNU ld: gold applies --wrap to the versioned references too (the
+  # wrappers would call themselves).
+  floor_flags+=(-fuse-ld=bfd)
 fi
 
 compile_c() {
@@ -61,10 +80,11 @@ compile_c() {
 if ! $notifier; then
   desktop_cflags=()
   compile_c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c Sources/CTocsinSystem/system.c
+  [ -n "$sanitize" ] || compile_c embedded/glibc-floor.c
   "$swiftc" "${flags[@]}" -module-name Tocsin -emit-module-path "$work/Tocsin.swiftmodule" \
     Sources/Tocsin/*.swift embedded/LibcShims.swift
   "$swiftc" "${flags[@]}" "${instrument[@]}" -module-name TocsinC -emit-object -o "$work/TocsinC.o" Sources/TocsinC/*.swift
-  "$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o \
+  "$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o "${floor_objects[@]}" "${floor_flags[@]}" \
     -Wl,--version-script=Sources/TocsinC/exports.map -Wl,-soname=libtocsin.so.0 -Wl,--gc-sections "${defs[@]}" \
     -L"$runtime" -lswiftUnicodeDataTables -lm
   exit
@@ -75,10 +95,11 @@ read -r -a desktop_cflags <<< "$(pkg-config --cflags-only-I libnotify libcanberr
 notify_flags=(-I embedded/CNotify -I embedded/CCanberra -I embedded/CTocsinNotify)
 for include in "${desktop_cflags[@]}"; do notify_flags+=(-Xcc "$include"); done
 compile_c Sources/CTocsinNotify/notify.c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c
+[ -n "$sanitize" ] || compile_c embedded/glibc-floor.c
 "$swiftc" "${flags[@]}" "${notify_flags[@]}" -module-name TocsinDesktop -emit-module-path "$work/TocsinDesktop.swiftmodule" \
   Sources/TocsinDesktop/*.swift embedded/LibcShims.swift
 "$swiftc" "${flags[@]}" "${notify_flags[@]}" "${instrument[@]}" -module-name TocsinNotifyC -emit-object \
   -o "$work/TocsinNotifyC.o" Sources/TocsinNotifyC/*.swift
-"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock}.o \
+"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock}.o "${floor_objects[@]}" "${floor_flags[@]}" "${floor_dl[@]}" \
   -Wl,--version-script=Sources/TocsinNotifyC/exports.map -Wl,-soname=libtocsin-notify.so.0 -Wl,--gc-sections \
   "${defs[@]}" -L"$runtime" -lswiftUnicodeDataTables $(pkg-config --libs libnotify libcanberra) -lm -ldl

@@ -6,8 +6,9 @@
 #    toolchain; its soname is libNAME.so.MAJOR;
 #  - the header compiles cleanly as C99 and as C++;
 #  - with FOOTPRINT_KB set (the Embedded Swift builds): it needs libc, libm
-#    and the EXTRA_NEEDED libraries alone (no C++ runtime: no Swift runtime
-#    in it), and stripped it is at most that many KB.
+#    (libpthread and libdl for the old symbol versions) and the EXTRA_NEEDED
+#    libraries alone (no C++ runtime: no Swift runtime in it), references no
+#    glibc symbol version newer than 2.17, and stripped it is at most that many KB.
 # (Each function's signature is checked at compile time by the
 # SignatureCheck.swift of the library's C ABI target.)
 # Usage: check-abi.sh LIBRARY.so HEADER.h [EXTRA_NEEDED_REGEX]
@@ -28,7 +29,7 @@ else
   fail exports_match_header "$(diff <(echo "$declared") <(echo "$exported") | grep -E '^[<>]' | sed 's/^</declared, not exported:/; s/^>/exported, not declared:/')"
 fi
 
-allowed="^(libc\.so\.6|libm\.so\.6|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1${extra:+|$extra})\$"
+allowed="^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1${extra:+|$extra})\$"
 needed=$(readelf -d "$library" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 unexpected=$(echo "$needed" | grep -vE "$allowed" || true)
 if [ -z "$unexpected" ]; then pass "needs_only_allowed_libraries"; else fail needs_only_allowed_libraries "unexpected: $unexpected"; fi
@@ -46,8 +47,15 @@ if [ "$soname" = "$name.so.$major" ]; then pass "soname_is_$name.so.$major"; els
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 if [ -n "${FOOTPRINT_KB:-}" ]; then
-  others=$(echo "$needed" | grep -vE "^((libc|libm)\.so\.6${extra:+|$extra})\$" || true)
+  others=$(echo "$needed" | grep -vE "^((libc|libm)\.so\.6|libpthread\.so\.0|libdl\.so\.2${extra:+|$extra})\$" || true)
   if [ -z "$others" ]; then pass needs_no_runtime_library; else fail needs_no_runtime_library "also: $others"; fi
+  # The glibc floor (embedded/glibc-floor.c): manylinux2014's, so the wheel's tag holds.
+  newest=$(objdump -T "$library" | grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1)
+  if [ "$(printf '%s\n' "$newest" GLIBC_2.17 | sort -V | tail -1)" = GLIBC_2.17 ]; then
+    pass "glibc_symbols_at_most_2.17 (newest $newest)"
+  else
+    fail glibc_symbols_at_most_2.17 "$(objdump -T "$library" | grep -E 'GLIBC_2\.(1[89]|[2-9][0-9])')"
+  fi
   strip -o "$probe/stripped.so" "$library"
   bytes=$(stat -c %s "$probe/stripped.so")
   if [ "$bytes" -le $((FOOTPRINT_KB * 1024)) ]; then

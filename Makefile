@@ -30,7 +30,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command demo check test wheel stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
 	test-python-install stage-service install install-lib install-service man clean
 
 all: lib
@@ -291,6 +291,27 @@ $(VENV)/.installed: Tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/requirements.txt
 	@touch $@
+
+# The Python package as a wheel for any Linux with glibc 2.17 or later
+# (manylinux2014): dist/tocsin-VERSION-py3-none-manylinux_2_17_ARCH.whl. It
+# bundles the release libtocsin.so.0 (Embedded Swift: libc alone, no symbol
+# version past GLIBC_2.17, check-abi checks it); the notifier is left to the
+# system (libtocsin-notify0), as it needs the desktop's libraries. auditwheel
+# must find the tag claimed consistent with what the library references.
+WHEEL_TAG := manylinux_2_17_$(shell uname -m)
+WHEEL := dist/tocsin-$(VERSION)-py3-none-$(WHEEL_TAG).whl
+wheel: $(VENV)/.installed
+	$(MAKE) --no-print-directory lib CONFIG=release
+	rm -rf out/wheel bindings/python/build && mkdir -p out/wheel/lib dist
+	strip -o out/wheel/lib/libtocsin.so.0 out/release/lib/libtocsin.so.$(VERSION)
+	TOCSIN_BUNDLE_LIBRARY=$(abspath out/wheel/lib/libtocsin.so.0) TOCSIN_BUNDLE_NOTIFIER=0 \
+	  $(VENV)/bin/pip wheel -q --disable-pip-version-check --no-deps -w out/wheel ./bindings/python
+	$(VENV)/bin/wheel tags --remove --platform-tag $(WHEEL_TAG) out/wheel/tocsin-$(VERSION)-*.whl > /dev/null
+	mv out/wheel/tocsin-$(VERSION)-py3-none-$(WHEEL_TAG).whl $(WHEEL)
+	$(VENV)/bin/auditwheel show $(WHEEL) | tee out/wheel/auditwheel.txt
+	@tr -s ' \n' ' ' < out/wheel/auditwheel.txt | grep -q 'consistent with the following platform tag: "$(WHEEL_TAG)"' \
+	  || { echo "wheel: auditwheel does not accept $(WHEEL_TAG)" >&2; exit 1; }
+	@echo "wheel: $(WHEEL) ($$(du -k $(WHEEL) | cut -f1) KB)"
 
 # A clean `pip install ./bindings/python` in a fresh virtual environment (it
 # builds and bundles a release libtocsin.so), then the examples as a user

@@ -3,7 +3,10 @@
 
 Where the libraries come from, first match wins:
   $TOCSIN_BUNDLE_LIBRARY       a built libtocsin.so to copy as it is (its
-                               libtocsin-notify.so.0 beside it, if there);
+                               libtocsin-notify.so.0 beside it, if there,
+                               unless $TOCSIN_BUNDLE_NOTIFIER is 0: `make
+                               wheel` leaves the notifier to the system, as it
+                               needs the desktop's libraries);
   the Tocsin checkout around   `make lib CONFIG=release` there (needs Swift);
   neither                      no bundled copy: the package then loads
                                $TOCSIN_LIBRARY or the system's library.
@@ -17,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 try:
@@ -49,17 +52,21 @@ class BuildWithLibrary(build_py):
             target.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(library.resolve(), target / "libtocsin.so.0")
             notifier = library.parent / "libtocsin-notify.so.0"
-            if notifier.exists():
+            if notifier.exists() and os.environ.get("TOCSIN_BUNDLE_NOTIFIER") != "0":
                 shutil.copyfile(notifier.resolve(), target / "libtocsin-notify.so.0")
 
 
+class LibraryDistribution(Distribution):
+    """Carries a shared library: installed as platform code (platlib), so
+    the wheel is a platform wheel that auditwheel can check."""
+
+    def has_ext_modules(self):
+        return True
+
+
 class PlatformWheel(bdist_wheel):
-    def finalize_options(self):
-        super().finalize_options()
-        self.root_is_pure = False
-
     def get_tag(self):
-        return ("py3", "none", super().get_tag()[2])
+        return ("py3", "none", super().get_tag()[2])  # any Python 3: ctypes, no extension
 
 
-setup(cmdclass={"build_py": BuildWithLibrary, "bdist_wheel": PlatformWheel})
+setup(distclass=LibraryDistribution, cmdclass={"build_py": BuildWithLibrary, "bdist_wheel": PlatformWheel})

@@ -49,3 +49,19 @@ def test_versions():
 def test_a_state_prints_as_the_word_the_command_uses():
     assert str(tocsin.State.RUNNING) == "running" and f"{tocsin.State.CANCELED}" == "canceled"
     assert tocsin.State.RUNNING == 1  # still the C value
+
+
+def test_a_missing_notifier_says_in_its_first_line_what_to_install(monkeypatch, tmp_path):
+    # The wheel bundles libtocsin.so but not the notifier (it needs the desktop's libraries).
+    from tocsin import notify
+    monkeypatch.setenv("TOCSIN_NOTIFY_LIBRARY", str(tmp_path / "missing.so"))
+    monkeypatch.setattr(_library, "_BUNDLED_DIR", tmp_path / "none")
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(_library, "_loaded", {})
+    with pytest.raises(tocsin.LibraryNotFoundError) as caught:
+        notify.Notifier()
+    first = str(caught.value).splitlines()[0]
+    assert first.startswith("could not load libtocsin-notify.so: the desktop notifier is not in the wheel: "
+                            "apt install libtocsin-notify0")
+    with tocsin.Engine(manual_clock=True) as engine:  # the engine needs none of it
+        assert engine.countdown(1).duration == 1

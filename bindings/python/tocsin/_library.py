@@ -176,6 +176,9 @@ class LibrarySpec:
     prototypes: Sequence[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]]
     #: How to pass a path explicitly, for the "Fix:" line.
     explicit_argument: str
+    #: What to install when it is missing, said in the error's first line.
+    install_hint: str = ""
+
     #: Checks a bound library's version; raises TocsinError if it will not do.
     check_version: Optional[Callable[[ctypes.CDLL, str], None]] = None
 
@@ -187,7 +190,7 @@ class LibraryNotFoundError(TocsinError, OSError):
         spec = spec or ENGINE_LIBRARY
         lines = "\n".join(f"  - {place}" for place in tried)
         message = (
-            f"could not load {spec.name}; tried:\n"
+            f"could not load {spec.name}" + (f": {spec.install_hint}" if spec.install_hint else "") + "; tried:\n"
             f"{lines}\n"
             f"Fix: pass {spec.explicit_argument}, set "
             f"{spec.env_variable}=/path/to/{spec.name}, reinstall the package from a "
@@ -253,6 +256,7 @@ ENGINE_LIBRARY = LibrarySpec(
     name="libtocsin.so", env_variable=ENV_VARIABLE, soname="libtocsin.so.0", find_name="tocsin",
     prototypes=PROTOTYPES, explicit_argument="Engine(library='/path/to/libtocsin.so')",
     check_version=_check_engine_version,
+    install_hint="pip install tocsin (the wheel bundles it) or apt install libtocsin0",
 )
 
 _loaded: dict[str, ctypes.CDLL] = {}

@@ -112,6 +112,8 @@ NOTIFY_LIBRARY = LibrarySpec(
     name="libtocsin-notify.so", env_variable=ENV_VARIABLE, soname="libtocsin-notify.so.0",
     find_name="tocsin-notify", prototypes=_PROTOTYPES,
     explicit_argument="Notifier(library='/path/to/libtocsin-notify.so')",
+    install_hint=("the desktop notifier is not in the wheel: apt install libtocsin-notify0 "
+                  "(it brings libnotify, libcanberra and GLib), or make install in a Tocsin checkout"),
 )
 
 

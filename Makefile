@@ -10,12 +10,18 @@
 #                   tree): Swift, C ABI, header/symbols, Python, command and
 #                   service tests; no instrumented builds, no desktop session
 #   make test       every test: the above, the stress, sanitizer, fuzz and
-#                   crash tests, examples, desktop session, clean pip install
+#                   crash tests, examples, desktop session, clean pip install,
+#                   the packages on a fresh Debian
+#   make wheel      dist/tocsin-VERSION-py3-none-manylinux_2_17_ARCH.whl
+#   make deb        dist/*.deb: libtocsin0, libtocsin-notify0, libtocsin-dev,
+#                   tocsin, python3-tocsin (lintian-checked)
 #   make install    PREFIX=/usr/local by default; the optimized build
 #                   (CONFIG=debug installs the debug build)
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
+# Where make install puts the libraries (a Debian package: /usr/lib/ARCH-TRIPLET).
+LIBDIR ?= $(PREFIX)/lib
 # Debug builds by default (fastest to build, for working and testing); an
 # install is of the optimized build unless CONFIG says otherwise.
 CONFIG ?= $(if $(filter install install-lib,$(MAKECMDGOALS)),release,debug)
@@ -30,8 +36,8 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test wheel stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
-	test-python-install stage-service install install-lib install-service man clean
+.PHONY: all lib command demo check test wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+	test-python-install test-debian stage-service install install-lib install-service man clean
 
 all: lib
 
@@ -62,7 +68,8 @@ lib: $(LIBTOCSIN) $(LIBNOTIFY)
 	@for name in $(LIBRARIES); do \
 	  ln -sf lib$$name.so.$(VERSION) $(OUT)/lib/lib$$name.so.$(MAJOR); \
 	  ln -sf lib$$name.so.$(MAJOR) $(OUT)/lib/lib$$name.so; \
-	  sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in > $(OUT)/lib/pkgconfig/$$name.pc; \
+	  sed -e 's|@PREFIX@|$(abspath $(OUT))|' -e 's|@LIBDIR@|$(abspath $(OUT))/lib|' -e 's|@VERSION@|$(VERSION)|' \
+	    bindings/c/$$name.pc.in > $(OUT)/lib/pkgconfig/$$name.pc; \
 	done
 	@cp include/tocsin.h include/tocsin_notify.h $(OUT)/include/
 
@@ -105,7 +112,7 @@ man: command
 check: test-swift test-c test-abi test-python test-cli test-service
 	@echo "make check: all steps passed"
 
-test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install
+test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
 	@echo "make test: all steps passed"
 
 test-swift:
@@ -313,6 +320,20 @@ wheel: $(VENV)/.installed
 	  || { echo "wheel: auditwheel does not accept $(WHEEL_TAG)" >&2; exit 1; }
 	@echo "wheel: $(WHEEL) ($$(du -k $(WHEEL) | cut -f1) KB)"
 
+# Debian binary packages in dist/ (libtocsin0, libtocsin-notify0,
+# libtocsin-dev, tocsin, python3-tocsin), built with dpkg-shlibdeps,
+# dpkg-gensymbols and dpkg-deb from the release `make install`
+# (scripts/build-debs.sh), then checked by lintian: any error fails.
+deb:
+	scripts/build-debs.sh
+	lintian --fail-on error dist/*_$(VERSION)_*.deb | tee out/deb/lintian.txt
+
+# The packages and the wheel on a fresh Debian 12 without Swift
+# (scripts/test-debian.sh; the root is made once per machine by debootstrap
+# and cached in out/debian). Needs root.
+test-debian: wheel deb
+	scripts/test-debian.sh
+
 # A clean `pip install ./bindings/python` in a fresh virtual environment (it
 # builds and bundles a release libtocsin.so), then the examples as a user
 # runs them: no TOCSIN_LIBRARY, no source tree on the path.
@@ -363,13 +384,13 @@ install-service:
 
 install-lib:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	for name in $(LIBRARIES); do \
-	  install -s -m 0755 $(OUT)/lib/lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/ && \
-	  ln -sf lib$$name.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$name.so.$(MAJOR) && \
-	  ln -sf lib$$name.so.$(MAJOR) $(DESTDIR)$(PREFIX)/lib/lib$$name.so && \
-	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$name.pc || exit 1; \
+	  install -s -m 0644 $(OUT)/lib/lib$$name.so.$(VERSION) $(DESTDIR)$(LIBDIR)/ && \
+	  ln -sf lib$$name.so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$$name.so.$(MAJOR) && \
+	  ln -sf lib$$name.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/lib$$name.so && \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/$$name.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/$$name.pc || exit 1; \
 	done
 	install -m 0644 include/tocsin.h include/tocsin_notify.h $(DESTDIR)$(PREFIX)/include/
 	@if [ -z "$(DESTDIR)" ] && { [ "$(PREFIX)" = /usr/local ] || [ "$(PREFIX)" = /usr ]; }; then ldconfig 2>/dev/null || true; fi

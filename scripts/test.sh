@@ -17,6 +17,8 @@
 #                      README's and docs' code blocks
 #   test-desktop       the notifier and the command in a headless desktop session
 #   test-python-install  a clean pip install and the Python examples
+#   test-debian        make wheel and make deb, then both on a fresh Debian 12
+#                      root without Swift (debootstrap; needs root)
 # Each step ends with a closing line ("N passed, N failed", pytest's, or
 # swift test's); the last line totals them: "total: N passed, N failed".
 # The sanitizer steps run tests counted already: their lines are marked

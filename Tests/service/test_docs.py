@@ -28,6 +28,8 @@ ELSEWHERE = {
     ("bindings/python/README.md", "pip install ./bindings/python        # from a Tocsin checkout: builds and bundles libtocsin.so"):
         "test-python-install",
     ("docs/dbus.md", None): "its sh blocks: test_calls.py::test_the_docs_examples_run_as_written",
+    ("README.md", "make wheel deb                        # on a machine with Swift: dist/*.whl and dist/*.deb"):
+        "test-debian: make wheel and make deb, then apt install of the .deb files and pip install of the wheel on a fresh Debian",
 }
 # Not code: what a terminal shows, a file's contents, the Swift API (built by the Swift tests).
 SHOWN = {"", "json", "swift"}

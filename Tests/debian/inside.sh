@@ -1,0 +1,96 @@
+#!/bin/bash
+# The checks of scripts/test-debian.sh, run as root inside a fresh Debian 12
+# root (debootstrap --variant=minbase) that has no Swift: /work holds the
+# .deb files, the wheel, tea.c (the README's C example) and the binding's
+# examples. One "ok"/"FAIL" line per check, then "N passed, N failed".
+set -uo pipefail
+export DEBIAN_FRONTEND=noninteractive
+cd /work
+passed=0 failed=0
+check() {  # check NAME COMMAND...: runs it, output to /work/NAME.log
+  local name=$1; shift
+  if "$@" > "/work/$name.log" 2>&1; then
+    passed=$((passed + 1)); echo "ok   debian.$name"
+  else
+    failed=$((failed + 1)); echo "FAIL debian.$name"; tail -20 "/work/$name.log" | sed 's/^/  /'
+  fi
+}
+ours=(libtocsin0 libtocsin-notify0 libtocsin-dev tocsin python3-tocsin)
+debs=(/work/*.deb)
+
+no_swift() { ! command -v swift && ! command -v swiftc && [ ! -e /opt/swift ]; }
+check no_swift_here no_swift
+apt-get update -qq > /dev/null
+# What the checks use (not what the packages need): a C compiler, pkg-config,
+# a session bus, venv.
+check tools apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config dbus python3-venv
+
+# Every file outside dpkg's and apt's own books, before the packages.
+snapshot() { find / -xdev \( -path /proc -o -path /dev -o -path /tmp -o -path /work -o -path /root -o -path /var/lib/dpkg \
+  -o -path /var/lib/apt -o -path /var/cache -o -path /var/log \) -prune -o -print | sort; }
+snapshot > /work/before.txt
+
+check apt_resolves_every_dependency apt-get install -y --no-install-recommends "${debs[@]}"
+
+c_countdown() {
+  cc tea.c $(pkg-config --cflags --libs tocsin) -o tea && ./tea | tee /dev/stderr | tail -1 | grep -qx FINISH
+}
+check c_program_through_pkg_config c_countdown
+
+python_countdown() {
+  python3 - <<'PY'
+import threading, tocsin, tocsin._library as library
+done = threading.Event()
+with tocsin.Engine() as engine:
+    tea = engine.countdown(1, label="Tea")
+    tea.on_finish(lambda event: done.set())
+    tea.start()
+    assert done.wait(10), "no finish"
+path = next(iter(library._loaded))
+print("finished; loaded", path)
+assert path == "libtocsin.so.0" or path.startswith("/usr/lib/"), path  # the system's, by soname
+PY
+}
+check python3_tocsin_countdown python_countdown
+
+command_countdown() {  # exit 0, a finish event, then the state it leaves
+  tocsin 2s Tea --json --quiet > /tmp/tea.json && cat /tmp/tea.json && grep -q '"event":"finish","label":"Tea"' /tmp/tea.json \
+    && tail -1 /tmp/tea.json | grep -q '"event":"state","label":"Tea","index":0,"state":"finished"'
+}
+check tocsin_json_finish command_countdown
+
+service() {  # on a private session bus, activated from the installed files
+  dbus-run-session -- sh -c '
+    set -e
+    tocsin 60s Tea -b --quiet
+    tocsin ls --json | tee /dev/stderr | grep -q "\"label\":\"Tea\",\"kind\":\"countdown\",\"state\":\"running\""
+    tocsin pause Tea
+    tocsin ls | grep -q "Tea  *paused"
+    tocsin rm Tea
+    tocsin ls | grep -qx "No timers"
+    tocsin doctor | grep "timer service: running"'
+}
+check service_activated_on_a_private_bus service
+
+wheel() {
+  rm -rf /tmp/venv && python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index /work/tocsin-*.whl || return 1
+  /tmp/venv/bin/python -c 'import tocsin, tocsin._library as l; tocsin.Engine(manual_clock=True).close(); p = next(iter(l._loaded)); print(p); assert "/site-packages/tocsin/_lib/" in p'
+  for example in "progress.py 0.5" "kitchen.py 0.1" "async_timers.py 0.5"; do
+    echo "== $example"
+    (cd /tmp && timeout 60 /tmp/venv/bin/python /work/examples/$example) > /tmp/example.log || return 1
+    tr '\r' '\n' < /tmp/example.log | tail -2
+    grep -qE 'is ready|all done' /tmp/example.log || return 1
+  done
+}
+check wheel_in_a_fresh_venv wheel
+
+check reinstall apt-get install -y --reinstall "${debs[@]}"
+leaves_nothing() {
+  apt-get purge -y "${ours[@]}" && apt-get autoremove -y --purge > /dev/null || return 1
+  snapshot > /work/after.txt
+  diff /work/before.txt /work/after.txt
+}
+check purge_leaves_nothing_behind leaves_nothing
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

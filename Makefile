@@ -11,7 +11,7 @@
 #                   service tests; no instrumented builds, no desktop session
 #   make test       every test: the above, the stress, sanitizer, fuzz and
 #                   crash tests, examples, desktop session, clean pip install,
-#                   the packages on a fresh Debian
+#                   the packages on fresh Debian roots
 #   make wheel      dist/tocsin-VERSION-py3-none-manylinux_2_17_ARCH.whl
 #   make deb        dist/*.deb: libtocsin0, libtocsin-notify0, libtocsin-dev,
 #                   tocsin, python3-tocsin (lintian-checked)
@@ -328,9 +328,9 @@ deb:
 	scripts/build-debs.sh
 	lintian --fail-on error dist/*_$(VERSION)_*.deb | tee out/deb/lintian.txt
 
-# The packages and the wheel on a fresh Debian 12 without Swift
-# (scripts/test-debian.sh; the root is made once per machine by debootstrap
-# and cached in out/debian). Needs root.
+# The packages and the wheel on a fresh Debian 12 without Swift, and the
+# wheel on Debian 11 (scripts/test-debian.sh; the roots are made once per
+# machine by debootstrap and cached in out/debian). Needs root.
 test-debian: wheel deb
 	scripts/test-debian.sh
 

@@ -47,6 +47,8 @@ leftover=$(cd "$stage" && find . -type f -o -type l)
 [ -z "$leftover" ] || { echo "build-debs: staged but in no package: $leftover" >&2; exit 1; }
 
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$(root tocsin)/usr/bin/tocsin"
+strip --remove-section=.comment "$(root libtocsin0)/$lib/libtocsin.so.$version" \
+  "$(root libtocsin-notify0)/$lib/libtocsin-notify.so.$version"
 gzip -9n "$(root tocsin)"/usr/share/man/man1/*.1
 # bash-completion sources its files: no #! line.
 sed -i '1{/^#!/d}' "$(root tocsin)/usr/share/bash-completion/completions/tocsin"
@@ -77,6 +79,7 @@ shlibs() {  # shlibs FILE...: the Depends dpkg-shlibdeps computes for these file
 symbols() {  # symbols PACKAGE LIBRARY: DEBIAN/symbols, every export at this version
   mkdir -p "$(root "$1")/DEBIAN"
   (cd "$work" && dpkg-gensymbols -q -p"$1" -v"$version" -P"pkg/$1" -e"pkg/$1/$2" -O"pkg/$1/DEBIAN/symbols")
+  sed -i '1a * Build-Depends-Package: libtocsin-dev' "$(root "$1")/DEBIAN/symbols"
 }
 symbols libtocsin0 "$lib/libtocsin.so.$version"
 symbols libtocsin-notify0 "$lib/libtocsin-notify.so.$version"

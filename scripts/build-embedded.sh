@@ -63,6 +63,7 @@ else
   # GNU ld: gold applies --wrap to the versioned references too (the
   # wrappers would call themselves).
   floor_flags+=(-fuse-ld=bfd)
+  floor_flags+=(-Wl,-z,relro,-z,now)  # hardened as Debian builds libraries (lintian's hardening-no-bindnow)
 fi
 
 compile_c() {

@@ -18,7 +18,8 @@
 #   test-desktop       the notifier and the command in a headless desktop session
 #   test-python-install  a clean pip install and the Python examples
 #   test-debian        make wheel and make deb, then both on a fresh Debian 12
-#                      root without Swift (debootstrap; needs root)
+#                      root without Swift, and the wheel on Debian 11
+#                      (debootstrap; needs root)
 # Each step ends with a closing line ("N passed, N failed", pytest's, or
 # swift test's); the last line totals them: "total: N passed, N failed".
 # The sanitizer steps run tests counted already: their lines are marked

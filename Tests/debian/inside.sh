@@ -1,18 +1,23 @@
 #!/bin/bash
-# The checks of scripts/test-debian.sh, run as root inside a fresh Debian 12
+# The checks of scripts/test-debian.sh, run as root inside a fresh Debian
 # root (debootstrap --variant=minbase) that has no Swift: /work holds the
 # .deb files, the wheel, tea.c (the README's C example) and the binding's
 # examples. One "ok"/"FAIL" line per check, then "N passed, N failed".
+#   inside.sh            Debian 12: the packages, then the wheel
+#   inside.sh wheel      an older Debian (11: glibc 2.31, before the threads
+#                        moved into libc): the wheel alone, proving its tag
 set -uo pipefail
+only_wheel=$([ "${1:-}" = wheel ] && echo true || echo false)
+system="debian$(cut -d. -f1 /etc/debian_version)"
 export DEBIAN_FRONTEND=noninteractive
 cd /work
 passed=0 failed=0
 check() {  # check NAME COMMAND...: runs it, output to /work/NAME.log
   local name=$1; shift
   if "$@" > "/work/$name.log" 2>&1; then
-    passed=$((passed + 1)); echo "ok   debian.$name"
+    passed=$((passed + 1)); echo "ok   $system.$name"
   else
-    failed=$((failed + 1)); echo "FAIL debian.$name"; tail -20 "/work/$name.log" | sed 's/^/  /'
+    failed=$((failed + 1)); echo "FAIL $system.$name"; tail -20 "/work/$name.log" | sed 's/^/  /'
   fi
 }
 ours=(libtocsin0 libtocsin-notify0 libtocsin-dev tocsin python3-tocsin)
@@ -21,6 +26,24 @@ debs=(/work/*.deb)
 no_swift() { ! command -v swift && ! command -v swiftc && [ ! -e /opt/swift ]; }
 check no_swift_here no_swift
 apt-get update -qq > /dev/null
+
+wheel() {
+  rm -rf /tmp/venv && python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index /work/tocsin-*.whl || return 1
+  /tmp/venv/bin/python -c 'import tocsin, tocsin._library as l; tocsin.Engine(manual_clock=True).close(); p = next(iter(l._loaded)); print(p); assert "/site-packages/tocsin/_lib/" in p'
+  for example in "progress.py 0.5" "kitchen.py 0.1" "async_timers.py 0.5"; do
+    echo "== $example"
+    (cd /tmp && timeout 60 /tmp/venv/bin/python /work/examples/$example) > /tmp/example.log || return 1
+    tr '\r' '\n' < /tmp/example.log | tail -2
+    grep -qE 'is ready|all done' /tmp/example.log || return 1
+  done
+}
+if $only_wheel; then
+  check tools apt-get install -y -qq --no-install-recommends python3-venv
+  check wheel_in_a_fresh_venv wheel
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+fi
 # What the checks use (not what the packages need): a C compiler, pkg-config,
 # a session bus, venv.
 check tools apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config dbus python3-venv
@@ -71,18 +94,8 @@ service() {  # on a private session bus, activated from the installed files
     tocsin doctor | grep "timer service: running"'
 }
 check service_activated_on_a_private_bus service
-
-wheel() {
-  rm -rf /tmp/venv && python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index /work/tocsin-*.whl || return 1
-  /tmp/venv/bin/python -c 'import tocsin, tocsin._library as l; tocsin.Engine(manual_clock=True).close(); p = next(iter(l._loaded)); print(p); assert "/site-packages/tocsin/_lib/" in p'
-  for example in "progress.py 0.5" "kitchen.py 0.1" "async_timers.py 0.5"; do
-    echo "== $example"
-    (cd /tmp && timeout 60 /tmp/venv/bin/python /work/examples/$example) > /tmp/example.log || return 1
-    tr '\r' '\n' < /tmp/example.log | tail -2
-    grep -qE 'is ready|all done' /tmp/example.log || return 1
-  done
-}
 check wheel_in_a_fresh_venv wheel
+
 
 check reinstall apt-get install -y --reinstall "${debs[@]}"
 leaves_nothing() {

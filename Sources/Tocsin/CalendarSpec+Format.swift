@@ -1,0 +1,50 @@
+/// A calendar spec as systemd prints it (`systemd-analyze calendar`'s
+/// "Normalized form").
+extension CalendarSpec {
+    /// As systemd prints it: `Mon..Fri *-*-* 07:00:00 Europe/Berlin`.
+    package var normalized: String {
+        var text = ""
+        if weekdays != 0x7F { text += Self.format(weekdays: weekdays) + " " }
+        text += Self.format(years, digits: 4) + "-" + Self.format(months, digits: 2) + (fromMonthEnd ? "~" : "-")
+            + Self.format(days, digits: 2) + " "
+        text += Self.format(hours, digits: 2) + ":" + Self.format(minutes, digits: 2) + ":" + Self.format(seconds, digits: 2)
+        if let zone { text += " " + zone }
+        return text
+    }
+
+    /// Runs of three or more days as a range, the rest one by one.
+    static func format(weekdays mask: UInt8) -> String {
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        var parts: [String] = []
+        var day = 0
+        while day < 7 {
+            guard mask & (1 << day) != 0 else {
+                day += 1
+                continue
+            }
+            var last = day
+            while last + 1 < 7, mask & (1 << (last + 1)) != 0 { last += 1 }
+            if last - day >= 2 {
+                parts.append(names[day] + ".." + names[last])
+            } else {
+                for each in day...last { parts.append(names[each]) }
+            }
+            day = last + 1
+        }
+        return parts.joined(separator: ",")
+    }
+
+    static func format(_ elements: [Element]?, digits: Int) -> String {
+        guard let elements else { return "*" }
+        func padded(_ value: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        return elements.map { element in
+            var text = padded(element.start)
+            if let stop = element.stop { text += ".." + padded(stop) }
+            if let step = element.step { text += "/" + String(step) }
+            return text
+        }.joined(separator: ",")
+    }
+}

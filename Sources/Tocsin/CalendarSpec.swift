@@ -1,0 +1,231 @@
+import Glibc
+
+/// A calendar event in systemd.time(7)'s syntax, parsed and normalized:
+/// `Mon..Fri 07:00` is `Mon..Fri *-*-* 07:00:00`. The groundwork of
+/// calendar alarms (issue 32): parsing, the normalized form systemd prints,
+/// and errors that name the column; occurrences and zones come next.
+///
+/// Accepted: weekdays (`Mon`, `Mon..Fri`, `Sat,Sun`, full names, any case),
+/// a date `[Y-]M-D` or `[Y-]M~D` (days counted back from the month's last,
+/// `~01` being the last), a time `h:m[:s]`, each field `*`, a value, a list
+/// `a,b`, a range `a..b` and a repetition `a/n` or `a..b/n`; the
+/// shorthands `minutely`, `hourly`, `daily`, `weekly`, `monthly`, `yearly`
+/// (`annually`), `quarterly`, `semiannually`; a trailing `UTC` or zone
+/// name. Whole seconds only.
+package struct CalendarSpec: Equatable, Sendable {
+    /// One element of a field's list: `start`, `start..stop`, `start/step`
+    /// or `start..stop/step`.
+    package struct Element: Equatable, Sendable, Comparable {
+        package var start: Int
+        package var stop: Int?
+        package var step: Int?
+
+        package static func < (a: Element, b: Element) -> Bool {
+            if a.start != b.start { return a.start < b.start }
+            if (a.stop ?? -1) != (b.stop ?? -1) { return (a.stop ?? -1) < (b.stop ?? -1) }
+            return (a.step ?? 0) < (b.step ?? 0)
+        }
+    }
+
+    /// Bit 0 Monday … bit 6 Sunday; all seven when none are given.
+    package var weekdays: UInt8 = 0x7F
+    /// nil: `*`.
+    package var years: [Element]?
+    package var months: [Element]?
+    package var days: [Element]?
+    /// The days count back from the month's last (`~`).
+    package var fromMonthEnd = false
+    package var hours: [Element]? = [Element(start: 0)]
+    package var minutes: [Element]? = [Element(start: 0)]
+    package var seconds: [Element]? = [Element(start: 0)]
+    /// `UTC` or a zone name; nil: the local zone.
+    package var zone: String?
+
+    package init() {}
+}
+
+/// Why a calendar spec does not parse: what is wrong, and the column (from
+/// 1) where it starts.
+package struct CalendarSpecError: Error, Equatable, CustomStringConvertible {
+    package var message: String
+    package var column: Int
+
+    package init(_ message: String, column: Int) {
+        self.message = message
+        self.column = column
+    }
+
+    package var description: String { "column \(column): \(message)" }
+}
+
+extension CalendarSpec {
+    static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    static let shorthands: [String: String] = [
+        "minutely": "*-*-* *:*:00", "hourly": "*-*-* *:00:00", "daily": "*-*-* 00:00:00",
+        "monthly": "*-*-01 00:00:00", "weekly": "Mon *-*-* 00:00:00", "yearly": "*-01-01 00:00:00",
+        "annually": "*-01-01 00:00:00", "quarterly": "*-01,04,07,10-01 00:00:00",
+        "semiannually": "*-01,07-01 00:00:00",
+    ]
+
+    /// Whether `name` is a compiled zone (a TZif file) under `$TZDIR`, else
+    /// /usr/share/zoneinfo. Names that climb out of the folder are not.
+    package static func compiledZoneExists(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("/"), !split(name, on: "/").contains("..") else { return false }
+        let folder = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        guard let file = fopen(folder + "/" + name, "rb") else { return false }
+        defer { fclose(file) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        return fread(&magic, 1, 4, file) == 4 && magic == Array("TZif".utf8)
+    }
+
+    /// Parses `text`. `zoneExists` says whether a zone name (not `UTC`)
+    /// names a compiled zone.
+    ///
+    /// - Throws: `CalendarSpecError` naming the column of the first fault.
+    package init(parsing text: String, zoneExists: (String) -> Bool) throws(CalendarSpecError) {
+        var words: [(text: String, column: Int)] = []
+        var column = 1
+        var current = ""
+        var start = 1
+        for character in text {
+            if character == " " || character == "\t" {
+                if !current.isEmpty { words.append((current, start)) }
+                current = ""
+                start = column + 1
+            } else {
+                if current.isEmpty { start = column }
+                current.append(character)
+            }
+            column += 1
+        }
+        if !current.isEmpty { words.append((current, start)) }
+        guard !words.isEmpty else { throw CalendarSpecError("the spec is empty", column: 1) }
+
+        if words.count == 1 || (words.count == 2 && Self.isZoneWord(words[1].text)),
+           let expansion = Self.shorthands[words[0].text.lowercased()] {
+            try self.init(parsing: expansion + (words.count == 2 ? " " + words[1].text : ""), zoneExists: zoneExists)
+            return
+        }
+        self.init()
+        var index = 0
+        let first = words[0]
+        if let head = Self.split(first.text, on: ",").first.flatMap({ Self.split($0, on: "..").first }), Self.weekday(head) != nil {
+            weekdays = try Self.weekdays(first.text, column: first.column)
+            index = 1
+        }
+        var sawDate = false
+        var sawTime = false
+        while index < words.count {
+            let word = words[index]
+            if !sawDate && !sawTime && (word.text.contains("-") || word.text.contains("~")) && !word.text.contains(":") {
+                try parseDate(word.text, column: word.column)
+                sawDate = true
+            } else if !sawTime && word.text.contains(":") {
+                try parseTime(word.text, column: word.column)
+                sawTime = true
+            } else if index == words.count - 1 && (sawDate || sawTime || index > 0) && Self.isZoneWord(word.text) {
+                if word.text != "UTC" && !zoneExists(word.text) {
+                    throw CalendarSpecError("unknown time zone '\(word.text)'", column: word.column)
+                }
+                zone = word.text
+            } else {
+                throw CalendarSpecError("'\(word.text)' is not a weekday, a date (Y-M-D), a time (h:m:s) or a time zone",
+                                        column: word.column)
+            }
+            index += 1
+        }
+        if sawDate && !sawTime { (hours, minutes, seconds) = ([Element(start: 0)], [Element(start: 0)], [Element(start: 0)]) }
+    }
+
+    /// A word that may be a zone: `UTC`, or a name of letters, digits and
+    /// `/_+-` that starts with a capital letter.
+    static func isZoneWord(_ word: String) -> Bool {
+        guard let first = word.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+        return word.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || "/_+-".unicodeScalars.contains($0)
+        }
+    }
+
+    /// `Mon`, `Mon..Fri`, `Sat,Sun`, full names, any case.
+    static func weekdays(_ text: String, column: Int) throws(CalendarSpecError) -> UInt8 {
+        var mask: UInt8 = 0
+        var offset = 0
+        for part in split(text, on: ",") {
+            let bounds = split(part, on: "..")
+            guard bounds.count <= 2 else {
+                throw CalendarSpecError("'\(part)' is not a weekday or a range of them (Mon..Fri)", column: column + offset)
+            }
+            var days: [Int] = []
+            var boundOffset = offset
+            for bound in bounds {
+                guard let day = weekday(bound) else {
+                    throw CalendarSpecError("'\(bound)' is not a weekday (Mon, Tue, … or Monday, …)", column: column + boundOffset)
+                }
+                days.append(day)
+                boundOffset += bound.count + 2
+            }
+            if days.count == 2 {
+                guard days[0] <= days[1] else {  // as systemd: the week runs Mon..Sun
+                    throw CalendarSpecError("the weekday range \(part) runs backwards: the week is Mon..Sun", column: column + offset)
+                }
+                for day in days[0]...days[1] { mask |= 1 << day }
+            } else {
+                mask |= 1 << days[0]
+            }
+            offset += part.count + 1
+        }
+        return mask
+    }
+
+    /// 0 for Monday … 6 for Sunday: a three-letter abbreviation or the
+    /// full name, any case.
+    static func weekday(_ word: String) -> Int? {
+        let lower = word.lowercased()
+        return weekdayNames.firstIndex { $0 == lower || (lower.count == 3 && $0.hasPrefix(lower)) }
+    }
+
+    private mutating func parseDate(_ text: String, column: Int) throws(CalendarSpecError) {
+        let fromEnd = text.contains("~")
+        var parts: [(String, Int)] = []
+        var current = ""
+        var start = column
+        var position = column
+        for character in text {
+            if character == "-" || character == "~" {
+                parts.append((current, start))
+                current = ""
+                start = position + 1
+            } else {
+                current.append(character)
+            }
+            position += 1
+        }
+        parts.append((current, start))
+        guard parts.count == 2 || parts.count == 3, !(fromEnd && !text.hasSuffix("~" + parts[parts.count - 1].0)) else {
+            throw CalendarSpecError("'\(text)' is not a date: Y-M-D, M-D, or ~ before the day to count from the month's end",
+                                    column: column)
+        }
+        if parts.count == 3 { years = try Self.field(parts[0].0, "year", 1970...2199, column: parts[0].1) }
+        months = try Self.field(parts[parts.count - 2].0, "month", 1...12, column: parts[parts.count - 2].1)
+        days = try Self.field(parts[parts.count - 1].0, "day", 1...31, column: parts[parts.count - 1].1)
+        fromMonthEnd = fromEnd
+    }
+
+    private mutating func parseTime(_ text: String, column: Int) throws(CalendarSpecError) {
+        let parts = Self.split(text, on: ":")
+        guard parts.count == 2 || parts.count == 3 else {
+            throw CalendarSpecError("'\(text)' is not a time: h:m or h:m:s", column: column)
+        }
+        var offset = 0
+        let columns = parts.map { part -> Int in
+            defer { offset += part.count + 1 }
+            return column + offset
+        }
+        if parts.count == 3, parts[2].contains(".") {
+            throw CalendarSpecError("whole seconds only: '\(parts[2])'", column: columns[2])
+        }
+        hours = try Self.field(parts[0], "hour", 0...23, column: columns[0])
+        minutes = try Self.field(parts[1], "minute", 0...59, column: columns[1])
+        seconds = parts.count == 3 ? try Self.field(parts[2], "second", 0...59, column: columns[2]) : [Element(start: 0)]
+    }
+}

@@ -1,0 +1,74 @@
+import Glibc
+import Testing
+@testable import Tocsin
+
+/// The calendar-spec parser (groundwork of calendar alarms), with systemd's
+/// own `systemd-analyze calendar` as the oracle for what it accepts and the
+/// normalized form it prints.
+@Suite struct CalendarSpecTests {
+    /// systemd's normalized form of `spec`, or nil if systemd rejects it.
+    static func systemd(_ spec: String) -> String? {
+        let quoted = "'" + CalendarSpec.split(spec, on: "'").joined(separator: "'\\''") + "'"
+        guard let pipe = popen("TZ=UTC systemd-analyze calendar \(quoted) 2>/dev/null", "r") else { return nil }
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 512)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard pclose(pipe) == 0 else { return nil }
+        for line in output.split(separator: "\n") where line.contains("Normalized form: ") {
+            return String(line.split(separator: ":", maxSplits: 1)[1].dropFirst())
+        }
+        return nil
+    }
+
+    static func parse(_ spec: String) throws(CalendarSpecError) -> CalendarSpec {
+        try CalendarSpec(parsing: spec, zoneExists: CalendarSpec.compiledZoneExists)
+    }
+
+    static let accepted = [
+        "Mon..Fri 07:00", "Mon..Fri 09:25", "mon,TUE..wed *-*-* 1,2:3", "Sat,Sun 10:30", "Monday 08:00", "sunday",
+        "Mon,Wed,Fri 18:00", "Tue..Thu 12:00", "Mon,Tue 07:00", "*-*-01 09:00", "*-12-25 08:00",
+        "*:0/15", "9..17:00", "*-*~01", "*-*~03 12:00", "*-02~01", "2027-03-28 02:30", "2027-*-* 00:00",
+        "*-*-* *:*:30", "*-*-* 08:30:15", "12:00", "00:00:00", "*-1,7-1", "*-01..03-15 10:00", "*-*-1/7 06:00",
+        "*-*-* 0/2:00", "*-*-* 08..18/2:30", "*-*-* 08:00/20", "3,1,2:00", "1,1,2:00",
+        "minutely", "hourly", "daily", "weekly", "monthly", "yearly", "annually", "quarterly", "semiannually",
+        "*-12-25 08:00 UTC", "Sat,Sun 10:30 Europe/Berlin", "Mon..Fri 07:00 America/New_York", "daily UTC",
+        "*-*-* 02:30 Australia/Lord_Howe", "Wed 12:00 Asia/Tehran",
+    ]
+
+    @Test(arguments: accepted)
+    func theNormalizedFormIsSystemds(spec: String) throws {
+        let expected = Self.systemd(spec)
+        #expect(expected != nil, "systemd rejects \(spec)")
+        #expect(try Self.parse(spec).normalized == expected)
+    }
+
+    static let rejected: [(String, String, Int)] = [
+        ("", "the spec is empty", 1),
+        ("Mon..Fri 25:00", "hour 25 is out of range (0..23)", 10),
+        ("*-13-01", "month 13 is out of range (1..12)", 3),
+        ("*-*-32 08:00", "day 32 is out of range (1..31)", 5),
+        ("Funday 08:00", "'Funday' is not a weekday, a date (Y-M-D), a time (h:m:s) or a time zone", 1),
+        ("Sat,Fri..Mon 06:00", "the weekday range Fri..Mon runs backwards: the week is Mon..Sun", 5),
+        ("Mon..Fry 08:00", "'Fry' is not a weekday (Mon, Tue, … or Monday, …)", 6),
+        ("08:61", "minute 61 is out of range (0..59)", 4),
+        ("08:00 Mars/Base", "unknown time zone 'Mars/Base'", 7),
+        ("*-*-* 10..08:00", "the hour range 10..08 ends before it starts", 7),
+        ("*:0/0", "'0' is not a repetition: a whole number above 0", 5),
+        ("08:00:01.5", "whole seconds only: '01.5'", 7),
+        ("8am", "'8am' is not a weekday, a date (Y-M-D), a time (h:m:s) or a time zone", 1),
+    ]
+
+    @Test func badSpecsSayWhatIsWrongAndWhere() {
+        for (spec, message, column) in Self.rejected {
+            #expect(throws: CalendarSpecError(message, column: column)) { try Self.parse(spec) }
+        }
+    }
+
+    @Test func systemdRejectsThemToo() {
+        for (spec, _, _) in Self.rejected where !spec.hasSuffix(".5") {  // (systemd takes fractions; whole seconds suffice here)
+            #expect(Self.systemd(spec) == nil, "systemd accepts \(spec)")
+        }
+    }
+}

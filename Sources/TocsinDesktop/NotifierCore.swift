@@ -33,7 +33,7 @@ package final class NotifierCore: @unchecked Sendable {
     var reportHandler: (@Sendable (NotifierReport) -> Void)?
     var loggedReasons: Set<String> = []
     var pending = 0
-    private var closed = false
+    var closed = false
     private var nextStandalone: UInt64 = 1
 
     init(options: Options) throws(TocsinError) {
@@ -249,56 +249,5 @@ package final class NotifierCore: @unchecked Sendable {
         sound.post(.stop(key))  // a dismissed alert stops ringing
         hushFollowing(key)
         report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)
-    }
-
-    // MARK: - Waiting and closing
-
-    var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed
-    }
-
-    func finishOne() {
-        lock.lock()
-        pending -= 1
-        lock.broadcast()
-        lock.unlock()
-    }
-
-    func flush(timeout: Duration) -> Bool {
-        let deadline = Clocks.monotonic() + timeout.nanoseconds
-        lock.lock()
-        defer { lock.unlock() }
-        while pending > 0 {
-            let left = deadline - Clocks.monotonic()
-            if left <= 0 || !lock.wait(nanoseconds: left) && Clocks.monotonic() >= deadline { break }
-        }
-        return pending == 0
-    }
-
-    /// Silences everything, withdraws every alert, stops the threads and
-    /// breaks the cycles through their callbacks. Closing twice does nothing.
-    func close() {
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            return
-        }
-        closed = true
-        let hostsToStop = Array(hosts.values)
-        hosts = [:]
-        let keys = Array(attachments.keys)
-        attachments = [:]
-        lock.unlock()
-        for host in hostsToStop { host.stopObserving() }
-        for key in keys { sound.post(.stop(key)) }
-        glib.run { [self] in
-            for key in Array(following.keys) { stopFollowing(key) }  // cancels their timeouts, which hold self
-            presenter.closeAll()
-            presenter.dropCallbacks()
-        }
-        sound.shutDown()  // also drops its callbacks
-        glib.stop()
     }
 }

@@ -22,6 +22,31 @@ import Testing
         return nil
     }
 
+    /// systemd's next `count` occurrences of `spec` after `base` (Unix
+    /// seconds), its wall times read in UTC.
+    static func systemdOccurrences(_ spec: String, after base: Int64, count: Int) -> [Int64] {
+        let quoted = "'" + CalendarSpec.split(spec, on: "'").joined(separator: "'\\''") + "'"
+        let command = "TZ=UTC systemd-analyze calendar --base-time=@\(base) --iterations=\(count) \(quoted) 2>/dev/null"
+        guard let pipe = popen(command, "r") else { return [] }
+        defer { pclose(pipe) }
+        var times: [Int64] = []
+        var buffer = [CChar](repeating: 0, count: 512)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard line.contains("Next elapse: ") || line.contains("Iter. #") else { continue }
+            // "    Next elapse: Mon 2027-03-29 07:00:00 UTC"
+            let words = line.split(separator: " ")
+            guard let date = words.first(where: { $0.count == 10 && $0.contains("-") }),
+                  let time = words.first(where: { $0.count == 8 && $0.contains(":") }) else { continue }
+            let d = date.split(separator: "-").compactMap { Int($0) }, t = time.split(separator: ":").compactMap { Int($0) }
+            var parts = tm()
+            (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(d[0] - 1900), Int32(d[1] - 1), Int32(d[2]))
+            (parts.tm_hour, parts.tm_min, parts.tm_sec) = (Int32(t[0]), Int32(t[1]), Int32(t[2]))
+            times.append(Int64(timegm(&parts)))
+        }
+        return times
+    }
+
     static func parse(_ spec: String) throws(CalendarSpecError) -> CalendarSpec {
         try CalendarSpec(parsing: spec, zoneExists: CalendarSpec.compiledZoneExists)
     }
@@ -42,6 +67,42 @@ import Testing
         let expected = Self.systemd(spec)
         #expect(expected != nil, "systemd rejects \(spec)")
         #expect(try Self.parse(spec).normalized == expected)
+    }
+
+    /// 2027-01-15, 2027-03-27 12:00 (a DST weekend in Europe, irrelevant in
+    /// UTC), 2028-02-28 23:59:59 (a leap day next), 2027-12-31 23:59:30.
+    static let bases: [Int64] = [1_800_000_000, 1_806_148_800, 1_835_481_599, 1_830_297_570]
+
+    @Test(arguments: accepted.filter { !$0.contains("/") || $0.hasSuffix("UTC") || !$0.contains(" ") || $0.contains(":") }
+                             .filter { spec in !spec.split(separator: " ").contains { $0.contains("/") && $0.first?.isUppercase == true } })
+    func theOccurrencesInUTCAreSystemds(spec: String) throws {
+        let parsed = try Self.parse(spec)
+        for base in Self.bases {
+            var expected = Self.systemdOccurrences(spec, after: base, count: 6)
+            if let missed = Self.systemdMisses[spec + " after \(base)"] { expected = missed + expected.dropLast(missed.count) }
+            var ours: [Int64] = []
+            var after = base
+            while ours.count < 6, let next = parsed.next(afterUTC: after) {
+                ours.append(next)
+                after = next
+            }
+            // A spec with fewer than 6 occurrences left: systemd lists those, then "never".
+            #expect(ours == expected, "\(spec) after \(base)")
+        }
+    }
+
+    /// Occurrences systemd 252 skips: with a repetition in the day field it
+    /// misses January 1 when it crosses into a new year
+    /// (systemd/systemd#40260, still open in 258).
+    static let systemdMisses: [String: [Int64]] = [
+        "*-*-1/7 06:00 after 1830297570": [1_830_319_200],  // 2028-01-01 06:00
+    ]
+
+    @Test func anOccurrenceIsStrictlyAfterAndNoneAfter2199() throws {
+        let noon = try Self.parse("12:00")
+        #expect(noon.next(afterUTC: 1_800_014_400) == 1_800_100_800)  // 2027-01-15 12:00 → the next day's
+        #expect(try Self.parse("2020-01-01 00:00").next(afterUTC: 1_800_000_000) == nil)
+        #expect(try Self.parse("2199-12-31 23:59:59").next(afterUTC: 1_800_000_000) == 7_258_118_399)
     }
 
     static let rejected: [(String, String, Int)] = [

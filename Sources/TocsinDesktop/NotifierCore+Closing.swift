@@ -1,0 +1,55 @@
+import TocsinBase
+
+/// Waiting for the alerts and sounds under way, and closing: everything
+/// silenced and withdrawn, both threads stopped, the cycles through their
+/// callbacks broken.
+extension NotifierCore {
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    func finishOne() {
+        lock.lock()
+        pending -= 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    func flush(timeout: Duration) -> Bool {
+        let deadline = Clocks.monotonic() + timeout.nanoseconds
+        lock.lock()
+        defer { lock.unlock() }
+        while pending > 0 {
+            let left = deadline - Clocks.monotonic()
+            if left <= 0 || !lock.wait(nanoseconds: left) && Clocks.monotonic() >= deadline { break }
+        }
+        return pending == 0
+    }
+
+    /// Silences everything, withdraws every alert, stops the threads and
+    /// breaks the cycles through their callbacks. Closing twice does nothing.
+    func close() {
+        lock.lock()
+        guard !closed else {
+            lock.unlock()
+            return
+        }
+        closed = true
+        let hostsToStop = Array(hosts.values)
+        hosts = [:]
+        let keys = Array(attachments.keys)
+        attachments = [:]
+        lock.unlock()
+        for host in hostsToStop { host.stopObserving() }
+        for key in keys { sound.post(.stop(key)) }
+        glib.run { [self] in
+            for key in Array(following.keys) { stopFollowing(key) }  // cancels their timeouts, which hold self
+            presenter.closeAll()
+            presenter.dropCallbacks()
+        }
+        sound.shutDown()  // also drops its callbacks
+        glib.stop()
+    }
+}

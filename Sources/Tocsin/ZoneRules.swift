@@ -38,7 +38,12 @@ package struct ZoneRules: Sendable {
     /// rule), else /etc/localtime, else UTC. Read afresh on every call, so
     /// a change of the system's zone is followed.
     package static func local() -> ZoneRules {
-        if let raw = getenv("TZ").map({ String(cString: $0) }), !raw.isEmpty {
+        local(tz: getenv("TZ").map { String(cString: $0) })
+    }
+
+    /// The local zone for a given value of `$TZ`.
+    static func local(tz raw: String?) -> ZoneRules {
+        if let raw, !raw.isEmpty {
             let name = raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
             if name.hasPrefix("/"), let bytes = read(name), let rules = ZoneRules(tzif: bytes) { return rules }
             if let rules = ZoneRules(named: name) { return rules }

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func offsetsAgreeWithZoneinfoFrom2015To2055() throws {
-        // Every 11 h 7 min from 2015 to 2055 (past 2037, where the footer's
+        // Every 31 h from 2015 to 2055 (past 2037, where the footer's
         // rule takes over), and a second either side of every transition.
         var transitions = ""
         for zone in Self.zones {
@@ -40,11 +40,11 @@ import Testing
             \(transitions)}
             for name in \(Self.zones):
                 zone = zoneinfo.ZoneInfo(name)
-                times = list(range(1420070400, 2682374400, 40020)) + extra[name]
+                times = list(range(1420070400, 2682374400, 111600)) + extra[name]
                 for t in times:
                     print(name, t, int(datetime.datetime.fromtimestamp(t, zone).utcoffset().total_seconds()))
             """)
-        #expect(lines.count > 12 * 31_000)
+        #expect(lines.count > 12 * 11_000)
         var mismatches: [String] = []
         var rules: [String: ZoneRules] = [:]
         for line in lines {

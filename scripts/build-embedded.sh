@@ -43,27 +43,27 @@ instrument=()
 defs=(-Wl,-z,defs)
 # glibc symbol versions held at 2.17 (embedded/glibc-floor.c says how), except
 # in sanitized builds, whose runtimes intercept these functions by name.
-floor_objects=()
-floor_flags=()
-floor_dl=()
+floor_object=()
+link_flags=()
+link_dl=()
 if [ -n "$sanitize" ]; then
   instrument=(-sanitize="$sanitize")
   defs=()
 else
-  floor_objects=("$work/glibc-floor.o")
+  floor_object=("$work/glibc-floor.o")
   for symbol in pthread_create pthread_join pthread_detach pthread_sigmask pthread_mutexattr_init \
       pthread_mutexattr_destroy pthread_mutexattr_settype pthread_condattr_setclock fstat stat dlopen dlsym \
       arc4random_buf; do
-    floor_flags+=("-Wl,--wrap=$symbol")
+    link_flags+=("-Wl,--wrap=$symbol")
   done
   # Before glibc 2.34 these old versions live in libpthread and libdl: named
   # as needed even though today's are empty stubs.
-  floor_flags+=(-Wl,--push-state,--no-as-needed -l:libpthread.so.0 -Wl,--pop-state)
-  floor_dl=(-Wl,--push-state,--no-as-needed -l:libdl.so.2 -Wl,--pop-state)  # the notifier's
+  link_flags+=(-Wl,--push-state,--no-as-needed -l:libpthread.so.0 -Wl,--pop-state)
+  link_dl=(-Wl,--push-state,--no-as-needed -l:libdl.so.2 -Wl,--pop-state)  # the notifier's
   # GNU ld: gold applies --wrap to the versioned references too (the
   # wrappers would call themselves).
-  floor_flags+=(-fuse-ld=bfd)
-  floor_flags+=(-Wl,-z,relro,-z,now)  # hardened as Debian builds libraries (lintian's hardening-no-bindnow)
+  link_flags+=(-fuse-ld=bfd)
+  link_flags+=(-Wl,-z,relro,-z,now)  # hardened as Debian builds libraries (lintian's hardening-no-bindnow)
 fi
 
 compile_c() {
@@ -85,7 +85,7 @@ if ! $notifier; then
   "$swiftc" "${flags[@]}" -module-name Tocsin -emit-module-path "$work/Tocsin.swiftmodule" \
     Sources/Tocsin/*.swift embedded/LibcShims.swift
   "$swiftc" "${flags[@]}" "${instrument[@]}" -module-name TocsinC -emit-object -o "$work/TocsinC.o" Sources/TocsinC/*.swift
-  "$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o "${floor_objects[@]}" "${floor_flags[@]}" \
+  "$clang" -shared -o "$output" "$work"/{TocsinC,status,lock,system}.o "${floor_object[@]}" "${link_flags[@]}" \
     -Wl,--version-script=Sources/TocsinC/exports.map -Wl,-soname=libtocsin.so.0 -Wl,--gc-sections "${defs[@]}" \
     -L"$runtime" -lswiftUnicodeDataTables -lm
   exit
@@ -101,6 +101,6 @@ compile_c Sources/CTocsinNotify/notify.c Sources/CTocsin/status.c Sources/CTocsi
   Sources/TocsinDesktop/*.swift embedded/LibcShims.swift
 "$swiftc" "${flags[@]}" "${notify_flags[@]}" "${instrument[@]}" -module-name TocsinNotifyC -emit-object \
   -o "$work/TocsinNotifyC.o" Sources/TocsinNotifyC/*.swift
-"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock}.o "${floor_objects[@]}" "${floor_flags[@]}" "${floor_dl[@]}" \
+"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock}.o "${floor_object[@]}" "${link_flags[@]}" "${link_dl[@]}" \
   -Wl,--version-script=Sources/TocsinNotifyC/exports.map -Wl,-soname=libtocsin-notify.so.0 -Wl,--gc-sections \
   "${defs[@]}" -L"$runtime" -lswiftUnicodeDataTables $(pkg-config --libs libnotify libcanberra) -lm -ldl

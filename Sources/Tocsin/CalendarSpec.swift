@@ -70,9 +70,7 @@ extension CalendarSpec {
     /// Whether `name` is a compiled zone (a TZif file) under `$TZDIR`, else
     /// /usr/share/zoneinfo. Names that climb out of the folder are not.
     package static func compiledZoneExists(_ name: String) -> Bool {
-        guard !name.isEmpty, !name.hasPrefix("/"), !split(name, on: "/").contains("..") else { return false }
-        let folder = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
-        guard let file = fopen(folder + "/" + name, "rb") else { return false }
+        guard let path = ZoneRules.path(ofZone: name), let file = fopen(path, "rb") else { return false }
         defer { fclose(file) }
         var magic = [UInt8](repeating: 0, count: 4)
         return fread(&magic, 1, 4, file) == 4 && magic == Array("TZif".utf8)
@@ -134,7 +132,6 @@ extension CalendarSpec {
             }
             index += 1
         }
-        if sawDate && !sawTime { (hours, minutes, seconds) = ([Element(start: 0)], [Element(start: 0)], [Element(start: 0)]) }
     }
 
     /// A word that may be a zone: `UTC`, or a name of letters, digits and

@@ -28,10 +28,18 @@ package struct ZoneRules: Sendable {
             self = .utc
             return
         }
-        guard CalendarSpec.compiledZoneExists(name) else { return nil }
-        let folder = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
-        guard let bytes = Self.read(folder + "/" + name), let rules = ZoneRules(tzif: bytes) else { return nil }
+        guard let path = Self.path(ofZone: name), let bytes = Self.read(path), let rules = ZoneRules(tzif: bytes) else {
+            return nil
+        }
         self = rules
+    }
+
+    /// The file of zone `name` under `$TZDIR`, else /usr/share/zoneinfo;
+    /// nil for a name that is empty, absolute or climbs out of the folder.
+    static func path(ofZone name: String) -> String? {
+        guard !name.isEmpty, !name.hasPrefix("/"), !CalendarSpec.split(name, on: "/").contains("..") else { return nil }
+        let folder = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        return folder + "/" + name
     }
 
     /// The local zone: `$TZ` (a zone name, `:name`, a file, or a POSIX

@@ -80,7 +80,8 @@ struct Countdown: ParsableCommand {
     /// The timers the words ask for (parsed once, in `validate`).
     private var plan = TimerPlan.empty
 
-    /// Every property but `plan`: what the parser fills in.
+    /// Every property but `plan`: what the parser fills in. A new option
+    /// must be named here too, or it is parsed and never read.
     private enum CodingKeys: CodingKey {
         case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn
     }

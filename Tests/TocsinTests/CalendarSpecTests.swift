@@ -8,14 +8,8 @@ import Testing
 @Suite struct CalendarSpecTests {
     /// systemd's normalized form of `spec`, or nil if systemd rejects it.
     static func systemd(_ spec: String) -> String? {
-        let quoted = "'" + CalendarSpec.split(spec, on: "'").joined(separator: "'\\''") + "'"
-        guard let pipe = popen("TZ=UTC systemd-analyze calendar \(quoted) 2>/dev/null", "r") else { return nil }
-        var output = ""
-        var buffer = [CChar](repeating: 0, count: 512)
-        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
-            output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        guard pclose(pipe) == 0 else { return nil }
+        let (output, status) = commandOutput("TZ=UTC systemd-analyze calendar \(shellQuoted(spec)) 2>/dev/null")
+        guard status == 0 else { return nil }
         for line in output.split(separator: "\n") where line.contains("Normalized form: ") {
             return String(line.split(separator: ":", maxSplits: 1)[1].dropFirst())
         }
@@ -25,14 +19,9 @@ import Testing
     /// systemd's next `count` occurrences of `spec` after `base` (Unix
     /// seconds), its wall times read in UTC.
     static func systemdOccurrences(_ spec: String, after base: Int64, count: Int) -> [Int64] {
-        let quoted = "'" + CalendarSpec.split(spec, on: "'").joined(separator: "'\\''") + "'"
-        let command = "TZ=UTC systemd-analyze calendar --base-time=@\(base) --iterations=\(count) \(quoted) 2>/dev/null"
-        guard let pipe = popen(command, "r") else { return [] }
-        defer { pclose(pipe) }
+        let command = "TZ=UTC systemd-analyze calendar --base-time=@\(base) --iterations=\(count) \(shellQuoted(spec)) 2>/dev/null"
         var times: [Int64] = []
-        var buffer = [CChar](repeating: 0, count: 512)
-        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
-            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for line in commandOutput(command).text.split(separator: "\n") {
             guard line.contains("Next elapse: ") || line.contains("Iter. #") else { continue }
             // "    Next elapse: Mon 2027-03-29 07:00:00 UTC"
             let words = line.split(separator: " ")

@@ -1,6 +1,6 @@
 import Glibc
 import Synchronization
-import Tocsin
+@testable import Tocsin
 
 /// Collects the events handed to handlers, from any thread.
 final class Recorder: Sendable {
@@ -83,4 +83,19 @@ func waitUntil(seconds: Int = 30, _ condition: () -> Bool) -> Bool {
         usleep(1_000)
     }
     return true
+}
+
+/// What a shell command prints on standard output, and its exit status
+/// (the oracles of the calendar tests: systemd-analyze, python3).
+func commandOutput(_ command: String) -> (text: String, status: Int32) {
+    guard let pipe = popen(command, "r") else { return ("", -1) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while case let count = fread(&buffer, 1, buffer.count, pipe), count > 0 { bytes += buffer[..<count] }
+    return (String(decoding: bytes, as: UTF8.self), pclose(pipe))
+}
+
+/// `text` as one shell word.
+func shellQuoted(_ text: String) -> String {
+    "'" + CalendarSpec.split(text, on: "'").joined(separator: "'\\''") + "'"
 }

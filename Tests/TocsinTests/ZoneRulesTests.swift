@@ -17,12 +17,7 @@ import Testing
         fputs(program, file)
         fclose(file)
         defer { unlink(path) }
-        guard let pipe = popen("python3 \(path)", "r") else { return [] }
-        defer { pclose(pipe) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while case let count = fread(&buffer, 1, buffer.count, pipe), count > 0 { bytes += buffer[..<count] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        return commandOutput("python3 \(path)").text.split(separator: "\n")
     }
 
     @Test func offsetsAgreeWithZoneinfoFrom2015To2055() throws {

@@ -1,4 +1,3 @@
-import Glibc
 import Tocsin
 import TocsinBase
 package import TocsinService

@@ -31,8 +31,6 @@ public final class WatchRunner {
     private let only: UInt64?
     /// The timer the keys act on.
     private var selected: UInt64?
-    private var session: TerminalSession?
-    private var output: Output? { session?.output }
 
     /// `timers` lists them (nil: the source is gone); `control(method, id,
     /// delta)` acts on one; `only`: watch just that timer.
@@ -51,15 +49,17 @@ public final class WatchRunner {
             Descriptor.complain("tocsin: \(error)")
             return ExitStatus.failure
         }
-        self.session = session
         return session.run { watch(session) }
     }
 
     private func watch(_ session: TerminalSession) -> Int32 {
-        var watched = shown()
+        var watched = shown(on: session.output)
         while let current = watched, !current.isEmpty {
             select(in: current)
-            session.output.live(current.map { line($0, mark: current.count < 2 ? "" : $0.id == selected ? "▸ " : "  ") })
+            let columns = session.terminal.columns
+            session.output.live(current.map {
+                line($0, mark: current.count < 2 ? "" : $0.id == selected ? "▸ " : "  ", columns: columns)
+            })
             for wake in session.loop.next(timeoutMilliseconds: 100) {
                 switch wake {
                 case .interrupt, .endOfInput: return ExitStatus.finished  // detach
@@ -69,7 +69,7 @@ public final class WatchRunner {
                 case .line, .resize, .timeout: break
                 }
             }
-            watched = shown()
+            watched = shown(on: session.output)
         }
         if watched == nil {
             session.output.finish()
@@ -81,13 +81,13 @@ public final class WatchRunner {
 
     /// The timers to show now: the one asked for (until it is over), or
     /// every running or suspended one.
-    private func shown() -> [Watched]? {
+    private func shown(on output: Output) -> [Watched]? {
         guard let all = timers() else { return nil }
         if let only {
             guard let timer = all.first(where: { $0.id == only }) else { return [] }
             if !timer.isLive {
-                output?.finish()
-                output?.permanent("\(timer.label): \(timer.state)")
+                output.finish()
+                output.permanent("\(timer.label): \(timer.state)")
                 return []
             }
             return [timer]
@@ -125,9 +125,9 @@ public final class WatchRunner {
     }
 
     /// One timer's line after `mark` (the selected one of several: ▸).
-    private func line(_ timer: Watched, mark: String) -> String {
+    private func line(_ timer: Watched, mark: String, columns: Int) -> String {
         let paused = timer.state == "suspended"
-        let columns = (session?.terminal.columns ?? 80) - mark.count
+        let columns = columns - mark.count
         let text = if let remaining = timer.remaining, let duration = timer.duration {
             Display.countdownLine(label: timer.label, remaining: Nanos.saturating(seconds: remaining),
                                   duration: Nanos.saturating(seconds: duration), paused: paused, columns: columns)

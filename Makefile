@@ -211,7 +211,7 @@ test-stress: lib
 	$(NO_SWIFT_ENV) $(OUT)/stress 8 $$((2000 * $(SANITIZER_SCALE))) 1000000
 
 test-abi: lib
-	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 300) scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h
+	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 400) scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h
 	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 300) scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
 	  'libnotify\.so\.4|libcanberra\.so\.0|lib(glib|gobject|gio|gdk_pixbuf)-2\.0\.so\.0'
 

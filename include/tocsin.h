@@ -84,9 +84,9 @@ typedef uint64_t tocsin_timer;
 /* --------------------------------------------------------------- version -- */
 
 #define TOCSIN_VERSION_MAJOR 0
-#define TOCSIN_VERSION_MINOR 5
+#define TOCSIN_VERSION_MINOR 6
 #define TOCSIN_VERSION_PATCH 0
-#define TOCSIN_VERSION_STRING "0.5.0"
+#define TOCSIN_VERSION_STRING "0.6.0"
 /** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
 #define TOCSIN_VERSION_HEX                                                     \
     ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \
@@ -111,7 +111,8 @@ TOCSIN_EXTERN unsigned tocsin_version_hex(void);
     XX(EIO, -5, "input/output error")                                          \
     XX(ECORRUPT, -6, "corrupt or unsupported data")                            \
     XX(ECLOSED, -7, "the engine is closed")                                    \
-    XX(EUNAVAILABLE, -8, "not available here (desktop session, server)")
+    XX(EUNAVAILABLE, -8, "not available here (desktop session, server)")   \
+    XX(ERANGE, -9, "no such time: the calendar spec has no occurrence after it")
 
 enum {
     TOCSIN_OK = 0,
@@ -174,8 +175,10 @@ typedef struct tocsin_event {
     double lateness;      /* seconds from the event's due time to its delivery
                              (never negative; always 0 on a manual clock) */
     uint64_t missed;      /* on a coalesced TICK: ticks skipped before this
-                             one (see tocsin_timer_set_tick_policy); else 0.
-                             Since 0.3 */
+                             one (see tocsin_timer_set_tick_policy); on a
+                             calendar alarm's FINISH: occurrences passed
+                             over before this ring (see
+                             tocsin_calendar_new); else 0. Since 0.3 */
 } tocsin_event;
 
 /**
@@ -597,6 +600,129 @@ TOCSIN_EXTERN int tocsin_alarm_new(tocsin_engine *engine, double unix_seconds,
  */
 TOCSIN_EXTERN int tocsin_timer_alarm_time(tocsin_engine *engine,
                                           tocsin_timer timer, double *out);
+
+/*
+ * CALENDAR ALARMS (since 0.6)
+ *
+ * A calendar alarm rings at every occurrence of a calendar spec, in the
+ * calendar-event syntax of systemd.time(7) (OnCalendar=):
+ *
+ *   [WEEKDAYS] [DATE] [TIME] [ZONE]      any part may be left out
+ *   WEEKDAYS   Mon, Mon..Fri, Sat,Sun    names or their 3-letter forms, any
+ *                                        case; lists and ranges
+ *   DATE       Y-M-D or M-D              each field *, a value, a list a,b,
+ *                                        a range a..b or a repetition a/n or
+ *                                        a..b/n: *-*-01, *-12-25, 2027-*-*
+ *              Y-M~D                     days counted back from the month's
+ *                                        end: *-*~01 is its last day,
+ *                                        *-02~03 the third-last of February
+ *   TIME       h:m or h:m:s              the same field forms: 07:00, *:0/15,
+ *                                        9..17:00, 08:30:15; whole seconds
+ *   ZONE       UTC or an IANA name       Europe/Berlin; without one, the
+ *                                        local zone (TZ, else /etc/localtime)
+ *   minutely hourly daily weekly monthly yearly annually quarterly
+ *   semiannually, optionally followed by a ZONE
+ *
+ * A date left out is every day (*-*-*); a time left out is midnight
+ * (00:00:00); seconds left out are :00. tocsin_calendar_check() gives the
+ * spec's normalized form as systemd prints it ("Mon..Fri 07:00" is
+ * "Mon..Fri *-*-* 07:00:00").
+ *
+ * An occurrence is the first instant at which the wall clock of the spec's
+ * zone matches. Where a daylight-saving change skips local times, the
+ * occurrences in the gap ring once, at the moment of the change (02:30 on
+ * 2027-03-28 in Europe/Berlin rings at 01:00 UTC, 03:00 CEST); a local
+ * time that occurs twice rings once, at its first occurrence. Elsewhere the
+ * occurrences are those of systemd-analyze calendar, which the tests use as
+ * their oracle (systemd instead drops the ones in a gap). Zones are read
+ * from their compiled files (TZif, under TZDIR, else /usr/share/zoneinfo,
+ * with the rule in their footer for times past their table) with libc
+ * alone, changing no process state (no setenv, no tzset): every function
+ * here is thread-safe. A zone's file is read again once replaced (a tzdata
+ * upgrade), and the local zone is looked up afresh at every occurrence, so
+ * an alarm follows a change of the system's zone from its next ring on.
+ */
+
+/**
+ * The next occurrence of spec strictly after after_unix_seconds, in seconds
+ * since 1970-01-01 00:00 UTC (a whole number), in *out. Needs no engine;
+ * thread-safe. Cost: about a microsecond (bench/, "calendar next").
+ * Returns TOCSIN_EINVAL for a spec that does not parse (ask
+ * tocsin_calendar_check() why), an unknown time zone, a NULL pointer, NaN
+ * or a time more than 10^11 s from 1970; TOCSIN_ERANGE if the spec has no
+ * occurrence after that time before the year 2200 ("2020-01-01 00:00").
+ */
+TOCSIN_EXTERN int tocsin_calendar_next(const char *spec,
+                                       double after_unix_seconds,
+                                       double *out_unix_seconds);
+
+/**
+ * Checks spec. If it parses, copies its normalized form into buf (as
+ * tocsin_timer_label() copies a label: at most cap - 1 bytes and a NUL) and
+ * returns its full length (>= 0). If not, copies the reason, naming the
+ * column (from 1) where the fault starts, into buf ("column 10: 'Mun' is not
+ * a weekday, a date (Y-M-D), a time (h:m:s) or a time zone"; "column 7:
+ * unknown time zone 'Mars/Olympus'") and returns TOCSIN_EINVAL; 256 bytes
+ * hold every reason. buf may be NULL when cap is 0. Thread-safe.
+ */
+TOCSIN_EXTERN int tocsin_calendar_check(const char *spec, char *buf,
+                                        size_t cap);
+
+/**
+ * Creates an IDLE calendar alarm (*out) that rings at every occurrence of
+ * spec once started. It is an alarm (see tocsin_alarm_new()) whose time is
+ * always its coming occurrence, which tocsin_timer_alarm_time() gives:
+ *
+ *   start       from IDLE or CANCELED it aims at the first occurrence
+ *               strictly after the wall clock now
+ *   a ring      at each occurrence: a FINISH with event->state RUNNING,
+ *               event->remaining the seconds until the next occurrence and
+ *               event->missed the occurrences passed over since the last
+ *               ring (0 when on time); then it runs on towards the next
+ *               one. No STATE event for the step; it never finishes on its
+ *               own, except after the last occurrence of a spec that has
+ *               a last one ("2027-01-01"): then as a one-shot alarm
+ *   never early it rings when the wall clock reads the occurrence, never
+ *               before; it follows wall-clock changes as an alarm does:
+ *               set forward past occurrences, it rings once at once, the
+ *               ones passed over in `missed` (counted up to 100000); set
+ *               back, it never rings twice for one occurrence
+ *   SUSPENDED   it does not ring; resumed after occurrences passed, it
+ *               rings once at once (missed = the ones before the last
+ *               passed), then carries on
+ *   cancel      stops it; started again, it aims at the next occurrence
+ *               after now
+ *   elapsed     running time since it was started (wall-clock changes do
+ *               not move it); remaining: the time until the coming
+ *               occurrence (in every state; as an alarm's)
+ *   adjust      not allowed (TOCSIN_EINVAL): its times are the spec's
+ *   clock       always the wall clock (TOCSIN_CLOCK_AWAKE: TOCSIN_EINVAL)
+ *   save/load   saved with its spec and coming occurrence (kind "calendar"
+ *               in docs/timer-file.md); occurrences that passed while the
+ *               program was away give one held FINISH (state RUNNING,
+ *               missed = the ones before the last), delivered when a
+ *               callback is set as a countdown's held FINISH
+ *   manual      on a TOCSIN_MANUAL_CLOCK engine it follows
+ *               tocsin_engine_set_wall_clock() (a jump past occurrences:
+ *               one ring, the rest in missed) and tocsin_engine_advance()
+ *               (each occurrence on its own, at its exact time)
+ *
+ * Returns TOCSIN_EINVAL as tocsin_calendar_next() does, TOCSIN_ERANGE for a
+ * spec with no occurrence after now within TOCSIN_MAX_SECONDS of 1970,
+ * TOCSIN_ENOMEM, TOCSIN_ECLOSED. Starting one whose spec has no occurrence
+ * left returns TOCSIN_ERANGE.
+ */
+TOCSIN_EXTERN int tocsin_calendar_new(tocsin_engine *engine, const char *spec,
+                                      tocsin_timer *out);
+
+/**
+ * Copies a calendar alarm's spec, normalized, into buf as
+ * tocsin_calendar_check() does and returns its full length (>= 0);
+ * TOCSIN_EINVAL for a timer that is not a calendar alarm.
+ */
+TOCSIN_EXTERN int tocsin_timer_calendar(tocsin_engine *engine,
+                                        tocsin_timer timer, char *buf,
+                                        size_t cap);
 
 /**
  * Records a lap on a RUNNING or SUSPENDED timer (either kind) and stores the

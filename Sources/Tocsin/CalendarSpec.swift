@@ -60,27 +60,33 @@ package struct CalendarSpecError: Error, Equatable, CustomStringConvertible {
 
 extension CalendarSpec {
     static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-    static let shorthands: [String: String] = [
-        "minutely": "*-*-* *:*:00", "hourly": "*-*-* *:00:00", "daily": "*-*-* 00:00:00",
-        "monthly": "*-*-01 00:00:00", "weekly": "Mon *-*-* 00:00:00", "yearly": "*-01-01 00:00:00",
-        "annually": "*-01-01 00:00:00", "quarterly": "*-01,04,07,10-01 00:00:00",
-        "semiannually": "*-01,07-01 00:00:00",
+    /// Pairs, not a dictionary: hashing strings would pull Unicode tables
+    /// into the Embedded library.
+    static let shorthands: [(name: String, spec: String)] = [
+        ("minutely", "*-*-* *:*:00"), ("hourly", "*-*-* *:00:00"), ("daily", "*-*-* 00:00:00"),
+        ("monthly", "*-*-01 00:00:00"), ("weekly", "Mon *-*-* 00:00:00"), ("yearly", "*-01-01 00:00:00"),
+        ("annually", "*-01-01 00:00:00"), ("quarterly", "*-01,04,07,10-01 00:00:00"),
+        ("semiannually", "*-01,07-01 00:00:00"),
     ]
+
+    /// ASCII letters lowered, the rest kept: names here are ASCII, and
+    /// `lowercased()` would bring 19 KB of Unicode case tables.
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
 
     /// Whether `name` is a compiled zone (a TZif file) under `$TZDIR`, else
     /// /usr/share/zoneinfo. Names that climb out of the folder are not.
     package static func compiledZoneExists(_ name: String) -> Bool {
-        guard let path = ZoneRules.path(ofZone: name), let file = fopen(path, "rb") else { return false }
-        defer { fclose(file) }
-        var magic = [UInt8](repeating: 0, count: 4)
-        return fread(&magic, 1, 4, file) == 4 && magic == Array("TZif".utf8)
+        ZoneRules(named: name) != nil
     }
 
-    /// Parses `text`. `zoneExists` says whether a zone name (not `UTC`)
-    /// names a compiled zone.
+    /// Parses `text`. With `checkingZone` (the default), a zone name (not
+    /// `UTC`) must name a compiled zone; without, any name of the right
+    /// form passes (a saved spec whose zone has since gone).
     ///
     /// - Throws: `CalendarSpecError` naming the column of the first fault.
-    package init(parsing text: String, zoneExists: (String) -> Bool) throws(CalendarSpecError) {
+    package init(parsing text: String, checkingZone: Bool = true) throws(CalendarSpecError) {
         var words: [(text: String, column: Int)] = []
         var column = 1
         var current = ""
@@ -100,8 +106,9 @@ extension CalendarSpec {
         guard !words.isEmpty else { throw CalendarSpecError("the spec is empty", column: 1) }
 
         if words.count == 1 || (words.count == 2 && Self.isZoneWord(words[1].text)),
-           let expansion = Self.shorthands[words[0].text.lowercased()] {
-            try self.init(parsing: expansion + (words.count == 2 ? " " + words[1].text : ""), zoneExists: zoneExists)
+           case let name = Self.asciiLowercased(words[0].text),
+           let expansion = Self.shorthands.first(where: { $0.name == name })?.spec {
+            try self.init(parsing: expansion + (words.count == 2 ? " " + words[1].text : ""), checkingZone: checkingZone)
             return
         }
         self.init()
@@ -122,7 +129,7 @@ extension CalendarSpec {
                 try parseTime(word.text, column: word.column)
                 sawTime = true
             } else if index == words.count - 1 && (sawDate || sawTime || index > 0) && Self.isZoneWord(word.text) {
-                if word.text != "UTC" && !zoneExists(word.text) {
+                if word.text != "UTC" && checkingZone && !Self.compiledZoneExists(word.text) {
                     throw CalendarSpecError("unknown time zone '\(word.text)'", column: word.column)
                 }
                 zone = word.text
@@ -177,7 +184,7 @@ extension CalendarSpec {
     /// 0 for Monday … 6 for Sunday: a three-letter abbreviation or the
     /// full name, any case.
     static func weekday(_ word: String) -> Int? {
-        let lower = word.lowercased()
+        let lower = asciiLowercased(word)
         return weekdayNames.firstIndex { $0 == lower || (lower.count == 3 && $0.hasPrefix(lower)) }
     }
 

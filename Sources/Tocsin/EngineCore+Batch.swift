@@ -41,8 +41,10 @@ extension EngineCore {
             let slot = slots[index]
             let kind = head.kind
             let toHandler = slot.pointee.wants(kind)
+            var event = head.engineEvent(kind, of: index, in: slots)
+            if head.isFinish { event.missed = takeHeldMissed(index) }
             batch.append(BatchEntry(
-                event: head.engineEvent(kind, of: index, in: slots), callback: toHandler ? slot.pointee.callback : nil,
+                event: event, callback: toHandler ? slot.pointee.callback : nil,
                 context: slot.pointee.context, box: toHandler ? retainedSwiftHandler(of: slot.pointee) : nil,
                 dropped: !toHandler && !anyObserver),
                 slot: index)

@@ -67,9 +67,12 @@ extension EngineCore {
         if !awakeTimers.isEmpty { _ = catchUpAwakeTimers() }
         if !alarmTimes.isEmpty, alarmTimes[index] != nil {
             let state = slots[index].pointee.state
-            if state == .idle || state == .suspended {
+            if state == .idle || state == .suspended || state == .canceled {
                 let clocks = wallAndBootClocks()
-                aim(index, wallLead: clocks.wall.subtractingSaturated(clocks.boot), at: clocks.boot)
+                if state != .suspended, isCalendar(index) { followOccurrences(index, wall: clocks.wall) }
+                if state != .canceled {
+                    aim(index, wallLead: clocks.wall.subtractingSaturated(clocks.boot), at: clocks.boot)
+                }
             }
         }
     }

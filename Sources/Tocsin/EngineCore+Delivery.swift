@@ -79,7 +79,7 @@ extension EngineCore {
 
     /// Moves the heap's top (timer `index`) to the timer's next due event,
     /// or takes it off when nothing more falls due.
-    private mutating func retimeTop(_ index: Int32) {
+    mutating func retimeTop(_ index: Int32) {
         let slot = slots[index]
         if let next = nextDue(index) {
             heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
@@ -120,6 +120,7 @@ extension EngineCore {
             retimeTop(index)
             return event
         }
+        if isCalendar(index), let event = stepCalendar(index, due: top.deadline) { return event }
         heap.removeTop()
         slot.pointee.armKey = 0
         slot.pointee.anchor = slot.pointee.duration

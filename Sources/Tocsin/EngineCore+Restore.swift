@@ -17,7 +17,7 @@ extension EngineCore {
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
                 laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index],
                 coalescesTicks: slot.flags.contains(.coalescesTicks), clock: clock(of: index),
-                alarmTime: alarmTimes[index])
+                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized)
         }
     }
 
@@ -73,10 +73,17 @@ extension EngineCore {
         if let time = saved.alarmTime {
             alarmTimes[index] = time
             slot.pointee.flags.insert(.extras)
+            if let text = saved.calendar {
+                guard let spec = try? CalendarSpec(parsing: text, checkingZone: false) else { throw .corrupt }
+                calendars[index] = CalendarAlarm(spec: spec)
+            }
             if state == .running {
                 running = running.addingSaturated(away.boot)
                 let clocks = wallAndBootClocks()
-                if clocks.wall >= time {  // rang while away
+                if clocks.wall >= time, saved.calendar != nil,
+                   restoreOccurrencesAway(index, wall: clocks.wall, now: now) {
+                    // rang while away, and rings on
+                } else if clocks.wall >= time {  // rang while away
                     state = .finished
                     heldFinishes[index] = now - (clocks.wall - time)
                     running = max(1, saved.elapsed)
@@ -106,6 +113,7 @@ extension EngineCore {
             try arm(index)
         } else if state == .idle || state == .suspended {
             let clocks = wallAndBootClocks()
+            if state == .idle, saved.calendar != nil { followOccurrences(index, wall: clocks.wall) }
             aim(index, wallLead: clocks.wall.subtractingSaturated(clocks.boot), at: clocks.boot)
         }
     }
@@ -122,6 +130,7 @@ extension EngineCore {
         // handler change rather than being lost.
         guard slot.pointee.wants(.finish), pending.makeRoom(for: 2),
               let due = heldFinishes.removeValue(forKey: index) else { return }
+        if slot.pointee.state == .running { return queueHeldOccurrence(index, due: due) }  // a calendar alarm
         let duration = slot.pointee.duration
         pending.append(PendingEvent(of: index, in: slots, state: .finished, time: due, elapsed: duration, isFinish: true))
         pending.append(PendingEvent(of: index, in: slots, state: .finished, time: due, elapsed: duration))

@@ -61,6 +61,7 @@ extension EngineCore {
             baseDurations[index] = nil
             awakeTimers.remove(index)
             alarmTimes[index] = nil
+            calendars[index] = nil
         }
         if flags.contains(.ticking) { ticks[index] = nil }
     }

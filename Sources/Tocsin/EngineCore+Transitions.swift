@@ -10,6 +10,7 @@ extension EngineCore {
     mutating func start(_ index: Int32, at now: Int64) throws(TocsinError) {
         let slot = slots[index]
         guard slot.pointee.state.canStart else { throw .wrongState }
+        if slot.pointee.flags.contains(.extras) { try aimAtNextOccurrence(index) }
         let saved = slot.pointee
         // A restart runs from the duration the countdown was created with.
         let base = slot.pointee.flags.contains(.extras) && slot.pointee.state != .idle
@@ -111,7 +112,10 @@ extension EngineCore {
     /// timer's state, unless the change finishes it: then its FINISH falls
     /// due now. On failure nothing changed.
     mutating func adjust(_ index: Int32, by delta: Int64) throws(TocsinError) {
-        if !alarmTimes.isEmpty, alarmTimes[index] != nil { return try adjustAlarm(index, by: delta) }
+        if !alarmTimes.isEmpty, alarmTimes[index] != nil {
+            guard !isCalendar(index) else { throw .invalidArgument }  // its times are the spec's
+            return try adjustAlarm(index, by: delta)
+        }
         let slot = slots[index]
         guard !slot.pointee.isStopwatch, delta != 0 else { throw .invalidArgument }
         let state = slot.pointee.state

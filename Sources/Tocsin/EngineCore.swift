@@ -14,7 +14,7 @@ import TocsinBase
 /// `+Scheduling` (the heap, the kernel timer, the queue), `+Delivery` (what
 /// falls due next), `+Batch` (STATE events claimed in batches), `+Restore`
 /// (the timer file's contents), `+Clocks` (awake timers, alarms, the
-/// simulated machine), `+Prefault` (table pages faulted in ahead), `+Teardown`.
+/// simulated machine), `+Calendar` (calendar alarms), `+Prefault` (table pages faulted in ahead), `+Teardown`.
 struct EngineCore {
     let delivery: TimerEngine.Delivery
     /// The kernel timer and poll fd; nil on a manual clock.
@@ -39,8 +39,11 @@ struct EngineCore {
     var baseDurations: [Int32: Int64] = [:]
     /// Timers on the awake clock (see `+Clocks`).
     var awakeTimers: Set<Int32> = []
-    /// Alarms: the wall-clock time (Unix ns) each one rings at.
+    /// Alarms: the wall-clock time (Unix ns) each one rings at; for a
+    /// calendar alarm, its coming occurrence.
     var alarmTimes: [Int32: Int64] = [:]
+    /// Calendar alarms' schedules (see `+Calendar`).
+    var calendars: [Int32: CalendarAlarm] = [:]
     /// The time suspended (boot clock minus awake clock) when the running
     /// AWAKE timers were last moved on past a suspend.
     var suspendedSeen: Int64 = 0

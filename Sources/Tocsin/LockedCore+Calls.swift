@@ -91,6 +91,17 @@ extension LockedCore {
         }
     }
 
+    package func calendar(_ spec: CalendarSpec) throws(TocsinError) -> TimerID {
+        try withLock { core throws(TocsinError) in
+            TimerID(rawValue: core.slots.handle(of: try core.newCalendar(spec)))
+        }
+    }
+
+    /// A calendar alarm's spec; nil for another kind of timer.
+    package func calendarSpec(of timer: TimerID) throws(TocsinError) -> CalendarSpec? {
+        try withTimer(timer) { core, index in core.isCalendar(index) ? core.calendars[index]?.spec : nil }
+    }
+
     /// The alarm's wall-clock time in Unix ns; nil for another kind of timer.
     package func alarmTime(of timer: TimerID) throws(TocsinError) -> Int64? {
         try withTimer(timer) { core, index in core.alarmTimes[index] }

@@ -47,8 +47,23 @@ extension TimerEngine {
         try core.alarm(atNanoseconds: time)
     }
 
-    /// An alarm's wall-clock time (since 1970-01-01 00:00 UTC); nil for a
-    /// countdown or stopwatch.
+    /// Creates an idle calendar alarm: started, it rings at every occurrence
+    /// of `spec` (`tocsin_calendar_new` gives the rules): a FINISH that
+    /// leaves it running towards the next one, `remaining` the time until
+    /// it and `missed` the occurrences passed over since the last ring.
+    ///
+    /// - Throws: `.outOfRange` if the spec has no occurrence within 100 years.
+    package func calendar(_ spec: CalendarSpec) throws(TocsinError) -> TimerID {
+        try core.calendar(spec)
+    }
+
+    /// A calendar alarm's spec; nil for any other timer.
+    package func calendarSpec(of timer: TimerID) throws(TocsinError) -> CalendarSpec? {
+        try core.calendarSpec(of: timer)
+    }
+
+    /// An alarm's wall-clock time (since 1970-01-01 00:00 UTC); a calendar
+    /// alarm's coming occurrence; nil for a countdown or stopwatch.
     public func alarmTime(of timer: TimerID) throws(TocsinError) -> Duration? {
         try core.alarmTime(of: timer).map { .nanoseconds($0) }
     }

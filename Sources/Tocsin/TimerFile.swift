@@ -15,8 +15,11 @@ struct SavedTimer: Equatable {
     var originalDuration: Int64? = nil
     var coalescesTicks = false
     var clock = TimerClock.boot
-    /// An alarm's wall-clock time, Unix ns; nil for other timers.
+    /// An alarm's wall-clock time, Unix ns (a calendar alarm's coming
+    /// occurrence); nil for other timers.
     var alarmTime: Int64? = nil
+    /// A calendar alarm's spec, normalized; nil for other timers.
+    var calendar: String? = nil
 }
 
 /// Which boot of the machine, and the boot clock then: a file saved and
@@ -222,7 +225,7 @@ package enum TimerFile {
 extension SavedTimer {
     var json: JSON {
         var members: [(String, JSON)] = [
-            ("kind", .string(stopwatch ? "stopwatch" : alarmTime == nil ? "countdown" : "alarm")), ("label", .string(label)),
+            ("kind", .string(kind)), ("label", .string(label)),
             ("duration_ns", .integer(duration)), ("tick_ns", .integer(tick)),
             ("state", .string(state.description)), ("elapsed_ns", .integer(elapsed)),
             ("laps_ns", .array(laps.map(JSON.integer))),
@@ -231,12 +234,17 @@ extension SavedTimer {
         if coalescesTicks { members.append(("tick_policy", .string("coalesce"))) }
         if clock == .awake { members.append(("clock", .string("awake"))) }
         if let alarmTime { members.append(("alarm_unix_ns", .integer(alarmTime))) }
+        if let calendar { members.append(("calendar", .string(calendar))) }
         return .object(members)
+    }
+
+    var kind: String {
+        stopwatch ? "stopwatch" : calendar != nil ? "calendar" : alarmTime == nil ? "countdown" : "alarm"
     }
 
     /// A saved timer, or nil if anything in it is out of range or inconsistent.
     init?(_ json: JSON) {
-        guard case .string(let kind)? = json["kind"], ["countdown", "stopwatch", "alarm"].contains(kind),
+        guard case .string(let kind)? = json["kind"], ["countdown", "stopwatch", "alarm", "calendar"].contains(kind),
               case .string(let label)? = json["label"], label.utf8.count <= TimerEngine.maxLabelBytes,
               case .integer(let duration)? = json["duration_ns"],
               case .integer(let tick)? = json["tick_ns"], (0...Nanos.max).contains(tick),
@@ -278,18 +286,30 @@ extension SavedTimer {
         let clock: TimerClock
         switch json["clock"] {
         case nil, .string("boot")?: clock = .boot
-        case .string("awake")? where kind != "alarm": clock = .awake
+        case .string("awake")? where kind != "alarm" && kind != "calendar": clock = .awake
         default: return nil
         }
+        let isAlarm = kind == "alarm" || kind == "calendar"
         var alarmTime: Int64?
-        switch (kind, json["alarm_unix_ns"]) {
-        case ("alarm", .integer(let time)?) where (0...Nanos.max).contains(time) && original == nil: alarmTime = time
-        case ("alarm", _): return nil
-        case (_, nil): alarmTime = nil
+        switch (isAlarm, json["alarm_unix_ns"]) {
+        case (true, .integer(let time)?) where (0...Nanos.max).contains(time) && original == nil: alarmTime = time
+        case (true, _): return nil
+        case (false, nil): alarmTime = nil
+        default: return nil
+        }
+        var calendar: String?
+        switch (kind, json["calendar"]) {
+        case ("calendar", .string(let text)?):
+            // The zone may have gone since the save: the alarm then has no
+            // occurrence left, and comes back rather than losing the file.
+            guard (try? CalendarSpec(parsing: text, checkingZone: false)) != nil else { return nil }
+            calendar = text
+        case ("calendar", _): return nil
+        case (_, nil): calendar = nil
         default: return nil
         }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
                   elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces,
-                  clock: clock, alarmTime: alarmTime)
+                  clock: clock, alarmTime: alarmTime, calendar: calendar)
     }
 }

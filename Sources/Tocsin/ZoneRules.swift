@@ -28,9 +28,7 @@ package struct ZoneRules: Sendable {
             self = .utc
             return
         }
-        guard let path = Self.path(ofZone: name), let bytes = Self.read(path), let rules = ZoneRules(tzif: bytes) else {
-            return nil
-        }
+        guard let path = Self.path(ofZone: name), let rules = ZoneCache.shared.rules(atPath: path) else { return nil }
         self = rules
     }
 
@@ -53,11 +51,11 @@ package struct ZoneRules: Sendable {
     static func local(tz raw: String?) -> ZoneRules {
         if let raw, !raw.isEmpty {
             let name = raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
-            if name.hasPrefix("/"), let bytes = read(name), let rules = ZoneRules(tzif: bytes) { return rules }
+            if name.hasPrefix("/"), let rules = ZoneCache.shared.rules(atPath: name) { return rules }
             if let rules = ZoneRules(named: name) { return rules }
             if let rule = PosixZoneRule(name) { return ZoneRules(rule: rule) }
         }
-        if let bytes = read("/etc/localtime"), let rules = ZoneRules(tzif: bytes) { return rules }
+        if let rules = ZoneCache.shared.rules(atPath: "/etc/localtime") { return rules }
         return .utc
     }
 

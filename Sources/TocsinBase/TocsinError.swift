@@ -25,6 +25,8 @@ public struct TocsinError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let closed = TocsinError(code: Int32(TOCSIN_ECLOSED))
     /// A desktop service is missing: session bus, notification or sound server.
     public static let unavailable = TocsinError(code: Int32(TOCSIN_EUNAVAILABLE))
+    /// A calendar spec has no occurrence after the time asked (since 0.6).
+    public static let outOfRange = TocsinError(code: Int32(TOCSIN_ERANGE))
 
     /// The C name of the code, e.g. "TOCSIN_EINVAL".
     public var name: String { String(cString: tocsin_err_name(code)) }

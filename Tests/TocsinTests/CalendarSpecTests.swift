@@ -37,7 +37,7 @@ import Testing
     }
 
     static func parse(_ spec: String) throws(CalendarSpecError) -> CalendarSpec {
-        try CalendarSpec(parsing: spec, zoneExists: CalendarSpec.compiledZoneExists)
+        try CalendarSpec(parsing: spec)
     }
 
     static let accepted = [

@@ -76,6 +76,7 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "adjust")) run_suite("adjust", adjust_tests, &passed, &failed);
     if (!only || !strcmp(only, "ticks")) run_suite("ticks", ticks_tests, &passed, &failed);
     if (!only || !strcmp(only, "clocks")) run_suite("clocks", clocks_tests, &passed, &failed);
+    if (!only || !strcmp(only, "calendar")) run_suite("calendar", calendar_tests, &passed, &failed);
     if (!only || !strcmp(only, "threaded")) run_suite("threaded", threaded_tests, &passed, &failed);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -28,7 +28,7 @@ extern int harness_failures;
             harness_failures++;                                                \
             fprintf(stderr, "  %s:%d: %s == %s failed: %lld != %lld %s\n",     \
                     __FILE__, __LINE__, #expected, #actual, e_, a_,            \
-                    a_ < 0 && a_ >= TOCSIN_EUNAVAILABLE ? tocsin_err_name((int)a_)  \
+                    a_ < 0 && a_ >= TOCSIN_ERANGE ? tocsin_err_name((int)a_)  \
                                                    : "");                      \
         }                                                                      \
     } while (0)
@@ -66,5 +66,6 @@ extern const test_case events_tests[];
 extern const test_case adjust_tests[];
 extern const test_case ticks_tests[];
 extern const test_case clocks_tests[];
+extern const test_case calendar_tests[];
 
 #endif

@@ -30,7 +30,7 @@ from ._library import LibraryNotFoundError, load
 from ._timer import Timer
 from ._values import Clock, Event, EventKind, State, TickPolicy
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = [
     "Clock",
@@ -58,5 +58,5 @@ __all__ = [
 
 
 def library_version(library: "str | None" = None) -> str:
-    """The loaded libtocsin.so's version, e.g. "0.5.0"."""
+    """The loaded libtocsin.so's version, e.g. "0.6.0"."""
     return str(load(library).tocsin_version().decode())

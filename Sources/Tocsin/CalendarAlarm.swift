@@ -1,0 +1,44 @@
+import TocsinBase
+
+/// A calendar alarm's schedule in the engine: its spec, and the
+/// occurrences it gives in Unix nanoseconds, each read in the spec's zone
+/// as the zone's file says at that moment (`ZoneCache`).
+struct CalendarAlarm {
+    var spec: CalendarSpec
+    /// Restored with a held FINISH: the occurrences skipped before the one
+    /// it announces, delivered with it as `missed`.
+    var heldMissed: UInt64 = 0
+
+    /// How many occurrences a late ring counts as missed at most: counting
+    /// is a walk over them (a second-by-second spec left suspended for a
+    /// day has 86,400), and it happens with the engine's lock held.
+    static var missedCountLimit: UInt64 { 100_000 }
+
+    /// The first occurrence strictly after `time` (Unix ns); nil if there is
+    /// none within the engine's range (`Nanos.max`), or the spec's zone is
+    /// no longer installed.
+    func occurrence(after time: Int64) -> Int64? {
+        guard let rules = spec.zoneRules() else { return nil }
+        return Self.occurrence(of: spec, after: time, in: rules)
+    }
+
+    /// The occurrences after `first` (an occurrence) through `wall` (Unix
+    /// ns): the last occurrence at or before `wall`, how many came between
+    /// the two (up to `missedCountLimit`), and the first after `wall`.
+    func occurrences(after first: Int64, through wall: Int64) -> (last: Int64, skipped: UInt64, next: Int64?) {
+        guard let rules = spec.zoneRules() else { return (first, 0, nil) }
+        var last = first
+        var skipped: UInt64 = 0
+        while skipped < Self.missedCountLimit, let next = Self.occurrence(of: spec, after: last, in: rules), next <= wall {
+            last = next
+            skipped += 1
+        }
+        return (last, skipped, Self.occurrence(of: spec, after: max(last, wall), in: rules))
+    }
+
+    private static func occurrence(of spec: CalendarSpec, after time: Int64, in rules: ZoneRules) -> Int64? {
+        let seconds = CalendarSpec.floorDivide(time, Nanos.perSecond)
+        guard let next = spec.next(after: seconds, in: rules), next <= Nanos.max / Nanos.perSecond else { return nil }
+        return next * Nanos.perSecond
+    }
+}

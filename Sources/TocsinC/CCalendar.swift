@@ -1,0 +1,84 @@
+// Calendar alarms: the C ABI in include/tocsin.h.
+public import CTocsin
+import Tocsin
+
+/// The longest spec read, in bytes: longer is `TOCSIN_EINVAL`, never read
+/// to its end.
+private var specMaxBytes: Int { 4096 }
+
+/// The spec's text, or why it cannot be read.
+private func specText(_ spec: UnsafePointer<CChar>?) -> Result<String, CalendarSpecError> {
+    guard let spec else { return .failure(CalendarSpecError("no spec (NULL)", column: 1)) }
+    let length = strnlen(spec, specMaxBytes + 1)
+    guard length <= specMaxBytes else {
+        return .failure(CalendarSpecError("the spec is longer than \(specMaxBytes) bytes", column: specMaxBytes + 1))
+    }
+    guard let text = String(validating: UnsafeRawBufferPointer(start: spec, count: length), as: UTF8.self) else {
+        return .failure(CalendarSpecError("the spec is not valid UTF-8", column: 1))
+    }
+    return .success(text)
+}
+
+/// The spec parsed, or why not.
+private func parsedSpec(_ spec: UnsafePointer<CChar>?) -> Result<CalendarSpec, CalendarSpecError> {
+    specText(spec).flatMap { text in
+        do throws(CalendarSpecError) {
+            return .success(try CalendarSpec(parsing: text))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+@_cdecl("tocsin_calendar_next")
+public func tocsin_calendar_next(
+    _ spec: UnsafePointer<CChar>?, _ afterUnixSeconds: Double, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    // NaN fails the comparison; about 3,000 years either side of 1970.
+    guard let out, abs(afterUnixSeconds) <= 1e11, case .success(let parsed) = parsedSpec(spec) else {
+        return Int32(TOCSIN_EINVAL)
+    }
+    var after = Int64(afterUnixSeconds)  // toward zero: floored below
+    if Double(after) > afterUnixSeconds { after -= 1 }
+    guard let next = parsed.next(after: after) else { return Int32(TOCSIN_ERANGE) }
+    out.pointee = Double(next)
+    return Int32(TOCSIN_OK)
+}
+
+@_cdecl("tocsin_calendar_check")
+public func tocsin_calendar_check(
+    _ spec: UnsafePointer<CChar>?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int32 {
+    if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    let capacity = capacity < 0 ? Int.max : capacity  // a size_t above Int.max
+    switch parsedSpec(spec) {
+    case .success(let parsed):
+        return Int32(clamping: parsed.normalized.copyTruncated(into: buffer, capacity: capacity))
+    case .failure(let error):
+        _ = error.description.copyTruncated(into: buffer, capacity: capacity)
+        return Int32(TOCSIN_EINVAL)
+    }
+}
+
+@_cdecl("tocsin_calendar_new")
+public func tocsin_calendar_new(
+    _ pointer: OpaquePointer?, _ spec: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<tocsin_timer>?
+) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { core throws(TocsinError) in
+        guard case .success(let parsed) = parsedSpec(spec) else { throw .invalidArgument }
+        out.pointee = try core.calendar(parsed).rawValue
+    }
+}
+
+@_cdecl("tocsin_timer_calendar")
+public func tocsin_timer_calendar(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int32 {
+    if buffer == nil && capacity != 0 { return Int32(TOCSIN_EINVAL) }
+    let capacity = capacity < 0 ? Int.max : capacity
+    return count(pointer) { core throws(TocsinError) in
+        guard let spec = try core.calendarSpec(of: TimerID(rawValue: timer)) else { throw .invalidArgument }
+        return spec.normalized.copyTruncated(into: buffer, capacity: capacity)
+    }
+}

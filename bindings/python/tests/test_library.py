@@ -24,6 +24,7 @@ def test_error_lists_every_place_tried_and_how_to_fix(monkeypatch, tmp_path):
     monkeypatch.setenv("TOCSIN_LIBRARY", str(tmp_path / "missing.so"))
     monkeypatch.setattr(_library, "_BUNDLED_DIR", tmp_path / "none")
     monkeypatch.setattr(ctypes.util, "find_library", lambda name: str(tmp_path / "system.so"))
+    monkeypatch.setattr(_library, "_found", {})  # looked up once per process
     with pytest.raises(tocsin.LibraryNotFoundError) as caught:
         _library.load()
     message = str(caught.value)
@@ -57,6 +58,7 @@ def test_a_missing_notifier_says_in_its_first_line_what_to_install(monkeypatch, 
     monkeypatch.setenv("TOCSIN_NOTIFY_LIBRARY", str(tmp_path / "missing.so"))
     monkeypatch.setattr(_library, "_BUNDLED_DIR", tmp_path / "none")
     monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(_library, "_found", {})
     monkeypatch.setattr(_library, "_loaded", {})
     with pytest.raises(tocsin.LibraryNotFoundError) as caught:
         notify.Notifier()

@@ -11,11 +11,14 @@ A thin ctypes binding of libtocsin.so: see the C header tocsin.h for the
 exact rules (ordering, threads, never early).
 """
 
+from ._calendar import calendar_check, calendar_next
 from ._engine import Engine
 from ._errors import (
+    CalendarSpecError,
     CorruptError,
     EngineClosedError,
     InvalidArgumentError,
+    NoOccurrenceError,
     NoSuchTimerError,
     TimerCancelledError,
     TocsinError,
@@ -33,6 +36,7 @@ from ._values import Clock, Event, EventKind, State, TickPolicy
 __version__ = "0.6.0"
 
 __all__ = [
+    "CalendarSpecError",
     "Clock",
     "CorruptError",
     "Engine",
@@ -41,6 +45,7 @@ __all__ = [
     "EventKind",
     "InvalidArgumentError",
     "LibraryNotFoundError",
+    "NoOccurrenceError",
     "NoSuchTimerError",
     "State",
     "TickPolicy",
@@ -53,6 +58,8 @@ __all__ = [
     "TocsinPermissionError",
     "TocsinMemoryError",
     "WrongStateError",
+    "calendar_check",
+    "calendar_next",
     "library_version",
 ]
 

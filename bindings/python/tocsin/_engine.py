@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Callable, Optional
 
 from . import _library
-from ._errors import ECLOSED, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error, seconds_error
+from ._errors import ECLOSED, EINVAL, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error, seconds_error
 from ._timer import Timer
 from ._values import (
     EVENTS_ALL,
@@ -218,6 +218,33 @@ class Engine:
         and adjust."""
         handle = c_uint64()
         self._call("tocsin_alarm_new", to_unix_time(when), byref(handle))
+        return self._adopt(handle.value, label, tick, tick_policy)
+
+    def calendar(
+        self, spec: str, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
+        tick_policy: "Optional[TickPolicy | str]" = None,
+    ) -> Timer:
+        """A new idle calendar alarm: started, it rings at every occurrence
+        of ``spec`` (systemd's calendar syntax: "Mon..Fri 07:00",
+        "*-*-01 09:00 Europe/Berlin", "*:0/15"): a FINISH whose state is
+        still RUNNING, ``remaining`` the time to the next occurrence and
+        ``missed`` the occurrences passed over (after a suspend or a clock
+        jump). It never finishes on its own. See tocsin.h
+        (tocsin_calendar_new) for the rules across DST, suspend and restarts.
+
+        Raises CalendarSpecError (with ``column``) for a spec that does not
+        parse or an unknown zone, NoOccurrenceError if it has no occurrence
+        left."""
+        from ._calendar import encode_spec, spec_error
+
+        if self._ptr is None:
+            raise EngineClosedError(ECLOSED, "tocsin_calendar_new: the engine is closed")
+        handle = c_uint64()
+        status = _library.unchecked(self._lib, "tocsin_calendar_new")(self._ptr, encode_spec(spec), byref(handle))
+        if status == EINVAL:
+            raise spec_error(spec)
+        if status < 0:
+            raise error_for(status, "tocsin_calendar_new")
         return self._adopt(handle.value, label, tick, tick_policy)
 
     def after(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 # The status codes of tocsin.h (TOCSIN_ERRNO_MAP).
-EINVAL, ENOENT, ESTATE, ENOMEM, EIO, ECORRUPT, ECLOSED, EUNAVAILABLE = -1, -2, -3, -4, -5, -6, -7, -8
+EINVAL, ENOENT, ESTATE, ENOMEM, EIO, ECORRUPT, ECLOSED, EUNAVAILABLE, ERANGE = -1, -2, -3, -4, -5, -6, -7, -8, -9
 
 
 class TocsinError(Exception):
@@ -71,6 +71,25 @@ def file_error(function: str, number: int, path: "str | bytes") -> TocsinIOError
     return error
 
 
+class CalendarSpecError(InvalidArgumentError):
+    """A calendar spec that does not parse, or names an unknown time zone.
+    ``column`` (from 1) is where the fault starts; the message says what it
+    is, as tocsin_calendar_check() does."""
+
+    column: int
+    spec: str
+
+    def __init__(self, message: str, column: int, spec: str) -> None:
+        super().__init__(EINVAL, message)
+        self.column = column
+        self.spec = spec
+
+
+class NoOccurrenceError(TocsinError, ValueError):
+    """A calendar spec with no occurrence after the time asked
+    (TOCSIN_ERANGE): "2020-01-01 00:00" asked after 2020."""
+
+
 class CorruptError(TocsinError):
     """Corrupt or unsupported data."""
 
@@ -96,6 +115,7 @@ _BY_CODE: dict[int, type[TocsinError]] = {
     ECORRUPT: CorruptError,
     ECLOSED: EngineClosedError,
     EUNAVAILABLE: UnavailableError,
+    ERANGE: NoOccurrenceError,
 }
 
 _strerror: Optional[Callable[[int], bytes]] = None

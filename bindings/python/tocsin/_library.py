@@ -48,7 +48,7 @@ from ._errors import TocsinError, error_for, set_strerror
 #: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The oldest library minor version that has every function below.
-ABI_MINOR = 4
+ABI_MINOR = 6
 
 ENV_VARIABLE = "TOCSIN_LIBRARY"
 _BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"
@@ -104,6 +104,12 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_timer_set_clock", [_ENGINE, _TIMER, c_int], c_int, _check),
     ("tocsin_timer_clock", [_ENGINE, _TIMER], c_int, _check),
     ("tocsin_timer_alarm_time", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
+    # Calendar alarms (since 0.6): their failures are explained by
+    # tocsin_calendar_check's text (see _calendar.py), so no errcheck.
+    ("tocsin_calendar_next", [c_char_p, c_double, _OUT_DOUBLE], c_int, None),
+    ("tocsin_calendar_check", [c_char_p, c_char_p, c_size_t], c_int, None),
+    ("tocsin_calendar_new", [_ENGINE, c_char_p, POINTER(c_uint64)], c_int, None),
+    ("tocsin_timer_calendar", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),
     ("tocsin_countdown_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),
     ("tocsin_stopwatch_new", [_ENGINE, POINTER(c_uint64)], c_int, _check),
     ("tocsin_timer_free", [_ENGINE, _TIMER], c_int, _check),
@@ -202,10 +208,11 @@ class LibraryNotFoundError(TocsinError, OSError):
         self.tried = tried
 
 
-def _candidates(spec: LibrarySpec, explicit: Optional[str]) -> list[tuple[str, str]]:
-    """(description, path or name) in the order they are tried. An explicit
-    path is the only one tried: asking for one library and silently getting
-    another would hide the mistake."""
+def _candidates(spec: LibrarySpec, explicit: Optional[str], system: bool = True) -> list[tuple[str, str]]:
+    """(description, path or name) in the order they are tried (without
+    ``system``, all but the system's). An explicit path is the only one
+    tried: asking for one library and silently getting another would hide
+    the mistake."""
     if explicit:
         return [("library argument", str(explicit))]
     places: list[tuple[str, str]] = []
@@ -214,9 +221,20 @@ def _candidates(spec: LibrarySpec, explicit: Optional[str]) -> list[tuple[str, s
         places.append((f"${spec.env_variable}", from_env))
     bundled = _BUNDLED_DIR / spec.soname
     places.append(("bundled with the package", str(bundled)))
-    found = ctypes.util.find_library(spec.find_name)
-    places.append(("system (ctypes.util.find_library)", found or spec.soname))
+    if system:
+        places.append(("system (ctypes.util.find_library)", _system_library(spec)))
     return places
+
+
+_found: dict[str, Optional[str]] = {}
+
+
+def _system_library(spec: LibrarySpec) -> str:
+    """The system's copy as ctypes.util.find_library finds it, or the
+    soname. Looked up once per process: it runs ldconfig, milliseconds."""
+    if spec.find_name not in _found:
+        _found[spec.find_name] = ctypes.util.find_library(spec.find_name)
+    return _found[spec.find_name] or spec.soname
 
 
 def _bind(spec: LibrarySpec, library: ctypes.CDLL, path: str) -> ctypes.CDLL:
@@ -272,6 +290,9 @@ def load_library(spec: LibrarySpec, explicit: Optional[str] = None) -> ctypes.CD
     for a library too old or too new for this binding.
     """
     with _load_lock:
+        for _, path in _candidates(spec, explicit, system=False):  # loaded already: no lookup
+            if path in _loaded:
+                return _loaded[path]
         places = _candidates(spec, explicit)
         for _, path in places:
             if path in _loaded:

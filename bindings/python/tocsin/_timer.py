@@ -287,6 +287,18 @@ class Timer:
         except InvalidArgumentError:  # not an alarm
             return None
 
+    @property
+    def calendar(self) -> Optional[str]:
+        """A calendar alarm's spec, normalized ("Mon..Fri *-*-* 07:00:00");
+        None for other timers. ``alarm_time`` is its coming occurrence."""
+        try:
+            length = self._call("tocsin_timer_calendar", None, 0)
+        except InvalidArgumentError:  # not a calendar alarm
+            return None
+        buffer = create_string_buffer(length + 1)
+        self._call("tocsin_timer_calendar", buffer, length + 1)
+        return buffer.value.decode("utf-8")
+
     def set_tick(self, interval: Optional[Seconds]) -> "Timer":
         """A TICK event every ``interval`` seconds of running time (None or 0:
         no ticks). Returns self."""

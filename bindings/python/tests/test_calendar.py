@@ -1,0 +1,125 @@
+"""Calendar alarms through the binding: occurrences against Python's
+zoneinfo (a second oracle beside systemd-analyze, used in the Swift tests),
+the timer on a manual clock, and bad input."""
+
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+import tocsin
+from tocsin import EventKind, State
+
+UTC = timezone.utc
+# 2027-03-26, a Friday, 06:00 UTC.
+FRIDAY_0600 = 1806040800.0
+HOUR, DAY = 3600.0, 86400.0
+
+
+def first_instant(local: datetime, zone: ZoneInfo) -> float:
+    """When the zone's clocks first read ``local``: the earlier of a repeated
+    time; for a skipped one, the moment of the change."""
+    early = local.replace(tzinfo=zone, fold=0).timestamp()
+    late = local.replace(tzinfo=zone, fold=1).timestamp()
+    if datetime.fromtimestamp(early, zone).replace(tzinfo=None) == local:
+        return min(early, late) if datetime.fromtimestamp(late, zone).replace(tzinfo=None) == local else early
+    low, high = int(min(early, late)), int(max(early, late))  # skipped: the change lies between
+    offset = datetime.fromtimestamp(high, zone).utcoffset()
+    while low < high:
+        middle = (low + high) // 2
+        if datetime.fromtimestamp(middle, zone).utcoffset() == offset:
+            high = middle
+        else:
+            low = middle + 1
+    return float(low)
+
+
+ZONES = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe",
+         "America/Sao_Paulo", "Asia/Tehran", "Pacific/Chatham", "Africa/Casablanca", "UTC"]
+TIMES = [(2, 30), (7, 0), (0, 15)]
+
+
+@pytest.mark.parametrize("zone_name", ZONES)
+def test_daily_occurrences_match_zoneinfo_for_two_years(zone_name):
+    zone = ZoneInfo(zone_name)
+    start, days = date(2026, 1, 1), 2 * 365 + 30
+    compared = 0
+    for hour, minute in TIMES:
+        spec = f"*-*-* {hour:02d}:{minute:02d} {zone_name}"
+        expected = sorted(
+            first_instant(datetime.combine(start + timedelta(days=day), datetime.min.time()).replace(hour=hour, minute=minute), zone)
+            for day in range(days))
+        moment = expected[0] - 1
+        for want in expected:
+            moment = tocsin.calendar_next(spec, moment)
+            assert moment == want, (spec, datetime.fromtimestamp(want, UTC))
+            compared += 1
+    assert compared == len(TIMES) * days
+
+
+def test_calendar_next_takes_and_gives_datetimes():
+    berlin = ZoneInfo("Europe/Berlin")
+    after = datetime(2027, 3, 26, 8, 0, tzinfo=berlin)
+    following = tocsin.calendar_next("Mon..Fri 07:00 Europe/Berlin", after)
+    assert following == datetime(2027, 3, 29, 7, 0, tzinfo=berlin) and following.tzinfo is berlin
+    assert tocsin.calendar_next("*:0/15 UTC", FRIDAY_0600) == FRIDAY_0600 + 15 * 60
+    assert tocsin.calendar_next("minutely") > datetime.now().timestamp()
+    naive = tocsin.calendar_next("daily", datetime(2030, 5, 5, 12, 0))
+    assert naive.tzinfo is None and naive == datetime(2030, 5, 6, 0, 0)
+
+
+def test_bad_specs_say_what_and_where():
+    with pytest.raises(tocsin.CalendarSpecError) as caught:
+        tocsin.calendar_next("Mon..Fri 07:00 Mars/Olympus")
+    assert caught.value.column == 16 and "unknown time zone 'Mars/Olympus'" in str(caught.value)
+    assert isinstance(caught.value, tocsin.InvalidArgumentError) and isinstance(caught.value, ValueError)
+    with pytest.raises(tocsin.CalendarSpecError) as caught:
+        tocsin.calendar_check("Mon 25:00")
+    assert caught.value.column == 5 and str(caught.value).startswith("bad calendar spec 'Mon 25:00': column 5: ")
+    for bad in ["", "Mun", "*-13-01", "07:00:00.5", "a\0b"]:
+        with pytest.raises(tocsin.CalendarSpecError):
+            tocsin.calendar_check(bad)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        tocsin.calendar_next(7)  # type: ignore[arg-type]
+    with pytest.raises(tocsin.InvalidArgumentError, match="not a time"):
+        tocsin.calendar_next("daily", float("nan"))
+    with pytest.raises(tocsin.NoOccurrenceError):
+        tocsin.calendar_next("2020-01-01 00:00")
+    assert tocsin.calendar_check("mon..fri 7:00") == "Mon..Fri *-*-* 07:00:00"
+    assert tocsin.calendar_check("quarterly Europe/Berlin") == "*-01,04,07,10-01 00:00:00 Europe/Berlin"
+
+
+def test_a_calendar_alarm_rings_every_weekday_on_a_manual_clock(manual):
+    manual.set_wall_clock(FRIDAY_0600)
+    alarm = manual.calendar("Mon..Fri 07:00 UTC", label="Wake")
+    assert alarm.calendar == "Mon..Fri *-*-* 07:00:00 UTC" and alarm.label == "Wake"
+    assert alarm.alarm_time == FRIDAY_0600 + HOUR and alarm.state is State.IDLE
+    rings = []
+    alarm.on_finish(rings.append)
+    alarm.start()
+    manual.advance(HOUR - 1)
+    assert rings == []
+    manual.advance(1)
+    assert len(rings) == 1 and rings[0].state is State.RUNNING and rings[0].kind is EventKind.FINISH
+    assert rings[0].remaining == 3 * DAY and rings[0].missed == 0
+    assert alarm.state is State.RUNNING and alarm.alarm_time == FRIDAY_0600 + HOUR + 3 * DAY
+    alarm.suspend()
+    manual.advance(4 * DAY + HOUR)  # to Tuesday 08:00: Monday and Tuesday pass while suspended
+    assert len(rings) == 1
+    alarm.resume()
+    manual.advance(0)
+    assert len(rings) == 2 and rings[1].missed == 1 and rings[1].remaining == DAY - HOUR
+    with pytest.raises(tocsin.InvalidArgumentError):
+        alarm.adjust(60)
+    assert manual.countdown(5).calendar is None
+
+
+def test_calendar_alarm_bad_input(manual):
+    with pytest.raises(tocsin.CalendarSpecError) as caught:
+        manual.calendar("Mon..Fry 07:00")
+    assert caught.value.column == 6 and "'Fry' is not a weekday" in str(caught.value)
+    with pytest.raises(tocsin.NoOccurrenceError):
+        manual.calendar("1970-01-01 00:00:00 UTC")  # the manual wall clock reads 0
+    manual.close()
+    with pytest.raises(tocsin.EngineClosedError):
+        manual.calendar("daily")

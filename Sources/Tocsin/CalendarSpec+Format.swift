@@ -48,3 +48,22 @@ extension CalendarSpec {
         }.joined(separator: ",")
     }
 }
+
+extension ZoneRules {
+    /// `Mon 2027-03-29 07:00:00 +02:00`: a Unix time as this zone's clocks
+    /// read it, with their offset from UTC.
+    package func wallText(unixSeconds: Int64) -> String {
+        let offset = Int64(self.offset(at: unixSeconds))
+        let local = unixSeconds + offset
+        let day = CalendarSpec.floorDivide(local, 86400)
+        let (year, month, dayOfMonth) = CalendarSpec.civil(fromDays: day)
+        let weekday = Int(CalendarSpec.floorModulo(day + 3, 7))
+        let second = Int(local - day * 86400)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let name = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][weekday]
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = Int(abs(offset) / 60)
+        return "\(name) \(year)-\(two(month))-\(two(dayOfMonth)) "
+            + "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) \(sign)\(two(minutes / 60)):\(two(minutes % 60))"
+    }
+}

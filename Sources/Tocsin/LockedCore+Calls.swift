@@ -97,6 +97,12 @@ extension LockedCore {
         }
     }
 
+    /// True while the timer holds a FINISH from its restore (see `load`)
+    /// that no handler has taken yet.
+    package func hasHeldFinish(_ timer: TimerID) throws(TocsinError) -> Bool {
+        try withTimer(timer) { core, index in core.heldFinishes[index] != nil }
+    }
+
     /// A calendar alarm's spec; nil for another kind of timer.
     package func calendarSpec(of timer: TimerID) throws(TocsinError) -> CalendarSpec? {
         try withTimer(timer) { core, index in core.isCalendar(index) ? core.calendars[index]?.spec : nil }

@@ -57,6 +57,13 @@ extension TimerEngine {
         try core.calendar(spec)
     }
 
+    /// True while the timer holds the FINISH it was restored with (it ran
+    /// out, or a calendar alarm rang, while the program was away) and no
+    /// handler has taken it yet.
+    package func hasHeldFinish(_ timer: TimerID) throws(TocsinError) -> Bool {
+        try core.hasHeldFinish(timer)
+    }
+
     /// A calendar alarm's spec; nil for any other timer.
     package func calendarSpec(of timer: TimerID) throws(TocsinError) -> CalendarSpec? {
         try core.calendarSpec(of: timer)

@@ -1,5 +1,6 @@
 // Calendar alarms: the C ABI in include/tocsin.h.
 public import CTocsin
+import Glibc
 import Tocsin
 
 /// The longest spec read, in bytes: longer is `TOCSIN_EINVAL`, never read

@@ -25,6 +25,14 @@ public enum Display {
         Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: true)
     }
 
+    /// Time until a calendar alarm's ring: "04:59", "1:04:59", "2d 03:04:59".
+    public static func until(nanoseconds: Int64) -> String {
+        let day = 86400 * Nanos.perSecond
+        guard nanoseconds >= day else { return clock(nanoseconds: nanoseconds, roundUp: true) }
+        let rest = nanoseconds % day
+        return "\(nanoseconds / day)d " + Nanos.clock(rest, roundUp: true, padMinutes: true).leftPadded(to: 8)
+    }
+
     /// A total: "25:00", or "00:01.5" when it has tenths.
     public static func total(nanoseconds: Int64) -> String {
         let tenths = (max(0, nanoseconds) + 50_000_000) / 100_000_000
@@ -70,5 +78,12 @@ public enum Display {
     /// At most `columns - 1` characters, so the terminal never wraps the line.
     static func fitted(_ line: String, columns: Int) -> String {
         String(line.prefix(max(1, columns - 1)))
+    }
+}
+
+extension String {
+    /// "04:59" as "00:04:59" for a width of 8: hours shown once the days are.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String("00:00:00".prefix(width - count)) + self
     }
 }

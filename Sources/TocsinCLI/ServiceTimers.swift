@@ -39,7 +39,10 @@ package enum ServiceTimers {
         return timers.map { timer in
             let state = Display.state(timer.text("state") ?? "?")
             let detail: String
-            if state == "finished" {
+            if let calendar = timer.text("calendar"), state != "finished" {  // a calendar alarm: its spec, and when next
+                let left = timer.nanoseconds("remaining").map { ", \(Display.until(nanoseconds: $0)) left" } ?? ""
+                detail = state == "cancelled" ? calendar : "\(calendar)\(left)"
+            } else if state == "finished" {
                 detail = timer.nanoseconds("finished_ago").map { "done \(Display.total(nanoseconds: $0)) ago" } ?? "done"
             } else if let remaining = timer.nanoseconds("remaining") {
                 detail = "\(Display.clock(nanoseconds: remaining, roundUp: true)) left"
@@ -57,7 +60,7 @@ package enum ServiceTimers {
     /// The order of a timer's members in its JSON object; others follow,
     /// sorted.
     static let memberOrder = ["id", "label", "kind", "state", "elapsed", "remaining", "duration", "alarm_time", "clock",
-                              "laps", "after", "finished_ago"]
+                              "laps", "after", "finished_ago", "calendar", "next", "rang_ago"]
 
     /// A timer as one JSON object, after `first` members.
     package static func json(_ timer: ServiceClient.Timer, after first: [(String, JSON)] = []) -> String {

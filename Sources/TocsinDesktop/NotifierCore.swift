@@ -150,9 +150,13 @@ package final class NotifierCore: @unchecked Sendable {
         case .finished:
             let label = host.label(of: timer)  // allowed on the delivery thread
             // An alarm's time has passed: restarting it would ring at once.
-            let isAlarm = host.reading(of: timer)?.isAlarm ?? false
+            // A calendar alarm rings and runs on: Stop ends this ring only.
+            let reading = host.reading(of: timer)
+            let isAlarm = reading?.isAlarm ?? false
+            let runsOn = reading?.state == .running
             present(key, alert: alert, label: label.isEmpty ? "Timer" : label,
-                    buttons: isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze], overtime: alert.live, rang: isAlarm)
+                    buttons: runsOn ? [.stop] : isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze],
+                    overtime: alert.live && !runsOn, rang: isAlarm)
         case .running where alert.followsTime, .suspended where alert.followsTime:
             if event == .running { sound.post(.stop(key)) }
             glib.run { [self] in followTime(key, because: .changed(event)) }

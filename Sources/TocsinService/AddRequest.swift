@@ -23,9 +23,11 @@ package struct AddRequest: Equatable, Sendable {
     package var clock: TimerClock = .boot
     /// Start when that timer finishes.
     package var after: UInt64?
+    /// A calendar alarm's spec (kind `calendar`).
+    package var calendar: CalendarSpec?
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after"]
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar"]
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
     /// id names a timer of the service (for `after`).
@@ -38,9 +40,22 @@ package struct AddRequest: Equatable, Sendable {
         if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
             throw ServiceError(.invalidArgument, "unknown option '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
         }
-        let kindName = try Self.text(options["kind"], "kind") ?? "countdown"
+        let calendarText = try Self.text(options["calendar"], "calendar")
+        let kindName = try Self.text(options["kind"], "kind") ?? (calendarText == nil ? "countdown" : "calendar")
         guard let kind = TimerService.Kind(rawValue: kindName) else {
-            throw ServiceError(.invalidArgument, "kind must be countdown, stopwatch or alarm, not '\(kindName)'")
+            throw ServiceError(.invalidArgument, "kind must be countdown, stopwatch, alarm or calendar, not '\(kindName)'")
+        }
+        guard (kind == .calendar) == (calendarText != nil) else {
+            throw ServiceError(.invalidArgument, kind == .calendar
+                ? "a calendar alarm needs the option calendar (its spec, e.g. 'Mon..Fri 07:00')"
+                : "the option calendar makes a calendar alarm: drop kind '\(kindName)' or the option")
+        }
+        if let calendarText {
+            do throws(CalendarSpecError) {
+                calendar = try CalendarSpec(parsing: calendarText)
+            } catch {
+                throw ServiceError(.invalidArgument, "bad calendar spec '\(calendarText)': \(error)")
+            }
         }
         self.label = label
         self.kind = kind
@@ -84,8 +99,8 @@ package struct AddRequest: Equatable, Sendable {
                 throw ServiceError(.invalidArgument, "an alarm's time must be a Unix time (seconds since 1970), got \(seconds)")
             }
             self.nanoseconds = nanoseconds
-        case .stopwatch:
-            break
+        case .stopwatch, .calendar:
+            break  // a calendar alarm's times are its spec's: seconds is not read
         }
     }
 

@@ -13,6 +13,7 @@ extension TimerService {
             case .countdown: try engine.countdown(nanoseconds: request.nanoseconds)
             case .stopwatch: try engine.stopwatch()
             case .alarm: try engine.alarm(atNanoseconds: request.nanoseconds)
+            case .calendar: try engine.calendar(request.calendar ?? CalendarSpec())
             }
         }
         let id = nextID

@@ -30,6 +30,8 @@ extension TimerService {
             saveAfterEvent([id])
             signals.finished(id, (try? engine.label(of: entry.timer)) ?? "", lateness)
             if wasHeld { announceLate(entry, lateness: lateness) }
+            // A calendar alarm rings on: its next rings get the alert.
+            if wasHeld, event.state == .running { attachAlert(entry) }
             startWaiting(after: id)
         }
     }
@@ -51,6 +53,13 @@ extension TimerService {
         guard let notifier, entry.alert || entry.sound else { return }
         if let stray = entry.notification { notifier.core.closeStray(stray) }  // its live one, from before
         let label = (try? engine.label(of: entry.timer)) ?? ""
+        if entry.kind == .calendar {  // "Stand-up rang at 09:25, 2 h ago"
+            let rang = "\(label.isEmpty ? "The alarm" : label) rang at \(Self.timeOfDay(entry.finishedAt ?? 0)), \(Self.ago(lateness)) ago"
+            let sound = entry.sound && lateness <= grace ? Alert.defaultSound : nil
+            notifier.show(Alert(summary: label, body: rang, urgency: lateness <= grace ? .critical : .normal,
+                                sound: sound, popup: entry.alert || lateness > grace, actions: false))
+            return
+        }
         if lateness <= grace {
             notifier.show(Alert(summary: label, body: "Finished \(Self.ago(lateness)) ago",
                                 sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert, actions: false))
@@ -58,6 +67,15 @@ extension TimerService {
             notifier.show(Alert(summary: label, body: "\(label.isEmpty ? "A timer" : label) ran out \(Self.ago(lateness)) ago",
                                 urgency: .normal, sound: nil, actions: false))
         }
+    }
+
+    /// "09:25": a Unix time's local time of day.
+    static func timeOfDay(_ unixSeconds: Double) -> String {
+        let seconds = Int64(unixSeconds)
+        let local = seconds + Int64(ZoneRules.local().offset(at: seconds))
+        let minutes = Int(((local % 86400) + 86400) % 86400 / 60)
+        let hour = minutes / 60, minute = minutes % 60
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
     /// "3 h", "12 min", "40 s".

@@ -36,6 +36,7 @@ extension TimerService {
             return "adjust takes a finite number of seconds other than 0, got \(seconds)"
         }
         if entry.kind == .stopwatch { return "\(label) is a stopwatch: only countdowns and alarms can be adjusted" }
+        if entry.kind == .calendar { return "\(label) is a calendar alarm: its times are its spec's; cancel it or add another" }
         if state == .canceled { return "\(label) was cancelled: restart it first" }
         if state == .finished, delta < 0 { return "\(label) has finished: only added time (+) runs it again" }
         guard error == .invalidArgument, delta < 0,
@@ -61,6 +62,10 @@ extension TimerService {
 extension ServiceError {
     /// The service's name for an engine failure.
     init(_ error: TocsinError) {
+        if error == .outOfRange {
+            self.init(.invalidArgument, "the calendar spec has no occurrence left (its last date has passed)")
+            return
+        }
         let kind: Kind = switch error {
         case .noSuchTimer: .noSuchTimer
         case .invalidArgument: .invalidArgument

@@ -12,9 +12,19 @@ extension TimerService {
         entries[entry.id] = entry
         idsByHandle[entry.timer.rawValue] = entry.id
         let id = entry.id
-        if entry.heldRecord == nil, entry.alert || entry.sound, let notifier {
+        if entry.heldRecord == nil { attachAlert(entry) }
+        try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
+    }
+
+    /// Shows `entry`'s alert at each of its finishes from now on.
+    func attachAlert(_ entry: Entry) {
+        if entry.alert || entry.sound, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
-            let body = entry.kind == .alarm ? "Alarm" : "Time is up"
+            let body = switch entry.kind {
+            case .alarm: "Alarm"
+            case .calendar: "Alarm: " + ((try? engine.calendarSpec(of: entry.timer))??.normalized ?? "")
+            case .countdown, .stopwatch: "Time is up"
+            }
             let alert = Alert(
                 summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert,
                 live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
@@ -26,7 +36,6 @@ extension TimerService {
                 return true
             }, notification: entry.notification)
         }
-        try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
     }
 
     /// A button of a timer's notification, as the matching call. A change

@@ -19,7 +19,13 @@ extension TimerService {
             properties += [("remaining", .number(Nanos.seconds(remaining.nanoseconds))),
                            ("duration", .number(Nanos.seconds(duration.nanoseconds)))]
         }
-        if let time = try? engine.alarmTime(of: timer) { properties.append(("alarm_time", .number(Nanos.seconds(time.nanoseconds)))) }
+        if let time = try? engine.alarmTime(of: timer) {
+            properties.append(("alarm_time", .number(Nanos.seconds(time.nanoseconds))))
+            if let spec = try? engine.calendarSpec(of: timer) {
+                properties += [("calendar", .text(spec.normalized)), ("next", .number(Nanos.seconds(time.nanoseconds)))]
+                if let rang = entry.finishedAt { properties.append(("rang_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - rang)))) }
+            }
+        }
         if let after = entry.after { properties.append(("after", .id(after))) }
         if state == .finished, let finishedAt = entry.finishedAt {
             properties.append(("finished_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - finishedAt))))

@@ -166,8 +166,8 @@ extension TimerService {
                     if case .integer(let notification)? = item["notification"], let known = UInt32(exactly: notification) {
                         entry.notification = known
                     }
-                    // Finished now but not when written: it ran out while the service was away.
-                    if finishedAt == nil, (try? engine.state(of: handles[0])) == .finished, case .object(let members) = item {
+                    // It ran out (a calendar alarm: rang) while the service was away.
+                    if (try? engine.hasHeldFinish(handles[0])) == true, case .object(let members) = item {
                         entry.heldRecord = members.filter { $0.0 != "change" }
                     }
                     restored.append(entry)

@@ -21,7 +21,7 @@ package struct ServiceSignals {
 /// engine is polled there, so its handlers run there too.
 package final class TimerService: @unchecked Sendable {
     package enum Kind: String, Sendable {
-        case countdown, stopwatch, alarm
+        case countdown, stopwatch, alarm, calendar
     }
 
     /// A timer as the service knows it besides the engine.

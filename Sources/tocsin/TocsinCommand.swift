@@ -15,6 +15,10 @@ struct TocsinCommand: ParsableCommand {
               tocsin 25m "Tea is ready"      a 25-minute countdown with its label
               tocsin 90                      90 seconds (also 90s, 1h30m, 2.5m, 1.5h)
               tocsin until 14:30 Meeting     count down to a time of day (2:30pm too)
+              tocsin every 'Mon..Fri 07:00' Wake -b   ring every weekday at 07:00
+                                               (systemd's calendar syntax; the
+                                               timer service keeps it)
+              tocsin next '*-*-01 09:00' --count 3   when a calendar spec rings
               tocsin 25m:Work 5m:Break       one after another (a pomodoro);
                                                --repeat 4 for four rounds
               tocsin --parallel 3m:Eggs 8m:Rice   side by side, one line each
@@ -60,7 +64,7 @@ struct TocsinCommand: ParsableCommand {
         version: "tocsin \(TimerEngine.version)",
         subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self, Ls.self,
                       Control<Pause>.self, Control<Cancel>.self, Control<Restart>.self, Control<Remove>.self,
-                      Control<Lap>.self, Adjust.self, Watch.self],
+                      Control<Lap>.self, Adjust.self, Watch.self, Every.self, Next.self],
         defaultSubcommand: Countdown.self)
 
     /// Runs the command with the documented exit statuses: bad usage is one

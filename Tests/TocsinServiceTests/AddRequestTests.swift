@@ -33,13 +33,25 @@ import TocsinService
         #expect(rest.warn == 30_000_000_000 && rest.tick == 500_000_000 && rest.clock == .awake && rest.after == 7)
         #expect(try request("Run", seconds: 0, ["kind": .text("stopwatch")]).nanoseconds == 0)
         #expect(try request("Wake", seconds: 1_800_000_000, ["kind": .text("alarm")]).nanoseconds == 1_800_000_000_000_000_000)
+        let weekdays = try request("Wake", seconds: 0, ["calendar": .text("mon..fri 7:00 Europe/Berlin")])
+        #expect(weekdays.kind == .calendar && weekdays.calendar?.normalized == "Mon..Fri *-*-* 07:00:00 Europe/Berlin")
+        #expect(try request("Wake", seconds: -5, ["kind": .text("calendar"), "calendar": .text("daily")]).kind == .calendar)
     }
 
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, clock, kind, live, sound, start, tick, warn)")),
-            ("Tea", 60, ["kind": .text("egg")], ServiceError(.invalidArgument, "kind must be countdown, stopwatch or alarm, not 'egg'")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, kind, live, sound, start, tick, warn)")),
+            ("Tea", 60, ["kind": .text("egg")], ServiceError(.invalidArgument, "kind must be countdown, stopwatch, alarm or calendar, not 'egg'")),
+            ("Wake", 0, ["calendar": .text("Mon..Fri 25:00")], ServiceError(.invalidArgument,
+                "bad calendar spec 'Mon..Fri 25:00': column 10: hour 25 is out of range (0..23)")),
+            ("Wake", 0, ["calendar": .text("07:00 Mars/Olympus")], ServiceError(.invalidArgument,
+                "bad calendar spec '07:00 Mars/Olympus': column 7: unknown time zone 'Mars/Olympus'")),
+            ("Wake", 0, ["kind": .text("calendar")], ServiceError(.invalidArgument,
+                "a calendar alarm needs the option calendar (its spec, e.g. 'Mon..Fri 07:00')")),
+            ("Wake", 0, ["kind": .text("alarm"), "calendar": .text("daily")], ServiceError(.invalidArgument,
+                "the option calendar makes a calendar alarm: drop kind 'alarm' or the option")),
+            ("Wake", 0, ["calendar": .number(7)], ServiceError(.invalidArgument, "calendar must be a string (s)")),
             ("Tea", 60, ["alert": .text("yes")], ServiceError(.invalidArgument, "alert must be a boolean (b)")),
             ("Tea", 60, ["warn": .number(86401)], ServiceError(.invalidArgument, "warn must be at most 86400 seconds")),
             ("Tea", 60, ["tick": .number(-1)], ServiceError(.invalidArgument, "tick must be a number of seconds >= 0 (d)")),

@@ -26,6 +26,9 @@ import Tocsin
         /// Puts timer #i on the awake clock; a new alarm at a wall time;
         /// sets the wall clock; a simulated suspend.
         case awake(Int), alarm(wallMilliseconds: Int64), setWall(milliseconds: Int64)
+        /// A new calendar alarm on `Model.calendarSpec` (seconds 0, 7, … 56
+        /// of every minute: steps of 7 s and one of 4 s).
+        case calendar
         case suspendFor(milliseconds: Int64)
 
         var description: String {
@@ -49,6 +52,7 @@ import Tocsin
             case .advance(let ms): "advance(\(ms)ms)"
             case .awake(let i): "awake(#\(i))"
             case .alarm(let ms): "alarm(at: \(ms)ms)"
+            case .calendar: "calendar"
             case .setWall(let ms): "setWall(\(ms)ms)"
             case .suspendFor(let ms): "suspendFor(\(ms)ms)"
             }
@@ -91,6 +95,7 @@ import Tocsin
             case 82..<84: ops.append(.alarm(wallMilliseconds: Int64(random.next() % 600_000))); created += 1
             case 84..<86: ops.append(.setWall(milliseconds: Int64(random.next() % 600_000)))
             case 86..<88: ops.append(.suspendFor(milliseconds: Int64(random.next() % 5000)))
+            case 88..<90: ops.append(.calendar); created += 1
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -227,6 +232,9 @@ final class RealSide: @unchecked Sendable {
             case .advance(let ms): try engine.advance(by: .milliseconds(ms))
             case .awake(let i): try engine.setClock(.awake, for: handle(i))
             case .alarm(let ms): try adopt(engine.alarm(at: .milliseconds(ms)))
+            case .calendar:
+                let spec = try? CalendarSpec(parsing: Model.calendarSpec)
+                try adopt(engine.calendar(spec ?? CalendarSpec()))
             case .setWall(let ms): try engine.setWallClock(.milliseconds(ms))
             case .suspendFor(let ms): try engine.simulateSuspend(for: .milliseconds(ms))
             }
@@ -303,8 +311,9 @@ struct Model {
         var coalesces = false
         /// Counts the awake clock: `segmentStart` is awake time.
         var awake = false
-        /// An alarm's wall time.
+        /// An alarm's wall time (a calendar alarm's coming occurrence).
         var alarmTime: Int64?
+        var isCalendar = false
 
         func running(at now: Int64) -> Int64 {
             let value = state == .running ? banked + (now - segmentStart) : banked
@@ -346,6 +355,16 @@ struct Model {
     var wallLead: Int64 = 0
 
     func exists(_ index: Int) -> Bool { index < timers.count && timers[index] != nil }
+
+    /// The calendar alarms' spec, and its occurrences computed plainly.
+    static let calendarSpec = "*:*:0/7 UTC"
+
+    /// The first occurrence strictly after wall time `wall` (ns).
+    static func occurrence(after wall: Int64) -> Int64 {
+        var second = (wall >= 0 ? wall / 1_000_000_000 : (wall - 999_999_999) / 1_000_000_000) + 1
+        while (second % 60 + 60) % 60 % 7 != 0 { second += 1 }
+        return second * 1_000_000_000
+    }
 
     /// The timer's clock at boot time `boot` (now by default).
     func clock(of timer: Timer, at boot: Int64? = nil) -> Int64 {
@@ -407,6 +426,7 @@ struct Model {
                 timers[i]!.duration = base
                 timers[i]!.base = nil
             }
+            if timers[i]!.isCalendar { timers[i]!.alarmTime = Self.occurrence(after: now + wallLead) }
             timers[i]!.state = .running
             timers[i]!.banked = 0
             timers[i]!.segmentStart = clock(of: timers[i]!)
@@ -489,6 +509,9 @@ struct Model {
         case .alarm(let ms):
             timers.append(Timer(duration: 1, alarmTime: ms * 1_000_000))
             aim(timers.count - 1)
+        case .calendar:
+            timers.append(Timer(duration: 1, alarmTime: Self.occurrence(after: now + wallLead), isCalendar: true))
+            aim(timers.count - 1)
         case .setWall(let ms):
             wallLead = ms * 1_000_000 - now
             rearmInOrder({ $0.alarmTime != nil }, aiming: true)
@@ -504,8 +527,13 @@ struct Model {
         }
         // The engine re-aims an idle or suspended alarm whenever it is
         // asked about (the test's views after every step).
+        // An idle or cancelled calendar alarm follows its occurrences.
         for i in timers.indices where timers[i]?.alarmTime != nil {
-            if timers[i]!.state == .idle || timers[i]!.state == .suspended { aim(i) }
+            let state = timers[i]!.state
+            if timers[i]!.isCalendar, state == .idle || state == .canceled, timers[i]!.alarmTime! <= now + wallLead {
+                timers[i]!.alarmTime = Self.occurrence(after: now + wallLead)
+            }
+            if state == .idle || state == .suspended { aim(i) }
         }
         return .init(result: "ok", events: events)
     }
@@ -513,6 +541,7 @@ struct Model {
     /// The header's adjust rules.
     private mutating func adjust(_ i: Int, by delta: Int64) -> ModelTests.Outcome {
         let fail = { (error: TocsinError) in ModelTests.Outcome(result: error.name, events: []) }
+        if timers[i]!.isCalendar { return fail(.invalidArgument) }  // its times are the spec's
         if timers[i]!.alarmTime != nil { return adjustAlarm(i, by: delta) }
         guard let old = timers[i]!.duration, delta != 0 else { return fail(.invalidArgument) }
         let state = timers[i]!.state
@@ -641,6 +670,20 @@ struct Model {
             timer.dueNoSooner = nil  // only the first push after a start or adjustment is held back
             if timer.nextDue == nil { timer.armedSequence = nil }
             timers[due.index] = timer
+        } else if timer.isCalendar {
+            // A ring: on to the first occurrence after the wall clock now,
+            // the ones passed over counted; it runs on, keeping its place.
+            let wall = max(timer.alarmTime!, now + wallLead)
+            var (last, skipped) = (timer.alarmTime!, 0)
+            while Self.occurrence(after: last) <= wall {
+                last = Self.occurrence(after: last)
+                skipped += 1
+            }
+            timers[due.index]!.alarmTime = Self.occurrence(after: wall)
+            aim(due.index)
+            timers[due.index]!.dueNoSooner = nil
+            let ran = timers[due.index]!.running(at: now)
+            text = "finish running e=\(ran) r=\(timers[due.index]!.duration! - ran) t=0 m=\(skipped)"
         } else {
             timer.banked = timer.duration!
             timer.state = .finished

@@ -1,0 +1,102 @@
+import Glibc
+package import Tocsin
+import TocsinBase
+import TocsinNotify
+
+/// `tocsin every SPEC LABEL`: a calendar alarm in the foreground. The live
+/// line shows the label, the next ring and the time until it; each ring is
+/// a line (a JSON `ring` event with `--json`), the desktop alert and sound,
+/// and `--exec`. It rings on until stopped: q or Esc (status 0), Ctrl-C
+/// (130), SIGTERM or SIGHUP (143, 129). For an alarm that outlives the
+/// terminal, `-b` hands it to the timer service instead.
+///
+/// `@unchecked Sendable`: everything runs on the command's one thread.
+package final class CalendarRunner: @unchecked Sendable {
+    let spec: CalendarSpec
+    let label: String
+    let options: CountdownOptions
+    let session: TerminalSession
+    var output: Output { session.output }
+    var loop: EventLoop { session.loop }
+    let notifier: Notifier?
+    private var alarm = TimerID(rawValue: 0)
+    private var rings = 0
+
+    package init(spec: CalendarSpec, label: String, options: CountdownOptions) throws(TocsinError) {
+        self.spec = spec
+        self.label = label
+        self.options = options
+        session = try TerminalSession(json: options.json)
+        notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
+    }
+
+    /// Rings until stopped; the exit status.
+    public func run() -> Int32 {
+        session.run(ringUntilStopped)
+    }
+
+    private func ringUntilStopped() -> Int32 {
+        do throws(TocsinError) {
+            alarm = try loop.engine.calendar(spec)
+            try loop.engine.setLabel(label, for: alarm)
+            // The live line counts seconds; after a stall, one redraw.
+            if output.mode == .live { try loop.engine.setTickInterval(.milliseconds(250), for: alarm) }
+            try loop.engine.setTickPolicy(.coalesce, for: alarm)
+            try loop.engine.setHandler(for: alarm) { [unowned self] event in handle(event) }
+            if let notifier {
+                let alert = Alert(summary: label, body: "Alarm: \(spec.normalized)",
+                                  sound: options.sound ? Alert.defaultSound : nil, popup: options.alert)
+                try? notifier.attach(alarm, in: loop.engine, alert: alert)
+            }
+            try loop.engine.start(alarm)
+        } catch {
+            return session.refuse(error == .outOfRange ? "\(spec.normalized) has no occurrence left" : "\(error)")
+        }
+        var status: Int32?
+        while status == nil {
+            redraw()
+            for wake in loop.next(timeoutMilliseconds: -1) {
+                switch wake {
+                case .key(let key) where key == Key.controlC: status = ExitStatus.cancelled
+                case .key(let key) where Key.isQuit(key): status = ExitStatus.finished
+                case .interrupt(let signal):
+                    status = signal == SIGTERM || signal == SIGHUP ? ExitStatus.ended(by: signal) : ExitStatus.cancelled
+                default: break
+                }
+            }
+        }
+        try? loop.engine.cancel(alarm)
+        _ = loop.next(timeoutMilliseconds: 0)
+        output.finish()
+        output.permanent("\(label): stopped after \(rings) ring\(rings == 1 ? "" : "s") (\(spec.normalized))")
+        return status ?? ExitStatus.finished
+    }
+
+    private func handle(_ event: TimerEvent) {
+        guard event.kind == .finish else { return }
+        rings += 1
+        let zone = spec.zoneRules() ?? .utc
+        let now = ((try? loop.engine.wallClock())?.nanoseconds ?? Clocks.realtime()) / Nanos.perSecond
+        let rang = now - event.lateness.nanoseconds / Nanos.perSecond
+        let next = (try? loop.engine.alarmTime(of: alarm))??.nanoseconds ?? 0
+        let missed = event.missed > 0 ? " (\(event.missed) missed before it)" : ""
+        output.permanent("⏰ \(label)  \(zone.wallText(unixSeconds: rang))\(missed)")
+        output.event([
+            ("event", .string("ring")), ("label", .string(label)), ("calendar", .string(spec.normalized)),
+            ("missed", .integer(Int64(clamping: event.missed))), ("lateness", seconds(event.lateness.nanoseconds)),
+            ("next", seconds(next)),
+        ])
+        if let command = options.exec,
+           let failure = FinishCommand(command: command).run(label: label, elapsedNanoseconds: event.elapsed.nanoseconds) {
+            Descriptor.complain("tocsin: --exec '\(command)' \(failure)")
+        }
+    }
+
+    private func redraw() {
+        guard output.mode == .live, let next = (try? loop.engine.alarmTime(of: alarm)) ?? nil,
+              let left = (try? loop.engine.remaining(of: alarm)) ?? nil else { return }
+        let zone = spec.zoneRules() ?? .utc
+        let line = "\(label)  next \(zone.wallText(unixSeconds: next.nanoseconds / Nanos.perSecond))  in \(Display.until(nanoseconds: left.nanoseconds))"
+        output.live([Display.fitted(line, columns: session.terminal.columns)])
+    }
+}

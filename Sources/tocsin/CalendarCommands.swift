@@ -1,0 +1,124 @@
+import ArgumentParser
+import Glibc
+import Tocsin
+import TocsinBase
+import TocsinCLI
+import TocsinService
+
+/// A calendar spec on the command line, parsed once: a bad one is bad
+/// usage (exit 2) with one line naming what is wrong and where.
+struct CalendarArgument {
+    let text: String
+    let spec: CalendarSpec
+
+    init(_ text: String) throws {
+        self.text = text
+        do {
+            spec = try CalendarSpec(parsing: text)
+        } catch {
+            throw ValidationError("bad calendar spec '\(text)': \(error)")
+        }
+    }
+}
+
+struct Next: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a calendar spec's coming occurrences: tocsin next 'Mon..Fri 07:00' --count 3.",
+        discussion: """
+            The spec is systemd's calendar syntax (systemd.time(7)): weekdays (Mon, Mon..Fri, Sat,Sun), \
+            a date Y-M-D (*-*-01, *-12-25, *-*~01 the last day), a time h:m[:s] (07:00, *:0/15, 9..17:00), \
+            minutely, hourly, daily, weekly, monthly, yearly, quarterly, semiannually, and an optional zone \
+            (UTC, Europe/Berlin; else the local one). A local time a DST change skips rings at the change; \
+            one that happens twice rings once. The first line is the normalized form, as systemd-analyze \
+            calendar prints it; then one occurrence a line, in the spec's zone, with its offset from UTC.
+            """)
+
+    @Argument(help: ArgumentHelp("The calendar spec (quoted, or as separate words).", valueName: "spec"))
+    var words: [String]
+
+    @Option(help: ArgumentHelp("How many occurrences (1 to 1000).", valueName: "n"))
+    var count = 5
+
+    @Flag(help: "One JSON object per occurrence: {\"next\": Unix seconds, \"local\": \"...\"}.")
+    var json = false
+
+    func validate() throws {
+        _ = try CalendarArgument(words.joined(separator: " "))
+        guard (1...1000).contains(count) else { throw ValidationError("--count takes 1 to 1000; got \(count)") }
+    }
+
+    func run() throws {
+        let argument = try CalendarArgument(words.joined(separator: " "))
+        guard let zone = argument.spec.zoneRules() else {
+            throw CommandFailure("the zone of '\(argument.text)' is no longer installed")
+        }
+        let now = Int64(Glibc.time(nil))
+        guard argument.spec.next(after: now, in: zone) != nil else {
+            throw CommandFailure("'\(argument.text)' has no occurrence after now")
+        }
+        if !json { Descriptor.say(argument.spec.normalized) }
+        var after = now
+        for _ in 0..<count {
+            guard let next = argument.spec.next(after: after, in: zone) else { break }
+            let local = zone.wallText(unixSeconds: next)
+            if json {
+                Descriptor.say(JSON.object([("next", .integer(next)), ("local", .string(local))]).compactEncoded())
+            } else {
+                Descriptor.say("\(local)  in \(Display.until(nanoseconds: (next - now) * Nanos.perSecond))")
+            }
+            after = next
+        }
+    }
+}
+
+struct Every: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Ring at every occurrence of a calendar spec: tocsin every 'Mon..Fri 07:00' Wake.",
+        discussion: """
+            The spec is as for tocsin next (systemd's calendar syntax). In the foreground the live line \
+            shows the label, the next ring and the time until it; each ring shows the desktop alert and \
+            plays the alarm sound, and rings on until q, Esc or Ctrl-C. With -b the timer service keeps \
+            it, across logins and restarts (tocsin ls lists it, tocsin rm ends it); a ring missed while \
+            the service was not running is announced when it comes back.
+            """)
+
+    @Argument(help: ArgumentHelp("The calendar spec, quoted: 'Mon..Fri 07:00', '*-*-01 09:00 Europe/Berlin'.", valueName: "spec"))
+    var specText: String
+
+    @Argument(help: "A label.")
+    var label: [String] = []
+
+    @OptionGroup var finish: FinishOptions
+
+    @Flag(name: [.customShort("b"), .long], help: "Hand the alarm to the timer service and return at once (see tocsin ls).")
+    var background = false
+
+    @Flag(inversion: .prefixedNo, help: "With -b: a desktop notification counting down to the next ring (default: off).")
+    var live = false
+
+    func validate() throws {
+        _ = try CalendarArgument(specText)
+        if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
+            throw ValidationError("\(name) is for an alarm in the foreground; drop it or -b")
+        }
+    }
+
+    func run() throws {
+        let argument = try CalendarArgument(specText)
+        let label = label.isEmpty ? "Alarm" : label.joined(separator: " ")
+        if background {
+            let client = try ServiceControl.connect()
+            let options: [(String, ServiceValue)] = [
+                ("calendar", .text(argument.text)), ("alert", .flag(!finish.quiet)), ("sound", .flag(!finish.quiet)),
+                ("live", .flag(live)),
+            ]
+            let id = try client.add(label: label, seconds: 0, options: options)
+            let zone = argument.spec.zoneRules() ?? .utc
+            let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"
+            Descriptor.say("\(label): id \(id), \(argument.spec.normalized), next \(next)")
+            return
+        }
+        let status = try CalendarRunner(spec: argument.spec, label: label, options: finish.countdownOptions).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,88 @@
+"""Calendar alarms in the service: Add's `calendar` option, the rings as
+Finished signals while the alarm runs on, List's `calendar` and `next`, a
+ring missed while the service was down announced once when it comes back,
+and the command's `every -b`."""
+
+import json
+import re
+import subprocess
+import time
+
+from conftest import TOCSIN
+from servicebus import add, boot_time, call, gdbus_call, stop_service, timers, wait_until
+
+QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
+
+
+def tocsin(*arguments):
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=30)
+
+
+def test_a_calendar_alarm_rings_every_second_and_runs_on(signals):
+    alarm = add("Tick", 0, calendar=("s", "*:*:* UTC"), **QUIET)
+    listed = timers()[alarm]
+    assert (listed["kind"], listed["state"], listed["calendar"]) == ("calendar", "running", "*-*-* *:*:* UTC")
+    assert listed["next"] == listed["alarm_time"] and listed["next"] == int(listed["next"])
+    assert 0 < listed["next"] - time.time() <= 1.001
+    rings = signals.wait_for("Finished", 3, id=alarm)
+    assert [ring.args[1] for ring in rings] == ["Tick"] * 3
+    assert all(0 <= ring.args[2] < 0.5 for ring in rings)  # each on time, by its own lateness
+    assert 1.5 < rings[2].at - rings[0].at < 2.5  # a second apart
+    listed = timers()[alarm]
+    assert listed["state"] == "running" and listed["next"] > time.time() - 0.01 and "rang_ago" in listed
+    call("Cancel", "t", alarm)
+    assert timers()[alarm]["state"] == "canceled"
+    count = len(signals.named("Finished", id=alarm))
+    time.sleep(1.5)
+    assert len(signals.named("Finished", id=alarm)) == count  # cancelled: no more rings
+
+
+def test_bad_calendar_specs_get_named_errors():
+    status, output = gdbus_call("Add", "Wake", "0", "{'calendar': <'Mun..Fri 07:00'>}")
+    assert status != 0 and "InvalidArgument" in output
+    assert "bad calendar spec 'Mun..Fri 07:00': column 1: 'Mun..Fri' is not a weekday, a date" in output, output
+    status, output = gdbus_call("Add", "Wake", "0", "{'calendar': <'07:00 Mars/Olympus'>}")
+    assert "column 7: unknown time zone 'Mars/Olympus'" in output, output
+    status, output = gdbus_call("Add", "Wake", "0", "{'kind': <'calendar'>}")
+    assert "needs the option calendar" in output, output
+    status, output = gdbus_call("Add", "Old", "0", "{'calendar': <'2020-01-01'>}")
+    assert status != 0 and "no occurrence left" in output, output
+    alarm = add("Wake", 0, calendar=("s", "Mon..Fri 07:00"), **QUIET)
+    status, output = gdbus_call("Adjust", str(alarm), "60.0")
+    assert status != 0 and "Wake is a calendar alarm" in output, output
+
+
+def test_a_ring_missed_while_the_service_was_down_is_announced_once_and_it_rings_on(signals):
+    alarm = add("Stand-up", 0, calendar=("s", "*:*:0/3 UTC"), **QUIET)
+    coming = timers()[alarm]["next"]
+    stop_service()
+    stopped = time.time()
+    assert stopped < coming  # it went down before the ring
+    time.sleep(max(0.0, coming - time.time()) + 1.2)  # the ring passes while no service runs
+    assert timers()[alarm]["state"] == "running"  # activated again: the held ring comes at once
+    (late,) = signals.wait_for("Finished", id=alarm)
+    assert late.args[2] >= 1.0  # announced late, by how late
+    later = signals.wait_for("Finished", 2, id=alarm, timeout=10)[1]
+    assert 0 <= later.args[2] < 0.5  # then on time again
+    stop_service()
+    time.sleep(0.5)
+    timers()  # back once more: nothing passed unannounced, so nothing is announced twice
+    time.sleep(0.5)
+    finishes = signals.named("Finished", id=alarm)
+    assert all(0 <= ring.args[2] < 0.5 for ring in finishes[1:]), [ring.args for ring in finishes]
+
+
+def test_every_in_the_background_is_listed_and_removed(signals):
+    handed = tocsin("every", "Mon..Fri 07:00 UTC", "Wake", "-b")
+    assert handed.returncode == 0, handed.stderr
+    assert re.fullmatch(r"Wake: id (\d+), Mon\.\.Fri \*-\*-\* 07:00:00 UTC, next (Mon|Tue|Wed|Thu|Fri) "
+                        r"\d{4}-\d\d-\d\d 07:00:00 \+00:00\n", handed.stdout), handed.stdout
+    listed = tocsin("ls")
+    assert re.search(r"^\s*\d+\s+Wake\s+running\s+Mon\.\.Fri \*-\*-\* 07:00:00 UTC, (\d+d )?\d\d:\d\d:\d\d left$",
+                     listed.stdout, re.M), listed.stdout
+    (item,) = [json.loads(line) for line in tocsin("ls", "--json").stdout.splitlines()]
+    assert item["kind"] == "calendar" and item["calendar"] == "Mon..Fri *-*-* 07:00:00 UTC"
+    assert tocsin("rm", "Wake").returncode == 0
+    assert timers() == {}
+    bad = tocsin("every", "Mon..Fri 7:61", "Wake", "-b")
+    assert bad.returncode == 2 and bad.stderr.startswith("tocsin: bad calendar spec 'Mon..Fri 7:61': column 12: minute 61 is out of range"), bad.stderr

@@ -87,13 +87,18 @@ extension LockedCore {
     package func alarm(atNanoseconds time: Int64) throws(TocsinError) -> TimerID {
         guard time >= 0, time <= Nanos.max else { throw .invalidArgument }
         return try withLock { core throws(TocsinError) in
-            TimerID(rawValue: core.slots.handle(of: try core.newAlarm(at: time)))
+            // The slot first: `core.slots.handle(of: try core.newAlarm(…))`
+            // read the table before the call grew it (a stale handle past
+            // the first 1,024 timers).
+            let index = try core.newAlarm(at: time)
+            return TimerID(rawValue: core.slots.handle(of: index))
         }
     }
 
     package func calendar(_ spec: CalendarSpec) throws(TocsinError) -> TimerID {
         try withLock { core throws(TocsinError) in
-            TimerID(rawValue: core.slots.handle(of: try core.newCalendar(spec)))
+            let index = try core.newCalendar(spec)  // first: see `alarm`
+            return TimerID(rawValue: core.slots.handle(of: index))
         }
     }
 

@@ -261,7 +261,25 @@ static void saved_and_loaded_it_holds_the_rings_away(void) {
     unlink(path);
 }
 
+/* Past the first 1,024 slots the table grows: each new alarm's handle must
+   be read from the grown table (0.5 read it from the old one: the 1,025th
+   alarm's start failed with TOCSIN_ENOENT). */
+static void thousands_of_alarms_and_calendar_alarms_start(void) {
+    tocsin_engine *engine = engine_at(FRI_0600);
+    int failures = 0;
+    for (int i = 0; i < 3000; i++) {
+        tocsin_timer timer = 0;
+        int rc = i % 2 ? tocsin_alarm_new(engine, FRI_0600 + 60 + i, &timer)
+                       : tocsin_calendar_new(engine, "*:0/15 UTC", &timer);
+        if (rc != TOCSIN_OK || tocsin_timer_start(engine, timer) != TOCSIN_OK) failures++;
+    }
+    CHECK_EQ(0, failures);
+    CHECK_EQ(3000, tocsin_engine_timers(engine, NULL, 0));
+    tocsin_engine_free(engine);
+}
+
 const test_case calendar_tests[] = {
+    {"thousands_of_alarms_and_calendar_alarms_start", thousands_of_alarms_and_calendar_alarms_start},
     {"next_occurrences_in_zones", next_occurrences_in_zones},
     {"bad_specs_get_clear_errors", bad_specs_get_clear_errors},
     {"rings_every_weekday_and_runs_on", rings_every_weekday_and_runs_on},

@@ -7,27 +7,17 @@ import Tocsin
 /// to its end.
 private var specMaxBytes: Int { 4096 }
 
-/// The spec's text, or why it cannot be read.
-private func specText(_ spec: UnsafePointer<CChar>?) -> Result<String, CalendarSpecError> {
+/// The spec parsed (the last few are remembered), or why not.
+private func parsedSpec(_ spec: UnsafePointer<CChar>?) -> Result<CalendarSpec, CalendarSpecError> {
     guard let spec else { return .failure(CalendarSpecError("no spec (NULL)", column: 1)) }
     let length = strnlen(spec, specMaxBytes + 1)
     guard length <= specMaxBytes else {
         return .failure(CalendarSpecError("the spec is longer than \(specMaxBytes) bytes", column: specMaxBytes + 1))
     }
-    guard let text = String(validating: UnsafeRawBufferPointer(start: spec, count: length), as: UTF8.self) else {
-        return .failure(CalendarSpecError("the spec is not valid UTF-8", column: 1))
-    }
-    return .success(text)
-}
-
-/// The spec parsed, or why not.
-private func parsedSpec(_ spec: UnsafePointer<CChar>?) -> Result<CalendarSpec, CalendarSpecError> {
-    specText(spec).flatMap { text in
-        do throws(CalendarSpecError) {
-            return .success(try CalendarSpec(parsing: text))
-        } catch {
-            return .failure(error)
-        }
+    do throws(CalendarSpecError) {
+        return .success(try CalendarSpec.parsed(utf8: UnsafeRawBufferPointer(start: spec, count: length)))
+    } catch {
+        return .failure(error)
     }
 }
 
@@ -41,7 +31,8 @@ public func tocsin_calendar_next(
     }
     var after = Int64(afterUnixSeconds)  // toward zero: floored below
     if Double(after) > afterUnixSeconds { after -= 1 }
-    guard let next = parsed.next(after: after) else { return Int32(TOCSIN_ERANGE) }
+    guard let rules = parsed.zoneRules() else { return Int32(TOCSIN_EINVAL) }  // uninstalled since
+    guard let next = parsed.next(after: after, in: rules) else { return Int32(TOCSIN_ERANGE) }
     out.pointee = Double(next)
     return Int32(TOCSIN_OK)
 }
@@ -67,7 +58,7 @@ public func tocsin_calendar_new(
 ) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
     return status(pointer) { core throws(TocsinError) in
-        guard case .success(let parsed) = parsedSpec(spec) else { throw .invalidArgument }
+        guard case .success(let parsed) = parsedSpec(spec), parsed.zoneRules() != nil else { throw .invalidArgument }
         out.pointee = try core.calendar(parsed).rawValue
     }
 }

@@ -2,7 +2,8 @@
  * manual-clock engine, with hostile arguments (NaN, infinities, negative and
  * huge seconds, stale and foreign handles, invalid UTF-8, odd buffer sizes),
  * callbacks that cancel, free and create timers or free the engine, and raw
- * bytes loaded as a timer file. Any crash, sanitizer report or broken
+ * bytes loaded as a timer file, calendar specs made of their syntax's pieces
+ * and raw bytes. Any crash, sanitizer report or broken
  * promise (checked below) is a finding.
  *
  *   make test-fuzz FUZZ_SECONDS=60          (corpus: Tests/fuzz/corpus)
@@ -53,7 +54,26 @@ static void check(int ok, const char *what) {
     }
 }
 
-static int is_status(int rc) { return rc >= TOCSIN_EUNAVAILABLE && rc <= 0; }
+static int is_status(int rc) { return rc >= TOCSIN_ERANGE && rc <= 0; }
+
+/* A calendar spec: pieces of the syntax (weekdays, ranges, lists,
+   repetitions, the month's end, zones, shorthands) and raw bytes. */
+static void calendar_spec(state *s, char *spec, size_t cap) {
+    static const char *pieces[] = {"Mon", "..", ",", "Fri", "sunday", "*", "-", "~", ":", "/", "07", "00", "1",
+                                   "31", "29", "2027", "2200", " ", "UTC", "Europe/Berlin", "Australia/Lord_Howe",
+                                   "daily", "monthly", "0/15", "9..17", "../", "Etc/GMT+14", "60", "-1", "\xff"};
+    size_t length = 0, count = next(s) % 12;
+    spec[0] = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint8_t byte = next(s);
+        char raw[2] = {(char)(byte ? byte : ' '), 0};
+        const char *piece = byte < 2 * (sizeof pieces / sizeof pieces[0]) ? pieces[byte / 2] : raw;
+        size_t size = strlen(piece);
+        if (length + size >= cap) break;
+        memcpy(spec + length, piece, size + 1);
+        length += size;
+    }
+}
 
 static void callback(tocsin_engine *engine, const tocsin_event *event, void *user) {
     state *s = user;
@@ -122,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (s.at < s.size && !s.engine_freed) {
         tocsin_engine *e = s.engine;
         int rc = 0;
-        switch (next(&s) % 34) {
+        switch (next(&s) % 38) {
         case 0: rc = tocsin_countdown_new(e, seconds(&s), &s.timers[next(&s) % SLOTS]); break;
         case 1: rc = tocsin_stopwatch_new(e, &s.timers[next(&s) % SLOTS]); break;
         case 2: rc = tocsin_timer_start(e, timer(&s)); break;
@@ -200,6 +220,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             rc = tocsin_engine_wall_clock(e, &value);
             check(rc != TOCSIN_OK || value >= 0, "a manual wall clock never reads below 0");
             break;
+        case 34: {
+            char spec[96];
+            calendar_spec(&s, spec, sizeof spec);
+            double after = next(&s) % 2 ? seconds(&s) * 1e6 : -seconds(&s);
+            rc = tocsin_calendar_next(next(&s) % 16 ? spec : NULL, after, next(&s) % 8 ? &value : NULL);
+            if (rc == TOCSIN_OK) check(value > after && value == floor(value), "the next occurrence is a later whole second");
+            break;
+        }
+        case 35: {
+            char spec[96];
+            calendar_spec(&s, spec, sizeof spec);
+            size_t cap = next(&s) % (sizeof buffer + 1);
+            rc = tocsin_calendar_check(spec, cap ? buffer : NULL, cap);
+            if (cap > 0) check(strlen(buffer) < cap, "the text is NUL-terminated within cap");
+            if (rc == TOCSIN_EINVAL && cap > 7) check(strncmp(buffer, "column ", 7) == 0, "a reason names its column");
+            break;
+        }
+        case 36: {
+            char spec[96];
+            int slot = next(&s) % (SLOTS + 1); /* SLOTS: no out pointer */
+            calendar_spec(&s, spec, sizeof spec);
+            rc = tocsin_calendar_new(e, spec, slot < SLOTS ? &s.timers[slot] : NULL);
+            break;
+        }
+        case 37: {
+            size_t cap = next(&s) % (sizeof buffer + 1);
+            rc = tocsin_timer_calendar(e, timer(&s), cap ? buffer : NULL, cap);
+            if (rc >= 0 && cap > 0) check(strlen(buffer) < cap, "a spec is NUL-terminated within cap");
+            break;
+        }
         default: rc = tocsin_engine_now(e, &value); check(rc == TOCSIN_OK && value >= 0, "now"); break;
         }
         check(rc >= 0 || is_status(rc), "every failure is a documented status");

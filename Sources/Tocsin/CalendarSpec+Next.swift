@@ -7,9 +7,7 @@ extension CalendarSpec {
     /// - Complexity: O(days skipped) with whole years and months skipped at
     ///   once; a few microseconds for the usual specs.
     package func next(afterUTC unixSeconds: Int64) -> Int64? {
-        let hourValues = Self.values(hours, 0...23)
-        let minuteValues = Self.values(minutes, 0...59)
-        let secondValues = Self.values(seconds, 0...59)
+        let (hourValues, minuteValues, secondValues) = (times.hours, times.minutes, times.seconds)
         guard !hourValues.isEmpty, !minuteValues.isEmpty, !secondValues.isEmpty else { return nil }
         var day = Self.floorDivide(unixSeconds, 86400)
         var threshold = Int(unixSeconds - day * 86400) + 1  // the first second of the day that may match

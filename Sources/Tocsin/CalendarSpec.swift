@@ -35,9 +35,27 @@ package struct CalendarSpec: Equatable, Sendable {
     package var days: [Element]?
     /// The days count back from the month's last (`~`).
     package var fromMonthEnd = false
-    package var hours: [Element]? = [Element(start: 0)]
-    package var minutes: [Element]? = [Element(start: 0)]
-    package var seconds: [Element]? = [Element(start: 0)]
+    package private(set) var hours: [Element]? = [Element(start: 0)]
+    package private(set) var minutes: [Element]? = [Element(start: 0)]
+    package private(set) var seconds: [Element]? = [Element(start: 0)]
+    /// The hours, minutes and seconds the time fields match, set with them
+    /// by the parser: the search for the next occurrence then allocates
+    /// nothing.
+    private(set) var times = TimeValues(hours: [0], minutes: [0], seconds: [0])
+
+    /// The values of each time field, ascending.
+    struct TimeValues: Equatable, Sendable {
+        var hours: [Int], minutes: [Int], seconds: [Int]
+
+        init(hours: [Int], minutes: [Int], seconds: [Int]) {
+            (self.hours, self.minutes, self.seconds) = (hours, minutes, seconds)
+        }
+
+        init(_ spec: CalendarSpec) {
+            self.init(hours: CalendarSpec.values(spec.hours, 0...23), minutes: CalendarSpec.values(spec.minutes, 0...59),
+                      seconds: CalendarSpec.values(spec.seconds, 0...59))
+        }
+    }
     /// `UTC` or a zone name; nil: the local zone.
     package var zone: String?
 
@@ -231,5 +249,6 @@ extension CalendarSpec {
         hours = try Self.field(parts[0], "hour", 0...23, column: columns[0])
         minutes = try Self.field(parts[1], "minute", 0...59, column: columns[1])
         seconds = parts.count == 3 ? try Self.field(parts[2], "second", 0...59, column: columns[2]) : [Element(start: 0)]
+        times = TimeValues(self)
     }
 }

@@ -18,11 +18,14 @@ import TocsinBase
 extension EngineCore {
     /// A new idle calendar alarm, aimed at the first occurrence after now.
     ///
-    /// - Throws: `.outOfRange` if the spec has none within 100 years.
+    /// - Throws: `.outOfRange` if the spec has none within 100 years;
+    ///   `.invalidArgument` if its zone is no longer installed.
     mutating func newCalendar(_ spec: CalendarSpec) throws(TocsinError) -> Int32 {
         let schedule = CalendarAlarm(spec: spec)
         let clocks = wallAndBootClocks()
-        guard let first = schedule.occurrence(after: clocks.wall) else { throw .outOfRange }
+        guard let first = schedule.occurrence(after: clocks.wall) else {
+            throw spec.zoneRules() == nil ? .invalidArgument : .outOfRange
+        }
         let index = try newSlot(duration: 1)
         alarmTimes[index] = first
         calendars[index] = schedule

@@ -33,6 +33,7 @@ final class ZoneCache: @unchecked Sendable {
     private static var capacity: Int { 16 }
     private let lock = TocsinLock()
     private var entries: [Entry] = []
+    private var reads: UInt64 = 0
 
     /// The zone in the TZif file at `path` (`stat` follows a symbolic
     /// link, so /etc/localtime's target counts); nil if it is not one.
@@ -54,8 +55,10 @@ final class ZoneCache: @unchecked Sendable {
             return entries[index].rules
         }
         if let cached { return cached }
-        guard let bytes = ZoneRules.read(path), let rules = ZoneRules(tzif: bytes) else { return nil }
+        guard let bytes = ZoneRules.read(path), var rules = ZoneRules(tzif: bytes) else { return nil }
         lock.withLock {
+            reads += 1
+            rules.version = reads
             entries.removeAll { $0.path == key }
             if entries.count >= Self.capacity { entries.removeFirst() }
             entries.append(Entry(path: key, identity: identity, rules: rules, checked: now))

@@ -14,6 +14,9 @@ package struct ZoneRules: Sendable {
     var initialOffset: Int32 = 0
     /// After the last transition (or always, without a table).
     var rule: PosixZoneRule?
+    /// Which reading of a zone file these are (`ZoneCache`; unique in the
+    /// process); 0 for rules read no other way (a POSIX `TZ` rule, UTC).
+    var version: UInt64 = 0
 
     package static let utc = ZoneRules(rule: PosixZoneRule(standardOffset: 0))
 
@@ -35,9 +38,25 @@ package struct ZoneRules: Sendable {
     /// The file of zone `name` under `$TZDIR`, else /usr/share/zoneinfo;
     /// nil for a name that is empty, absolute or climbs out of the folder.
     static func path(ofZone name: String) -> String? {
-        guard !name.isEmpty, !name.hasPrefix("/"), !CalendarSpec.split(name, on: "/").contains("..") else { return nil }
+        guard !name.isEmpty, name.utf8.first != UInt8(ascii: "/"), !climbs(name) else { return nil }
         let folder = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
         return folder + "/" + name
+    }
+
+    /// True if a part of `name` between slashes is `..` (scanned as bytes:
+    /// looked up at every occurrence and every `tocsin_calendar_next`).
+    private static func climbs(_ name: String) -> Bool {
+        var run = 0  // dots since the last slash; -1 once the part has anything else
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"):
+                if run == 2 { return true }
+                run = 0
+            case UInt8(ascii: "."): run = run < 0 ? -1 : run + 1
+            default: run = -1
+            }
+        }
+        return run == 2
     }
 
     /// The local zone: `$TZ` (a zone name, `:name`, a file, or a POSIX

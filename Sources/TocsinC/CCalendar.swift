@@ -58,7 +58,7 @@ public func tocsin_calendar_new(
 ) -> Int32 {
     guard let out else { return Int32(TOCSIN_EINVAL) }
     return status(pointer) { core throws(TocsinError) in
-        guard case .success(let parsed) = parsedSpec(spec), parsed.zoneRules() != nil else { throw .invalidArgument }
+        guard case .success(let parsed) = parsedSpec(spec) else { throw .invalidArgument }
         out.pointee = try core.calendar(parsed).rawValue
     }
 }

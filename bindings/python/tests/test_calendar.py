@@ -123,3 +123,29 @@ def test_calendar_alarm_bad_input(manual):
     manual.close()
     with pytest.raises(tocsin.EngineClosedError):
         manual.calendar("daily")
+
+
+def test_the_local_zone_is_looked_up_afresh(monkeypatch):
+    after = 1800000000.0  # 2027-01-15 08:00 UTC
+    monkeypatch.setenv("TZ", "UTC")
+    assert tocsin.calendar_next("daily", after) == 1800057600.0  # 2027-01-16 00:00 UTC
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    assert tocsin.calendar_next("daily", after) == 1800057600.0 - 9 * HOUR  # midnight in Tokyo
+    monkeypatch.setenv("TZ", "<-03>3")  # a POSIX rule
+    assert tocsin.calendar_next("daily", after) == 1800057600.0 + 3 * HOUR  # midnight at -03: 03:00 UTC
+
+
+def test_a_replaced_zone_file_is_read_again(monkeypatch, tmp_path):
+    import shutil
+    import time
+
+    folder = tmp_path / "zoneinfo"
+    (folder / "Test").mkdir(parents=True)
+    shutil.copy("/usr/share/zoneinfo/Europe/Berlin", folder / "Test/Zone")
+    monkeypatch.setenv("TZDIR", str(folder))
+    after = 1800000000.0  # 2027-01-15 08:00 UTC: 09:00 in Berlin, 17:00 in Tokyo
+    assert tocsin.calendar_next("*-*-* 12:00 Test/Zone", after) == after + 3 * HOUR  # noon in Berlin
+    shutil.copy("/usr/share/zoneinfo/Asia/Tokyo", folder / "Test/Zone.new")
+    (folder / "Test/Zone.new").rename(folder / "Test/Zone")  # as a tzdata upgrade replaces it
+    time.sleep(1.1)  # a file is looked at again at most once a second
+    assert tocsin.calendar_next("*-*-* 12:00 Test/Zone", after) == after + 19 * HOUR  # noon in Tokyo, the 16th

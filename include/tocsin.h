@@ -646,7 +646,9 @@ TOCSIN_EXTERN int tocsin_timer_alarm_time(tocsin_engine *engine,
 /**
  * The next occurrence of spec strictly after after_unix_seconds, in seconds
  * since 1970-01-01 00:00 UTC (a whole number), in *out. Needs no engine;
- * thread-safe. Cost: about a microsecond (bench/, "calendar next").
+ * thread-safe. Cost: 0.2 to 1.1 microseconds (bench/calendar.sh); the
+ * last 8 specs are kept parsed, so calling it again with the same spec
+ * (listing occurrences) does not parse it again.
  * Returns TOCSIN_EINVAL for a spec that does not parse (ask
  * tocsin_calendar_check() why), an unknown time zone, a NULL pointer, NaN
  * or a time more than 10^11 s from 1970; TOCSIN_ERANGE if the spec has no

@@ -112,7 +112,13 @@ extension EngineCore {
         guard !alarmTimes.isEmpty, slots[index].pointee.flags.contains(.extras), alarmTimes[index] != nil else { return }
         let clocks = wallAndBootClocks()
         aim(index, wallLead: clocks.wall.subtractingSaturated(clocks.boot), at: now)
-        rearmWallTimer()
+        // Only sooner: a full `rearmWallTimer` scans every alarm, which made
+        // starting n alarms O(n²) (11 µs an alarm at 20,000). The end of
+        // the next delivery round moves it on to the earliest again.
+        if let kernel, let time = alarmTimes[index], time < armedWallTime {
+            kernel.armWall(at: time)
+            armedWallTime = time
+        }
     }
 
     /// Moves alarm `index`'s time by `delta` ns (see `TimerEngine.adjust`):

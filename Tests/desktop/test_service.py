@@ -266,3 +266,46 @@ def test_a_button_press_that_cannot_be_saved_is_not_made_and_the_notification_sa
     finally:
         stop_service()
         disk.close()
+
+
+def test_a_calendar_alarm_rings_with_its_alert_and_stop_ends_that_ring_only(signals, notifications):
+    """Each occurrence: the Finished signal, the alert with Stop alone (no
+    Restart, no +1 min: its times are its spec's) and the alarm sound.
+    Stop closes that ring; the alarm runs on and rings at the next one."""
+    from test_desktop import press
+
+    alarm = add("Stand-up", 0, calendar=("s", "*:*:0/5 UTC"), live=("b", False))
+    (first,) = signals.wait_for("Finished", id=alarm, timeout=10)
+    wait_until(lambda: any(call["summary"] == "Stand-up" for call in notifications.calls()), what="the alert")
+    (shown,) = [call for call in notifications.calls() if call["summary"] == "Stand-up"]
+    labels = shown["actions"][1::2]
+    assert "Stop" in labels and "Restart" not in labels and "+1 min" not in labels, shown["actions"]
+    assert shown["body"] == "Alarm: *-*-* *:*:00/5 UTC"
+    assert audio_rms(first.at, 1.0) > 0.01  # the alarm sound
+    wait_until(lambda: displayed() >= 1, what="the alert to be drawn")
+    press("Stop")
+    wait_until(lambda: displayed() == 0, what="Stop to close the ring's alert")
+    assert timers()[alarm]["state"] == "running"  # the alarm itself goes on
+    second = signals.wait_for("Finished", 2, id=alarm, timeout=10)[1]
+    assert 4 < second.at - first.at < 6
+    wait_until(lambda: len([call for call in notifications.calls() if call["summary"] == "Stand-up"]) == 2,
+               what="the next ring's alert")
+
+
+def test_a_ring_missed_while_the_service_was_down_is_announced_when_it_comes_back(signals, notifications):
+    alarm = add("Stand-up", 0, calendar=("s", "*:*:0/4 UTC"), live=("b", False))
+    coming = timers()[alarm]["next"]
+    stop_service()
+    time.sleep(max(0.0, coming - time.time()) + 1.5)  # the ring passes while no service runs
+    began = boot_time()
+    assert timers()[alarm]["state"] == "running"  # activated again
+    (late,) = signals.wait_for("Finished", id=alarm)
+    assert late.args[2] >= 1.0
+    rang = time.strftime("%H:%M", time.localtime(coming))
+    wait_until(lambda: any(call["boot"] >= began and call["body"] == f"Stand-up rang at {rang}, {int(late.args[2])} s ago"
+                           for call in notifications.calls()), what="the late ring's alert")
+    assert audio_rms(began, 1.5) > 0.01  # within the grace: with the alarm sound
+    following = signals.wait_for("Finished", 2, id=alarm, timeout=10)[1]  # and it rings on, with its own alert
+    assert following.args[2] < 0.5
+    wait_until(lambda: any(call["boot"] >= following.at - 0.1 and call["body"] == "Alarm: *-*-* *:*:00/4 UTC"
+                           for call in notifications.calls()), what="the next ring's alert")

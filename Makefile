@@ -124,6 +124,8 @@ test-c: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/*.c -L$(OUT)/lib -ltocsin -lm -lpthread -o $(OUT)/test_abi
 	@! ldd $(OUT)/test_abi | grep -i swift || { echo "test_abi must not need a Swift library"; exit 1; }
 	$(NO_SWIFT_ENV) $(OUT)/test_abi
+	@# The same library in a process without CAP_WAKE_ALARM (and none to regain).
+	$(NO_SWIFT_ENV) setpriv --inh-caps=-wake_alarm --bounding-set=-wake_alarm $(OUT)/test_abi wake_denied
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/notify/bad_input.c -L$(OUT)/lib -ltocsin -ltocsin-notify -o $(OUT)/test_notify_input
 	$(NO_SWIFT_ENV) $(OUT)/test_notify_input
 

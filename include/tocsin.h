@@ -602,6 +602,74 @@ TOCSIN_EXTERN int tocsin_timer_alarm_time(tocsin_engine *engine,
                                           tocsin_timer timer, double *out);
 
 /*
+ * WAKING A SUSPENDED MACHINE (since 0.6)
+ *
+ * The engine's own kernel timers (CLOCK_BOOTTIME, CLOCK_REALTIME) never
+ * wake a suspended machine: a timer due while it sleeps rings when it wakes
+ * for another reason, late by that much (its lateness says so). A timer
+ * marked with tocsin_timer_set_wake() also arms the kernel's ALARM clocks:
+ * the engine keeps one timerfd on CLOCK_BOOTTIME_ALARM armed for the
+ * earliest running wake countdown and one on CLOCK_REALTIME_ALARM for the
+ * earliest running wake alarm or calendar alarm (an absolute wall-clock
+ * time, which follows changes of the wall clock by itself), each
+ * TOCSIN_WAKE_LEAD_SECONDS before the deadline (or at the deadline once
+ * that is closer than the lead), so that the system and its sound server are
+ * back when the timer rings. The timer itself still rings at its exact time,
+ * never early. Suspended, cancelled and finished timers are not armed.
+ *
+ * The kernel allows this only with CAP_WAKE_ALARM (checked when a timerfd
+ * is created and again at every timerfd_settime) and only with an RTC that
+ * can wake the machine. Without them a wake timer rings exactly as any
+ * other; tocsin_engine_can_wake() says so, once, and
+ * tocsin_engine_wake_reason() says why. Giving a user's service the
+ * capability: AmbientCapabilities=CAP_WAKE_ALARM in its systemd unit (the
+ * timer service ships it as an optional drop-in), or pam_systemd from
+ * systemd 254 on, which grants it to local sessions.
+ *
+ * What the tests prove (as root, which has the capability): the timerfd
+ * behind a wake timer exists on clock 9 (BOOTTIME_ALARM) or 8
+ * (REALTIME_ALARM) and is armed the lead before the deadline
+ * (/proc/PID/fdinfo), it moves when the timer does, and without the
+ * capability the timer rings on time and the reason is given. What they
+ * cannot prove here: that the machine really wakes (no suspend runs in a
+ * container); that is the kernel's promise for these clocks.
+ */
+
+/** How long before its deadline a wake timer wakes the machine. */
+#define TOCSIN_WAKE_LEAD_SECONDS 120.0
+
+/**
+ * Makes a countdown, alarm or calendar alarm wake a suspended machine (wake
+ * 1) or not (0, the default), in any state; saved with the timer. Returns
+ * TOCSIN_OK even where this process cannot wake the machine (the timer then
+ * rings as before: see tocsin_engine_can_wake()); TOCSIN_EINVAL for a wake
+ * other than 0 or 1, a stopwatch or a TOCSIN_CLOCK_AWAKE timer (a suspend
+ * does not bring it closer); TOCSIN_ENOENT, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_wake(tocsin_engine *engine,
+                                        tocsin_timer timer, int wake);
+
+/** 1 if the timer wakes the machine, 0 if not, or a negative error code. */
+TOCSIN_EXTERN int tocsin_timer_wake(tocsin_engine *engine, tocsin_timer timer);
+
+/**
+ * 1 if this engine can arm timers that wake the machine, 0 if not (no
+ * CAP_WAKE_ALARM, no wake-capable clock, a manual-clock engine, or the
+ * kernel refused a later timerfd_settime), or a negative error code. The
+ * first call (or the first wake timer) opens the wake timerfds; a refusal
+ * is final for the engine.
+ */
+TOCSIN_EXTERN int tocsin_engine_can_wake(tocsin_engine *engine);
+
+/**
+ * Why this engine cannot wake the machine ("no CAP_WAKE_ALARM: ..."; ""
+ * when it can), copied as tocsin_timer_label() copies a label; returns the
+ * text's full length.
+ */
+TOCSIN_EXTERN int tocsin_engine_wake_reason(tocsin_engine *engine, char *buf,
+                                            size_t cap);
+
+/*
  * CALENDAR ALARMS (since 0.6)
  *
  * A calendar alarm rings at every occurrence of a calendar spec, in the

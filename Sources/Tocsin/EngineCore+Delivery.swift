@@ -165,6 +165,7 @@ extension EngineCore {
         deliveringThread = nil
         guard let kernel, !closed else { return }
         if !alarmTimes.isEmpty || armedWallTime != .max { rearmWallTimer() }
+        if !wakeTimers.isEmpty { rearmWake() }
         if delivery == .engineThread {
             // Events queued by other threads during the round wait for the
             // kernel timer too (see signalQueuedEvents).

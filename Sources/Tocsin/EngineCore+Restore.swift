@@ -17,7 +17,7 @@ extension EngineCore {
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
                 laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index],
                 coalescesTicks: slot.flags.contains(.coalescesTicks), clock: clock(of: index),
-                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized)
+                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized, wake: wakes(index))
         }
     }
 
@@ -99,6 +99,11 @@ extension EngineCore {
                 running = saved.duration
             }
         }
+        if saved.wake {
+            wakeTimers.insert(index)
+            slot.pointee.flags.insert(.extras)
+            _ = openWakeTimers()
+        }
         if saved.tick > 0 {
             var schedule = TickSchedule(interval: saved.tick)
             schedule.resume(after: state == .idle ? 0 : running)
@@ -111,6 +116,7 @@ extension EngineCore {
             slot.pointee.run(at: now)
             aimIfAlarm(index, at: now)
             try arm(index)
+            if saved.wake { rearmWake() }
         } else if state == .idle || state == .suspended {
             let clocks = wallAndBootClocks()
             if state == .idle, saved.calendar != nil { followOccurrences(index, wall: clocks.wall) }

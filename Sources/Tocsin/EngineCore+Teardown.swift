@@ -24,6 +24,8 @@ extension EngineCore {
         awakeTimers = []
         alarmTimes = [:]
         kernel?.close()
+        wake?.close()
+        wake = nil
         return boxes
     }
 }

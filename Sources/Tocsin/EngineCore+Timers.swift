@@ -21,7 +21,9 @@ extension EngineCore {
     mutating func free(_ index: Int32) -> Unmanaged<HandlerBox>? {
         disarm(index)
         let box = takeSwiftHandler(index)
+        let woke = wakes(index)
         clearSideTables(index)
+        if woke { rearmWake() }
         _ = bumpBatchEpoch(for: slots.handle(of: index))  // while the handle is live
         slots.release(index)
         return box
@@ -62,6 +64,7 @@ extension EngineCore {
             awakeTimers.remove(index)
             alarmTimes[index] = nil
             calendars[index] = nil
+            wakeTimers.remove(index)
         }
         if flags.contains(.ticking) { ticks[index] = nil }
     }

@@ -93,6 +93,7 @@ extension EngineCore {
         let state = slots[index].pointee.state
         guard state == .running || state == .suspended else { throw .wrongState }
         try hold(index, as: .canceled)
+        rearmWakeIfWakes(index)
     }
 
     /// Holds the timer's running time, moves it to `state` (suspended or

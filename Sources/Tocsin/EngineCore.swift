@@ -14,7 +14,8 @@ import TocsinBase
 /// `+Scheduling` (the heap, the kernel timer, the queue), `+Delivery` (what
 /// falls due next), `+Batch` (STATE events claimed in batches), `+Restore`
 /// (the timer file's contents), `+Clocks` (awake timers, alarms, the
-/// simulated machine), `+Calendar` (calendar alarms), `+Prefault` (table pages faulted in ahead), `+Teardown`.
+/// simulated machine), `+Calendar` (calendar alarms), `+Wake` (timers
+/// that wake the machine), `+Prefault` (table pages faulted in ahead), `+Teardown`.
 struct EngineCore {
     let delivery: TimerEngine.Delivery
     /// The kernel timer and poll fd; nil on a manual clock.
@@ -44,6 +45,11 @@ struct EngineCore {
     var alarmTimes: [Int32: Int64] = [:]
     /// Calendar alarms' schedules (see `+Calendar`).
     var calendars: [Int32: CalendarAlarm] = [:]
+    /// Timers that wake a suspended machine, and the timerfds that do it
+    /// (opened at the first; see `+Wake`), or why they cannot be.
+    var wakeTimers: Set<Int32> = []
+    var wake: WakeTimers?
+    var wakeFailure: WakeFailure?
     /// The time suspended (boot clock minus awake clock) when the running
     /// AWAKE timers were last moved on past a suspend.
     var suspendedSeen: Int64 = 0

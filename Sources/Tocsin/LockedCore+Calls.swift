@@ -102,6 +102,19 @@ extension LockedCore {
         }
     }
 
+    package func setWake(_ on: Bool, for timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.setWake(on, of: index) }
+    }
+
+    package func wakes(_ timer: TimerID) throws(TocsinError) -> Bool {
+        try withTimer(timer) { core, index in core.wakes(index) }
+    }
+
+    /// Nil if this engine can wake the machine, else why not.
+    package func wakeFailureReason() throws(TocsinError) -> String? {
+        try withOpenCore { core in core.openWakeTimers() ? nil : core.wakeFailure?.reason }
+    }
+
     /// True while the timer holds a FINISH from its restore (see `load`)
     /// that no handler has taken yet.
     package func hasHeldFinish(_ timer: TimerID) throws(TocsinError) -> Bool {

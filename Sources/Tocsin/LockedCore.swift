@@ -83,6 +83,7 @@ package struct LockedCore: @unchecked Sendable {
         try withLock { core throws(TocsinError) in
             let index = try core.slotIndex(of: timer)
             core.catchUpClocks(of: index)
+            defer { core.rearmWakeIfWakes(index) }  // its deadline may have moved
             return try body(&core, index)
         }
     }

@@ -57,6 +57,26 @@ extension TimerEngine {
         try core.calendar(spec)
     }
 
+    /// Makes a countdown, alarm or calendar alarm wake a suspended machine
+    /// `WakeTimers.lead` (2 minutes) before it is due, where this process
+    /// may (`wakeFailureReason`); it rings at its own time either way.
+    ///
+    /// - Throws: `.invalidArgument` for a stopwatch or an AWAKE timer.
+    public func setWake(_ wake: Bool, for timer: TimerID) throws(TocsinError) {
+        try core.setWake(wake, for: timer)
+    }
+
+    /// True if the timer wakes a suspended machine.
+    public func wakes(_ timer: TimerID) throws(TocsinError) -> Bool {
+        try core.wakes(timer)
+    }
+
+    /// Nil if this engine can arm timers that wake the machine, else why
+    /// not (no `CAP_WAKE_ALARM`, no wake-capable clock, a manual clock).
+    public func wakeFailureReason() throws(TocsinError) -> String? {
+        try core.wakeFailureReason()
+    }
+
     /// True while the timer holds the FINISH it was restored with (it ran
     /// out, or a calendar alarm rang, while the program was away) and no
     /// handler has taken it yet.

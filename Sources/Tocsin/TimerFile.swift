@@ -20,6 +20,8 @@ struct SavedTimer: Equatable {
     var alarmTime: Int64? = nil
     /// A calendar alarm's spec, normalized; nil for other timers.
     var calendar: String? = nil
+    /// Wakes a suspended machine (`tocsin_timer_set_wake`).
+    var wake = false
 }
 
 /// Which boot of the machine, and the boot clock then: a file saved and
@@ -235,6 +237,7 @@ extension SavedTimer {
         if clock == .awake { members.append(("clock", .string("awake"))) }
         if let alarmTime { members.append(("alarm_unix_ns", .integer(alarmTime))) }
         if let calendar { members.append(("calendar", .string(calendar))) }
+        if wake { members.append(("wake", .bool(true))) }
         return .object(members)
     }
 
@@ -297,6 +300,12 @@ extension SavedTimer {
         case (false, nil): alarmTime = nil
         default: return nil
         }
+        let wake: Bool
+        switch json["wake"] {
+        case nil, .bool(false)?: wake = false
+        case .bool(true)? where !stopwatch && clock == .boot: wake = true
+        default: return nil
+        }
         var calendar: String?
         switch (kind, json["calendar"]) {
         case ("calendar", .string(let text)?):
@@ -310,6 +319,6 @@ extension SavedTimer {
         }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
                   elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces,
-                  clock: clock, alarmTime: alarmTime, calendar: calendar)
+                  clock: clock, alarmTime: alarmTime, calendar: calendar, wake: wake)
     }
 }

@@ -77,6 +77,9 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "ticks")) run_suite("ticks", ticks_tests, &passed, &failed);
     if (!only || !strcmp(only, "clocks")) run_suite("clocks", clocks_tests, &passed, &failed);
     if (!only || !strcmp(only, "calendar")) run_suite("calendar", calendar_tests, &passed, &failed);
+    if (!only || !strcmp(only, "wake")) run_suite("wake", wake_tests, &passed, &failed);
+    /* Only when asked: it needs a process without CAP_WAKE_ALARM (make test-c runs it under setpriv). */
+    if (only && !strcmp(only, "wake_denied")) run_suite("wake_denied", wake_denied_tests, &passed, &failed);
     if (!only || !strcmp(only, "threaded")) run_suite("threaded", threaded_tests, &passed, &failed);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

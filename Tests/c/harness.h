@@ -67,5 +67,7 @@ extern const test_case adjust_tests[];
 extern const test_case ticks_tests[];
 extern const test_case clocks_tests[];
 extern const test_case calendar_tests[];
+extern const test_case wake_tests[];
+extern const test_case wake_denied_tests[];
 
 #endif

@@ -37,7 +37,7 @@ PYTHON ?= python3
 VENV := out/venv
 
 .PHONY: all lib command demo check test wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
-	test-python-install test-debian stage-service install install-lib install-service man clean
+	test-python-install test-debian stage-service install install-lib install-service install-wake man clean
 
 all: lib
 
@@ -383,6 +383,13 @@ install-service:
 	  sed 's|@BINDIR@|$(PREFIX)/bin|' share/$$file.in > $(DESTDIR)$(PREFIX)/share/$$file || exit 1; \
 	done
 	install -m 0644 share/dbus-1/interfaces/dev.tocsin.Timers1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
+
+# The optional drop-in that passes CAP_WAKE_ALARM to the timer service (see
+# share/systemd/user/tocsin.service.d/wake.conf): its alarms then wake the
+# machine from suspend. Then: systemctl --user daemon-reload, and restart it.
+install-wake:
+	install -d $(DESTDIR)$(PREFIX)/share/systemd/user/tocsin.service.d
+	install -m 0644 share/systemd/user/tocsin.service.d/wake.conf $(DESTDIR)$(PREFIX)/share/systemd/user/tocsin.service.d/
 
 install-lib:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)

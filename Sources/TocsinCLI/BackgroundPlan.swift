@@ -23,13 +23,16 @@ package struct BackgroundPlan {
     package var adds: [Add] = []
 
     /// The adds for `plan`, counting from `now` (Unix seconds).
+    /// `wake`: wake the machine from suspend for each timer (nil: the
+    /// service's default, which is yes for clock times only).
     package init(_ plan: TimerPlan, rounds: Int, parallel: Bool, alert: Bool, sound: Bool, awake: Bool, live: Bool,
-                 warning: Duration?, now: Int) {
+                 warning: Duration?, now: Int, wake: Bool? = nil) {
         var startsAt = Double(now)  // when the next one in the sequence starts
         for _ in 0..<rounds {
             for entry in plan.entries {
                 var options: [(String, ServiceValue)] = [("alert", .flag(alert)), ("sound", .flag(sound)), ("live", .flag(live))]
                 if let warning { options.append(("warn", .number(Nanos.seconds(warning.nanoseconds)))) }
+                if let wake { options.append(("wake", .flag(wake))) }
                 let seconds: Double
                 let endsAt: Double
                 if let wallTime = entry.time.wallTime(after: now) {

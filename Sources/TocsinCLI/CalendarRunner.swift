@@ -39,6 +39,7 @@ package final class CalendarRunner: @unchecked Sendable {
         do throws(TocsinError) {
             alarm = try loop.engine.calendar(spec)
             try loop.engine.setLabel(label, for: alarm)
+            if options.wake ?? true { try loop.engine.setWake(true, for: alarm) }
             // The live line counts seconds; after a stall, one redraw.
             if output.mode == .live { try loop.engine.setTickInterval(.milliseconds(250), for: alarm) }
             try loop.engine.setTickPolicy(.coalesce, for: alarm)

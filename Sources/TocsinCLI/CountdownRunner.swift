@@ -24,6 +24,9 @@ public struct CountdownOptions: Sendable {
     public var live = false
     /// Warn this long before each zero (sound and notification).
     public var warning: Duration?
+    /// Wake the machine from suspend for each timer, where this process may
+    /// (nil: for clock times only).
+    public var wake: Bool?
 
     public init() {}
 }
@@ -167,6 +170,8 @@ public final class CountdownRunner: @unchecked Sendable {
         }
         duration = max(duration, 1)
         try loop.engine.setLabel(entry.label, for: timer)
+        let isClockTime = if case .clock = entry.time { true } else { false }
+        if options.wake ?? isClockTime { try loop.engine.setWake(true, for: timer) }
         switch output.mode {
         case .live: try loop.engine.setTickInterval(.milliseconds(100), for: timer)
         case .json: try loop.engine.setTickInterval(options.jsonTick, for: timer)

@@ -61,9 +61,16 @@ package enum ServiceControl {
     /// `tocsin doctor`'s lines for the timer service and its state folder.
     package static func diagnosis() -> [String] {
         var lines: [String] = []
+        let wakeAdvice = "give the service CAP_WAKE_ALARM: make install-wake (a systemd drop-in), "
+            + "or log in through pam_systemd 254 or later, which grants it to local sessions"
         if let client = try? ServiceClient() {
             if let pid = client.runningService() {
                 lines.append("timer service: running (pid \(pid))")
+                switch client.canWake() {
+                case true?: lines.append("timer service wakes the machine from suspend for alarms: yes")
+                case false?: lines.append("timer service wakes the machine from suspend for alarms: no; to let it, \(wakeAdvice)")
+                case nil: break
+                }
             } else if client.isActivatable() {
                 lines.append("timer service: not running; the session bus starts it at the first call")
             } else {
@@ -73,6 +80,16 @@ package enum ServiceControl {
             lines.append("timer service: needs the session bus")
         }
         lines.append(ServiceStore.standard().diagnosis)
+        if let engine = try? TimerEngine(delivery: .polled) {
+            let failure: String?? = try? engine.wakeFailureReason()
+            engine.close()
+            let answer: String = switch failure {
+            case .some(.none): "yes"
+            case .some(.some(let reason)): "no: " + reason
+            case .none: "unknown"
+            }
+            lines.append("wake from suspend (this process): " + answer)
+        }
         return lines
     }
 }

@@ -25,9 +25,11 @@ package struct AddRequest: Equatable, Sendable {
     package var after: UInt64?
     /// A calendar alarm's spec (kind `calendar`).
     package var calendar: CalendarSpec?
+    /// Wake the machine from suspend for it (default: alarms and calendar alarms).
+    package var wake = false
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar"]
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake"]
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
     /// id names a timer of the service (for `after`).
@@ -78,6 +80,11 @@ package struct AddRequest: Equatable, Sendable {
             throw ServiceError(.invalidArgument, "clock must be boot or awake, not '\(clockName)'")
         }
         self.clock = clock
+        wake = try Self.flag(options["wake"], "wake") ?? (kind == .alarm || kind == .calendar)
+        if wake && (kind == .stopwatch || clock == .awake) {
+            throw ServiceError(.invalidArgument, kind == .stopwatch ? "a stopwatch cannot wake the machine: nothing falls due"
+                : "an awake timer cannot wake the machine: a suspend does not bring it closer")
+        }
         if case .id(let other)? = options["after"] {
             guard exists(other) else { throw ServiceError(.noSuchTimer, "no timer \(other) to start after") }
             after = other

@@ -40,6 +40,10 @@ final class ServiceBus: @unchecked Sendable {
             Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
                 .call(String(cString: method), parameters, invocation)
         }
+        vtable.pointee.get_property = { _, _, _, _, property, _, me in
+            guard let me, let property, String(cString: property) == "CanWake" else { return nil }
+            return g_variant_new_boolean(Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().service.canWake ? 1 : 0)
+        }
         service.signals.changed = { [unowned self] id, properties in
             emit("Changed", [g_variant_new_uint64(guint64(id)), Self.dictionary(properties)])
         }
@@ -286,6 +290,7 @@ final class ServiceBus: @unchecked Sendable {
             <signal name="Removed">
               <arg name="id" type="t"/>
             </signal>
+            <property name="CanWake" type="b" access="read"/>
           </interface>
         </node>
         """

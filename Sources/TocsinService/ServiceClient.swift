@@ -142,6 +142,25 @@ package final class ServiceClient {
         return reply
     }
 
+    /// The service's `CanWake` property; nil if it cannot be read.
+    package func canWake() -> Bool? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(
+            connection, ServiceBus.name, ServiceBus.path, "org.freedesktop.DBus.Properties", "Get",
+            ServiceBus.tuple([g_variant_new_string(ServiceBus.interface), g_variant_new_string("CanWake")]), nil,
+            G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
+        else {
+            if let error { g_error_free(error) }
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        guard let boxed = g_variant_get_child_value(reply, 0) else { return nil }
+        defer { g_variant_unref(boxed) }
+        guard let value = g_variant_get_variant(boxed) else { return nil }
+        defer { g_variant_unref(value) }
+        return g_variant_get_boolean(value) != 0
+    }
+
     /// A call to the bus itself; nil if it failed.
     func busCall(_ method: String, _ arguments: OpaquePointer?) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?

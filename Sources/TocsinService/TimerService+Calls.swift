@@ -24,6 +24,7 @@ extension TimerService {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }
             if request.clock == .awake { try engine.setClock(.awake, for: timer) }
+            if request.wake { try engine.setWake(true, for: timer) }
             adopt(entry)
             if request.start && request.after == nil { try engine.start(timer) }
         } catch {

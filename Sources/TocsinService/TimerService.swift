@@ -88,6 +88,12 @@ package final class TimerService: @unchecked Sendable {
         saveAfterEvent([id])
     }
 
+    /// True if the engine's wake timers can wake the machine (the service
+    /// has CAP_WAKE_ALARM); `canWakeReason` says why not.
+    package var canWake: Bool { (try? engine.wakeFailureReason()) == .some(nil) }
+
+    package var canWakeReason: String { ((try? engine.wakeFailureReason()) ?? nil) ?? "" }
+
     /// True while no timer runs, is suspended, or waits for one that does:
     /// the service may exit.
     package var isIdle: Bool {

@@ -96,6 +96,9 @@ struct Every: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "With -b: a desktop notification counting down to the next ring (default: off).")
     var live = false
 
+    @Flag(inversion: .prefixedNo, help: "Wake the machine from suspend 2 minutes before each ring, where permitted (tocsin doctor says).")
+    var wake = true
+
     func validate() throws {
         _ = try CalendarArgument(specText)
         if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
@@ -110,7 +113,7 @@ struct Every: ParsableCommand {
             let client = try ServiceControl.connect()
             let options: [(String, ServiceValue)] = [
                 ("calendar", .text(argument.text)), ("alert", .flag(!finish.quiet)), ("sound", .flag(!finish.quiet)),
-                ("live", .flag(live)),
+                ("live", .flag(live)), ("wake", .flag(wake)),
             ]
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
@@ -118,7 +121,9 @@ struct Every: ParsableCommand {
             Descriptor.say("\(label): id \(id), \(argument.spec.normalized), next \(next)")
             return
         }
-        let status = try CalendarRunner(spec: argument.spec, label: label, options: finish.countdownOptions).run()
+        var options = finish.countdownOptions
+        options.wake = wake
+        let status = try CalendarRunner(spec: argument.spec, label: label, options: options).run()
         if status != 0 { throw ExitCode(status) }
     }
 }

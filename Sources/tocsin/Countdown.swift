@@ -77,13 +77,17 @@ struct Countdown: ParsableCommand {
     @Option(help: ArgumentHelp("Warn this long before zero with a short sound and a notification (e.g. 1m).", valueName: "time"))
     var warn: TimeSpec?
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Wake the machine from suspend 2 minutes before zero, where permitted (tocsin doctor says; default: on for clock times)."))
+    var wake: Bool?
+
     /// The timers the words ask for (parsed once, in `validate`).
     private var plan = TimerPlan.empty
 
     /// Every property but `plan`: what the parser fills in. A new option
     /// must be named here too, or it is parsed and never read.
     private enum CodingKeys: CodingKey {
-        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn
+        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake
     }
 
     /// Nanoseconds in a day, the longest warning.
@@ -104,6 +108,9 @@ struct Countdown: ParsableCommand {
                 throw ValidationError("\(name) is for timers in the foreground; drop it or -b")
             }
         }
+        if awake, wake == true {
+            throw ValidationError("--awake counts only time awake: a suspend does not bring it closer, so --wake cannot apply")
+        }
         if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
             throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
         }
@@ -122,7 +129,7 @@ struct Countdown: ParsableCommand {
         if background {
             let client = try ServiceControl.connect()
             try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, alert: alert, sound: sound, awake: awake,
-                               live: live ?? true, warning: warning, now: Glibc.time(nil))
+                               live: live ?? true, warning: warning, now: Glibc.time(nil), wake: wake)
                 .run(on: client, say: Descriptor.say)
             return
         }
@@ -136,6 +143,7 @@ struct Countdown: ParsableCommand {
         options.awake = awake
         options.live = live ?? false
         options.warning = warning
+        options.wake = wake
         let status = try CountdownRunner(plan: plan, options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

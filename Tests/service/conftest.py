@@ -24,7 +24,9 @@ class Bus:
     (so busctl, gdbus and the command use it) for as long as the test runs.
     `log` collects what the activated service writes to stderr."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, wrap=()):
+        """`wrap`: a command the daemon runs under (and so the services it
+        starts), e.g. setpriv dropping a capability."""
         self.folder = folder
         self.log = folder / "bus.log"
         config = folder / "bus.conf"
@@ -38,7 +40,7 @@ class Bus:
         # In the foreground: a forked dbus-daemon sends what the services it
         # starts write to /dev/null.
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
+            self.process = subprocess.Popen([*wrap, "dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
                                             stdout=subprocess.PIPE, stderr=log, text=True)
         self.address = self.process.stdout.readline().strip()
         assert self.address, f"dbus-daemon did not start: {self.service_log()}"

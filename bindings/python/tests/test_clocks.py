@@ -70,3 +70,48 @@ def test_real_clocks_an_alarm_a_moment_ahead_is_never_early():
             time.sleep(0.01)
         assert rang and rang[0] >= target
         assert awake.state is State.FINISHED
+
+
+def _wake_left(clock):
+    """The armed time left of this process's timerfd on `clock` (9
+    BOOTTIME_ALARM, 8 REALTIME_ALARM), or None: the engine keeps one open
+    only while a wake timer runs."""
+    import os
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            info = open(f"/proc/self/fdinfo/{fd}").read()
+        except OSError:
+            continue
+        if f"clockid: {clock}\n" in info:
+            seconds, nanoseconds = info.split("it_value: (")[1].split(")")[0].split(", ")
+            return int(seconds) + int(nanoseconds) / 1e9
+    return None
+
+
+def test_a_wake_timer_arms_the_alarm_clock_ahead_of_its_deadline():
+    with tocsin.Engine(polled=True) as engine:
+        if not engine.can_wake():  # not root here: the reason instead
+            assert engine.wake_reason.startswith("no CAP_WAKE_ALARM") or "wake-capable" in engine.wake_reason
+            pytest.skip(engine.wake_reason)
+        assert engine.wake_reason == ""
+        tea = engine.countdown(600).set_wake(True)
+        assert tea.wakes and _wake_left(9) is None  # idle: nothing armed
+        tea.start()
+        assert abs(_wake_left(9) - (600 - tocsin.WAKE_LEAD_SECONDS)) < 2
+        bus = engine.alarm(time.time() + 900).set_wake()
+        bus.start()
+        assert abs(_wake_left(8) - (900 - tocsin.WAKE_LEAD_SECONDS)) < 2
+        tea.cancel()
+        bus.set_wake(False)
+        assert _wake_left(9) is None and _wake_left(8) is None
+
+
+def test_wake_bad_input(manual):
+    assert not manual.can_wake() and "manual clock" in manual.wake_reason
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.stopwatch().set_wake(True)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.countdown(5, clock="awake").set_wake(True)
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.countdown(5).set_wake(1)  # type: ignore[arg-type]
+    assert manual.countdown(5).set_wake(True).wakes

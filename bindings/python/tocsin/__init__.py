@@ -35,6 +35,10 @@ from ._values import Clock, Event, EventKind, State, TickPolicy
 
 __version__ = "0.6.0"
 
+#: How long before its deadline a wake timer wakes the machine (tocsin.h's
+#: TOCSIN_WAKE_LEAD_SECONDS).
+WAKE_LEAD_SECONDS = 120.0
+
 __all__ = [
     "CalendarSpecError",
     "Clock",
@@ -57,6 +61,7 @@ __all__ = [
     "TocsinIsADirectoryError",
     "TocsinPermissionError",
     "TocsinMemoryError",
+    "WAKE_LEAD_SECONDS",
     "WrongStateError",
     "calendar_check",
     "calendar_next",

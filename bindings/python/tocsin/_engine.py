@@ -177,6 +177,22 @@ class Engine:
         self._call("tocsin_engine_wall_clock", byref(out))
         return out.value
 
+    def can_wake(self) -> bool:
+        """True if this engine's wake timers (``timer.set_wake(True)``) can
+        wake a suspended machine: the process has CAP_WAKE_ALARM and the
+        machine a wake-capable clock. When False, ``wake_reason`` says why;
+        wake timers then ring as any other (see tocsin.h)."""
+        return self._call("tocsin_engine_can_wake") == 1
+
+    @property
+    def wake_reason(self) -> str:
+        """Why wake timers cannot wake the machine ("no CAP_WAKE_ALARM:
+        ..."); "" when they can."""
+        length = self._call("tocsin_engine_wake_reason", None, 0)
+        buffer = ctypes.create_string_buffer(length + 1)
+        self._call("tocsin_engine_wake_reason", buffer, length + 1)
+        return buffer.value.decode("utf-8")
+
     # -- timers ----------------------------------------------------------------
 
     def countdown(

@@ -110,6 +110,10 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_calendar_check", [c_char_p, c_char_p, c_size_t], c_int, None),
     ("tocsin_calendar_new", [_ENGINE, c_char_p, POINTER(c_uint64)], c_int, None),
     ("tocsin_timer_calendar", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),
+    ("tocsin_timer_set_wake", [_ENGINE, _TIMER, c_int], c_int, _check),  # since 0.6
+    ("tocsin_timer_wake", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_engine_can_wake", [_ENGINE], c_int, _check),
+    ("tocsin_engine_wake_reason", [_ENGINE, c_char_p, c_size_t], c_int, _check),
     ("tocsin_countdown_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),
     ("tocsin_stopwatch_new", [_ENGINE, POINTER(c_uint64)], c_int, _check),
     ("tocsin_timer_free", [_ENGINE, _TIMER], c_int, _check),

@@ -267,6 +267,22 @@ class Timer:
         self._call("tocsin_timer_set_tick_policy", int(to_tick_policy(policy)))
         return self
 
+    def set_wake(self, wake: bool = True) -> "Timer":
+        """Makes a countdown, alarm or calendar alarm wake a suspended
+        machine 2 minutes (``tocsin.WAKE_LEAD_SECONDS``) before it is due,
+        where the process may (``engine.can_wake()``); it rings at its own
+        time either way. Not on a stopwatch or an AWAKE timer. Returns the
+        timer."""
+        if not isinstance(wake, bool):
+            raise InvalidArgumentError(-1, f"wake must be True or False, not {wake!r}")
+        self._call("tocsin_timer_set_wake", int(wake))
+        return self
+
+    @property
+    def wakes(self) -> bool:
+        """True if the timer wakes a suspended machine."""
+        return self._call("tocsin_timer_wake") == 1
+
     def set_clock(self, clock: "Clock | str") -> "Timer":
         """Puts an idle timer on a clock: ``"boot"`` (the default) counts
         real time, suspends of the machine included; ``"awake"`` only time

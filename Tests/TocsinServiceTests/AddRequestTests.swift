@@ -36,12 +36,18 @@ import TocsinService
         let weekdays = try request("Wake", seconds: 0, ["calendar": .text("mon..fri 7:00 Europe/Berlin")])
         #expect(weekdays.kind == .calendar && weekdays.calendar?.normalized == "Mon..Fri *-*-* 07:00:00 Europe/Berlin")
         #expect(try request("Wake", seconds: -5, ["kind": .text("calendar"), "calendar": .text("daily")]).kind == .calendar)
+        #expect(weekdays.wake && !rest.wake)  // alarms wake the machine by default, countdowns do not
+        #expect(try request("Tea", seconds: 60, ["wake": .flag(true)]).wake)
+        #expect(try !request("Bus", seconds: 1_800_000_000, ["kind": .text("alarm"), "wake": .flag(false)]).wake)
     }
 
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, kind, live, sound, start, tick, warn)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, kind, live, sound, start, tick, wake, warn)")),
+            ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
+            ("Lap", 0, ["kind": .text("stopwatch"), "wake": .flag(true)], ServiceError(.invalidArgument,
+                "a stopwatch cannot wake the machine: nothing falls due")),
             ("Tea", 60, ["kind": .text("egg")], ServiceError(.invalidArgument, "kind must be countdown, stopwatch, alarm or calendar, not 'egg'")),
             ("Wake", 0, ["calendar": .text("Mon..Fri 25:00")], ServiceError(.invalidArgument,
                 "bad calendar spec 'Mon..Fri 25:00': column 10: hour 25 is out of range (0..23)")),

@@ -38,6 +38,18 @@
  *   time left than warn_seconds gets no warning; one given more time
  *   afterwards is warned again when its time comes round.
  *
+ * A SOUND SERVER THAT IS NOT READY (since 0.6)
+ *   When the sound server is not there or refuses to play (right after a
+ *   resume its sinks are often being re-created), the alarm sound is tried
+ *   again after 0.25 s, then at doubling intervals up to 4 s, for 30 s
+ *   (TOCSIN_NOTIFY_SOUND_RETRY_SECONDS in the environment, 0 to 300, sets
+ *   another time) from when it was due: it plays late rather than not at
+ *   all, and its TOCSIN_REPORT_SOUND says how late. If the server never
+ *   comes, the terminal's bell rings where there is one and the report
+ *   (TOCSIN_REPORT_SOUND, "terminal-bell", or TOCSIN_REPORT_SOUND_FAILED)
+ *   gives the reason. A theme with none of the sounds is not retried. Stop
+ *   or dismissing the alert meanwhile cancels the wait.
+ *
  * SERVERS
  *   What the server cannot do is left out, never retried in a loop: no
  *   buttons without the "actions" capability, the time in the summary
@@ -139,7 +151,9 @@ enum {
                                        update) */
     TOCSIN_REPORT_ALERT_FAILED = 2, /* it could not be shown (detail: why) */
     TOCSIN_REPORT_SOUND = 3,        /* a sound plays (detail: its id, or
-                                       "terminal-bell") */
+                                       "terminal-bell"; since 0.6, a sound
+                                       that waited for the sound server:
+                                       its id, then " (after N s: why)") */
     TOCSIN_REPORT_SOUND_FAILED = 4, /* no sound could play (detail: why) */
     TOCSIN_REPORT_ACTION = 5,       /* a button was pressed (detail: "stop",
                                        "restart", "snooze", and on a live

@@ -6,6 +6,12 @@ import TocsinBase
 /// `ca_context_open` can block for 30 s against a frozen sound server, and
 /// must block neither the engine nor the alerts.
 ///
+/// A sound server that is not there, or not ready (right after a resume its
+/// sinks are often being re-created), is tried again with backoff (0.25 s,
+/// doubling to 4 s) for `retryFor` (30 s) after the sound was asked for;
+/// only then does the alarm fall back to the terminal's bell and report the
+/// failure. A theme that has none of the sounds is not retried.
+///
 /// `@unchecked Sendable`: `commands` is guarded by `lock`; everything else is
 /// touched only on the sound thread.
 final class SoundPlayer: @unchecked Sendable {
@@ -17,6 +23,29 @@ final class SoundPlayer: @unchecked Sendable {
         case finished(playID: UInt32, code: Int32)
         case probe(@Sendable (String) -> Void)
         case quit
+    }
+
+    /// How long a sound is tried again while the sound server is missing:
+    /// 30 s, or `$TOCSIN_NOTIFY_SOUND_RETRY_SECONDS` (0 to 300) as the
+    /// process started.
+    let retryFor: Int64 = {
+        guard let raw = getenv("TOCSIN_NOTIFY_SOUND_RETRY_SECONDS"), let seconds = Int64(String(cString: raw)),
+              (0...300).contains(seconds) else { return 30 * Nanos.perSecond }
+        return seconds * Nanos.perSecond
+    }()
+    private static var firstRetry: Int64 { 250_000_000 }
+    private static var longestRetry: Int64 { 4 * Nanos.perSecond }
+
+    /// A sound waiting for the sound server.
+    private struct Waiting {
+        var chain: [String]
+        var role: String
+        var repeatFor: Duration?
+        /// Monotonic ns: when it was asked for, and when it is next tried.
+        var asked: Int64
+        var nextTry: Int64
+        var delay: Int64
+        var reason: String
     }
 
     private struct Playback {
@@ -38,9 +67,8 @@ final class SoundPlayer: @unchecked Sendable {
 
     // Sound thread only:
     private var context: OpaquePointer?
-    private var openFailure: TocsinNotifyFailure?
-    private var attemptedOpen = false
     private var playbacks: [AlertKey: Playback] = [:]
+    private var waiting: [AlertKey: Waiting] = [:]
     private var nextPlayID: UInt32 = 1
 
     init(report: @escaping Reporter, done: @escaping @Sendable (AlertKey) -> Void) throws(TocsinNotifyFailure) {
@@ -76,13 +104,26 @@ final class SoundPlayer: @unchecked Sendable {
     private func run() {
         while true {
             lock.lock()
-            while commands.isEmpty { lock.wait() }
-            let command = commands.removeFirst()
+            while commands.isEmpty {
+                guard let next = waiting.values.map({ $0.nextTry }).min() else {
+                    lock.wait()
+                    continue
+                }
+                let left = next - Clocks.monotonic()
+                if left <= 0 || !lock.wait(nanoseconds: left) { break }  // a retry is due
+            }
+            let command = commands.isEmpty ? nil : commands.removeFirst()
             lock.unlock()
+            guard let command else {
+                retryWaiting()
+                continue
+            }
             switch command {
             case .play(let key, let chain, let role, let repeatFor):
                 stop(key)
-                start(key, chain: chain, role: role, repeatUntil: repeatFor.map { Clocks.monotonic() + $0.nanoseconds })
+                let now = Clocks.monotonic()
+                start(key, Waiting(chain: chain, role: role, repeatFor: repeatFor, asked: now, nextTry: now,
+                                   delay: Self.firstRetry, reason: ""))
             case .stop(let key):
                 stop(key)
             case .finished(let playID, let code):
@@ -90,17 +131,17 @@ final class SoundPlayer: @unchecked Sendable {
             case .probe(let answer):
                 answer(openContext().map { "sound server: not available (\($0.reason))" } ?? "sound server: ok (libcanberra)")
             case .quit:
-                for key in Array(playbacks.keys) { stop(key) }
+                for key in Array(playbacks.keys) + Array(waiting.keys) { stop(key) }
                 if let context { ca_context_destroy(context) }
                 return
             }
         }
     }
 
-    /// Opens the canberra context once; the failure, if any.
+    /// Opens the canberra context (kept once open); the failure, if any:
+    /// a failure is not kept, the next call tries again.
     private func openContext() -> TocsinNotifyFailure? {
-        if attemptedOpen { return openFailure }
-        attemptedOpen = true
+        if context != nil { return nil }
         var created: OpaquePointer?
         var code = ca_context_create(&created)
         if code == CA_SUCCESS, let created {
@@ -117,25 +158,48 @@ final class SoundPlayer: @unchecked Sendable {
             }
             ca_context_destroy(created)
         }
-        openFailure = TocsinNotifyFailure(.unavailable, "no sound server: \(String(cString: ca_strerror(code)))")
-        return openFailure
+        return TocsinNotifyFailure(.unavailable, "no sound server: \(String(cString: ca_strerror(code)))")
     }
 
-    /// Plays the first sound of `chain` that exists; the terminal's bell if none.
-    private func start(_ key: AlertKey, chain: [String], role: String, repeatUntil: Int64?) {
-        var reason = "no sound in the theme: \(chain.joined(separator: ", "))"
+    /// Plays the first sound of `request.chain` that exists. Without a
+    /// sound server it waits (`retryWaiting`); with none of the sounds, or
+    /// once `retryFor` has passed, the terminal's bell.
+    private func start(_ key: AlertKey, _ request: Waiting) {
+        var request = request
+        var serverTrouble = true
         if let failure = openContext() {
-            reason = failure.reason
+            request.reason = failure.reason
         } else {
-            for sound in chain {
-                let playID = play(sound, role: role)
+            serverTrouble = false
+            for sound in request.chain {
+                let (playID, code) = play(sound, role: request.role)
                 if playID != 0 {
-                    playbacks[key] = Playback(sound: sound, role: role, playID: playID, repeatUntil: repeatUntil)
-                    report(.soundPlayed, key, sound, nil)
+                    let now = Clocks.monotonic()
+                    playbacks[key] = Playback(sound: sound, role: request.role, playID: playID,
+                                              repeatUntil: request.repeatFor.map { now + $0.nanoseconds })
+                    let waited = now - request.asked
+                    report(.soundPlayed, key, waited < Self.firstRetry ? sound
+                        : "\(sound) (after \(waited / Nanos.perSecond) s: \(request.reason))", nil)
                     return
+                }
+                if code != Int32(CA_ERROR_NOTFOUND) {  // the server went away, or is not ready
+                    serverTrouble = true
+                    request.reason = "the sound server refused: \(String(cString: ca_strerror(code)))"
+                    if let context { ca_context_destroy(context) }
+                    context = nil
+                    break
                 }
             }
         }
+        let now = Clocks.monotonic()
+        if serverTrouble, now - request.asked < retryFor {
+            request.nextTry = now + request.delay
+            request.delay = min(request.delay * 2, Self.longestRetry)
+            waiting[key] = request
+            return
+        }
+        let reason = serverTrouble ? request.reason + " (tried for \(retryFor / Nanos.perSecond) s)"
+            : "no sound in the theme: \(request.chain.joined(separator: ", "))"
         if ringTerminalBell() {
             report(.soundPlayed, key, "terminal-bell", TocsinNotifyFailure(.unavailable, reason))
         } else {
@@ -144,9 +208,19 @@ final class SoundPlayer: @unchecked Sendable {
         done(key)
     }
 
-    /// Starts one sound; its play id, or 0 if it could not start.
-    private func play(_ sound: String, role: String) -> UInt32 {
-        guard let context else { return 0 }
+    /// Tries again the sounds whose retry is due.
+    private func retryWaiting() {
+        let now = Clocks.monotonic()
+        for (key, request) in waiting where request.nextTry <= now {
+            waiting[key] = nil
+            start(key, request)
+        }
+    }
+
+    /// Starts one sound; its play id (0 if it could not start) and
+    /// libcanberra's code.
+    private func play(_ sound: String, role: String) -> (UInt32, Int32) {
+        guard let context else { return (0, Int32(CA_ERROR_STATE)) }
         var props: OpaquePointer?
         ca_proplist_create(&props)
         defer { ca_proplist_destroy(props) }
@@ -161,13 +235,13 @@ final class SoundPlayer: @unchecked Sendable {
             Unmanaged<SoundPlayer>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
                 .post(.finished(playID: playID, code: code))
         }, me)
-        return code == CA_SUCCESS ? playID : 0
+        return (code == CA_SUCCESS ? playID : 0, code)
     }
 
     private func finished(playID: UInt32, code: Int32) {
         guard let (key, playback) = playbacks.first(where: { $0.value.playID == playID }) else { return }
         if code == CA_SUCCESS, let until = playback.repeatUntil, Clocks.monotonic() < until {
-            let again = play(playback.sound, role: playback.role)
+            let (again, _) = play(playback.sound, role: playback.role)
             if again != 0 {
                 playbacks[key]?.playID = again
                 return
@@ -178,6 +252,7 @@ final class SoundPlayer: @unchecked Sendable {
     }
 
     private func stop(_ key: AlertKey) {
+        if waiting.removeValue(forKey: key) != nil { return done(key) }
         guard let playback = playbacks.removeValue(forKey: key) else { return }
         if let context { ca_context_cancel(context, playback.playID) }
         done(key)

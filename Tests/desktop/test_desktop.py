@@ -193,3 +193,34 @@ def test_the_command_alerts_and_rings_at_zero():
     assert (shown["appname"], shown["summary"], shown["body"]) == ("Tocsin", "Tea is ready", "00:01 countdown finished")
     (alert,) = monitor.calls()
     assert audio_rms(alert["boot"], 1.0) > 0.01  # the alarm, as the alert went up
+
+
+def test_a_sound_server_that_comes_back_late_still_plays_the_alarm(run_driver, tmp_path):
+    """The sound server is not there when the timer finishes (as right after
+    a resume, while its sinks are re-created) and comes up 2 s later: the
+    alarm is tried again with backoff and plays; the report says how late."""
+    late = tmp_path / "pulse-later"  # the session's server appears at this path 2 s after the finish
+    env = {**os.environ, "PULSE_SERVER": f"unix:{late}"}
+    driver = run_driver(seconds=0.5, label="Rice", body="Rice is ready", hold=8.0, env=env)
+    finish = event_time(driver.wait_for("EVENT finish")[0])
+    time.sleep(max(0.0, finish + 2.0 - boot_time()))
+    linked = boot_time()
+    os.symlink(os.environ["PULSE_SERVER"].removeprefix("unix:"), late)
+    line = driver.wait_for(f"REPORT {REPORT_SOUND} ", timeout=10)[0]
+    played = boot_time()
+    detail = line.split(" ", 5)[5]
+    assert detail.startswith("alarm-clock-elapsed (after ") and "no sound server" in detail, detail
+    assert played - linked < 2.5  # the next try after it came back (backoff: 0.25 s doubling to 4 s)
+    assert audio_rms(finish + 0.2, linked - finish - 0.3) < 0.005  # silent while there was no server
+    assert audio_rms(linked, played - linked + 1.0) > 0.01  # then the alarm
+    lines = driver.finish()
+    assert not reports(lines, REPORT_SOUND_FAILED)
+
+
+def test_a_sound_server_that_never_comes_falls_back_to_the_bell_and_says_why(run_driver, tmp_path):
+    env = {**os.environ, "PULSE_SERVER": f"unix:{tmp_path}/no-pulse", "TOCSIN_NOTIFY_SOUND_RETRY_SECONDS": "2"}
+    driver = run_driver(seconds=0.3, label="Rice", body="Rice is ready", hold=5.0, env=env)
+    finish = event_time(driver.wait_for("EVENT finish")[0])
+    line = driver.wait_for(f"REPORT {REPORT_SOUND_FAILED} ", timeout=10)[0]
+    assert boot_time() - finish >= 2.0  # tried again for the retry time first
+    assert "no sound server" in line and "(tried for 2 s)" in line and "no terminal for a bell" in line, line

@@ -4,6 +4,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -224,3 +225,42 @@ def test_a_sound_server_that_never_comes_falls_back_to_the_bell_and_says_why(run
     line = driver.wait_for(f"REPORT {REPORT_SOUND_FAILED} ", timeout=10)[0]
     assert boot_time() - finish >= 2.0  # tried again for the retry time first
     assert "no sound server" in line and "(tried for 2 s)" in line and "no terminal for a bell" in line, line
+
+
+RESUME_SCRIPT = """
+import sys, time, tocsin, tocsin.notify
+reports = []
+with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine(manual_clock=True) as engine:
+    notifier.on_report(lambda report: reports.append(report))
+    bread = engine.countdown(60, label="Bread")
+    notifier.attach(bread, body="Bread is ready")
+    bread.start()
+    engine.simulate_suspend(300)  # asleep past its end: the FINISH comes late, on resume
+    print("RESUMED", time.clock_gettime(time.CLOCK_BOOTTIME), flush=True)
+    deadline = time.monotonic() + 12
+    while time.monotonic() < deadline and not any(r.kind == "sound" for r in reports):
+        time.sleep(0.05)
+    print("SOUND", time.clock_gettime(time.CLOCK_BOOTTIME), [r.detail for r in reports if r.kind == "sound"], flush=True)
+    time.sleep(3)  # the sound plays out (closing the notifier stops it)
+"""
+
+
+def test_the_first_ring_after_a_resume_waits_for_the_sound_server(tmp_path):
+    """A suspend simulated on a manual clock: the FINISH comes on resume,
+    when the (real) sound server is not back yet; it comes 1.5 s later and
+    the alarm plays."""
+    late = tmp_path / "pulse-later"
+    env = {**os.environ, "PULSE_SERVER": f"unix:{late}"}
+    child = subprocess.Popen([sys.executable, "-c", RESUME_SCRIPT], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        resumed = float(child.stdout.readline().split()[1])
+        time.sleep(max(0.0, resumed + 1.5 - boot_time()))
+        linked = boot_time()
+        os.symlink(os.environ["PULSE_SERVER"].removeprefix("unix:"), late)
+        line = child.stdout.readline()
+        assert line.startswith("SOUND") and "alarm-clock-elapsed (after" in line, line
+        played = float(line.split()[1])
+        assert audio_rms(linked, played - linked + 1.0) > 0.01
+    finally:
+        child.kill()
+        child.wait()

@@ -39,16 +39,20 @@
  *   afterwards is warned again when its time comes round.
  *
  * A SOUND SERVER THAT IS NOT READY (since 0.6)
- *   When the sound server is not there or refuses to play (right after a
- *   resume its sinks are often being re-created), the alarm sound is tried
+ *   When a sound server is meant to be there (PULSE_SERVER is set, or
+ *   PulseAudio's or PipeWire's socket is in XDG_RUNTIME_DIR) but is not, or
+ *   refuses to play (right after a resume its sinks are often being
+ *   re-created), the alarm sound is tried
  *   again after 0.25 s, then at doubling intervals up to 4 s, for 30 s
  *   (TOCSIN_NOTIFY_SOUND_RETRY_SECONDS in the environment, 0 to 300, sets
  *   another time) from when it was due: it plays late rather than not at
  *   all, and its TOCSIN_REPORT_SOUND says how late. If the server never
  *   comes, the terminal's bell rings where there is one and the report
  *   (TOCSIN_REPORT_SOUND, "terminal-bell", or TOCSIN_REPORT_SOUND_FAILED)
- *   gives the reason. A theme with none of the sounds is not retried. Stop
- *   or dismissing the alert meanwhile cancels the wait.
+ *   gives the reason. A theme with none of the sounds, or a machine where
+ *   no sound server is meant to be (a server, an ssh session), is not
+ *   retried: the bell at once. Stop or dismissing the alert meanwhile
+ *   cancels the wait.
  *
  * SERVERS
  *   What the server cannot do is left out, never retried in a loop: no

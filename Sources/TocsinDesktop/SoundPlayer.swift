@@ -6,11 +6,12 @@ import TocsinBase
 /// `ca_context_open` can block for 30 s against a frozen sound server, and
 /// must block neither the engine nor the alerts.
 ///
-/// A sound server that is not there, or not ready (right after a resume its
-/// sinks are often being re-created), is tried again with backoff (0.25 s,
-/// doubling to 4 s) for `retryFor` (30 s) after the sound was asked for;
-/// only then does the alarm fall back to the terminal's bell and report the
-/// failure. A theme that has none of the sounds is not retried.
+/// A sound server that is meant to be there (`soundServerExpected`) but is
+/// not, or not ready (right after a resume its sinks are often being
+/// re-created), is tried again with backoff (0.25 s, doubling to 4 s) for
+/// `retryFor` (30 s) after the sound was asked for; only then does the
+/// alarm fall back to the terminal's bell and report the failure. A theme
+/// that has none of the sounds is not retried.
 ///
 /// `@unchecked Sendable`: `commands` is guarded by `lock`; everything else is
 /// touched only on the sound thread.
@@ -192,7 +193,7 @@ final class SoundPlayer: @unchecked Sendable {
             }
         }
         let now = Clocks.monotonic()
-        if serverTrouble, now - request.asked < retryFor {
+        if serverTrouble, now - request.asked < retryFor, Self.soundServerExpected() {
             request.nextTry = now + request.delay
             request.delay = min(request.delay * 2, Self.longestRetry)
             waiting[key] = request
@@ -206,6 +207,16 @@ final class SoundPlayer: @unchecked Sendable {
             report(.soundFailed, key, reason + "; no terminal for a bell", TocsinNotifyFailure(.unavailable, reason))
         }
         done(key)
+    }
+
+    /// True if a sound server is meant to be there: `PULSE_SERVER` is set,
+    /// or PulseAudio's or PipeWire's socket is in the runtime folder. Where
+    /// none is (a server, an ssh session) a missing server is not waited
+    /// for: the bell at once, as before.
+    static func soundServerExpected() -> Bool {
+        if let server = getenv("PULSE_SERVER"), server.pointee != 0 { return true }
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "/run/user/\(getuid())"
+        return access(runtime + "/pulse/native", F_OK) == 0 || access(runtime + "/pipewire-0", F_OK) == 0
     }
 
     /// Tries again the sounds whose retry is due.

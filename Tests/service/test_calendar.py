@@ -78,7 +78,7 @@ def test_every_in_the_background_is_listed_and_removed(signals):
     assert re.fullmatch(r"Wake: id (\d+), Mon\.\.Fri \*-\*-\* 07:00:00 UTC, next (Mon|Tue|Wed|Thu|Fri) "
                         r"\d{4}-\d\d-\d\d 07:00:00 \+00:00\n", handed.stdout), handed.stdout
     listed = tocsin("ls")
-    assert re.search(r"^\s*\d+\s+Wake\s+running\s+Mon\.\.Fri \*-\*-\* 07:00:00 UTC, (\d+d )?\d\d:\d\d:\d\d left$",
+    assert re.search(r"^\s*\d+\s+Wake\s+running\s+Mon\.\.Fri \*-\*-\* 07:00:00 UTC, (\d+d \d\d:|\d{1,2}:)?\d\d:\d\d left$",
                      listed.stdout, re.M), listed.stdout
     (item,) = [json.loads(line) for line in tocsin("ls", "--json").stdout.splitlines()]
     assert item["kind"] == "calendar" and item["calendar"] == "Mon..Fri *-*-* 07:00:00 UTC"

@@ -199,8 +199,9 @@ final class SoundPlayer: @unchecked Sendable {
             waiting[key] = request
             return
         }
-        let reason = serverTrouble ? request.reason + " (tried for \(retryFor / Nanos.perSecond) s)"
-            : "no sound in the theme: \(request.chain.joined(separator: ", "))"
+        let waited = now - request.asked >= Self.firstRetry
+        let reason = !serverTrouble ? "no sound in the theme: \(request.chain.joined(separator: ", "))"
+            : waited ? request.reason + " (tried for \(retryFor / Nanos.perSecond) s)" : request.reason
         if ringTerminalBell() {
             report(.soundPlayed, key, "terminal-bell", TocsinNotifyFailure(.unavailable, reason))
         } else {

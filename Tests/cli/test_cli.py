@@ -467,7 +467,16 @@ def test_a_full_disk_is_said_once_and_the_state_file_keeps_its_last_whole_state(
         state = disk.folder / "plan.json"
         process = subprocess.Popen([TOCSIN, "1s:A", "1s:B", "1s:C", "--state", str(state), "--quiet"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        wait_until(lambda: state.exists() and state.stat().st_size > 0, what="the state file")
+        def holds_a():
+            # The file is written empty before anything starts (a disk that
+            # refuses it refuses the run), then with A once A runs: fill
+            # the disk only after that.
+            try:
+                return [timer["label"] for timer in json.loads(state.read_bytes())["timers"]] == ["A"]
+            except (OSError, ValueError, KeyError):
+                return False
+
+        wait_until(holds_a, what="the state file to hold A")
         disk.fill()
         written = state.read_bytes()
         out, err = process.communicate(timeout=60)

@@ -19,6 +19,8 @@ package final class CalendarRunner: @unchecked Sendable {
     var output: Output { session.output }
     var loop: EventLoop { session.loop }
     let notifier: Notifier?
+    /// `--json`: the notifier's reports, as events.
+    private let reports: NotifierReports?
     private var alarm = TimerID(rawValue: 0)
     private var rings = 0
 
@@ -28,6 +30,7 @@ package final class CalendarRunner: @unchecked Sendable {
         self.options = options
         session = try TerminalSession(json: options.json)
         notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
+        reports = options.json ? notifier.map(NotifierReports.init(of:)) : nil
     }
 
     /// Rings until stopped; the exit status.
@@ -56,6 +59,7 @@ package final class CalendarRunner: @unchecked Sendable {
         var status: Int32?
         while status == nil {
             redraw()
+            reports?.drain(to: output) { [label] _ in label }
             for wake in loop.next(timeoutMilliseconds: -1) {
                 switch wake {
                 case .key(let key) where key == Key.controlC: status = ExitStatus.cancelled

@@ -17,13 +17,16 @@ extension CountdownRunner {
 
     /// After the last finish: keeps running (display, keys, the alert's
     /// buttons) until the alert is shown and its sound has played, at most
-    /// 10 s; any key ends the wait and silences the sound.
+    /// 40 s (a sound server can take 30 s to come back after a resume: the
+    /// sound waits for it); any key ends the wait and silences the sound.
     func waitForAlerts() {
         guard let notifier else { return }
         output.finish()
+        defer { writeReports() }
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(40)
         while clock.now < deadline, !notifier.flush(timeout: .zero) {
+            writeReports()
             var stop = false
             for wake in loop.next(timeoutMilliseconds: 100) {
                 if case .key = wake { stop = true }

@@ -53,6 +53,8 @@ public final class CountdownRunner: @unchecked Sendable {
     var output: Output { session.output }
     var loop: EventLoop { session.loop }
     let notifier: Notifier?
+    /// `--json`: the notifier's reports, as events.
+    let reports: NotifierReports?
     /// Where `--state` keeps the timers.
     let stateFile: StateFile?
     var active: [Active] = []
@@ -70,7 +72,13 @@ public final class CountdownRunner: @unchecked Sendable {
         self.options = options
         session = try TerminalSession(json: options.json)
         notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
+        reports = options.json ? notifier.map(NotifierReports.init(of:)) : nil
         stateFile = options.statePath.map(StateFile.init(path:))
+    }
+
+    /// `--json`: writes the notifier's reports that arrived.
+    func writeReports() {
+        reports?.drain(to: output) { timer in active.first { $0.timer == timer }?.label }
     }
 
     /// Carries on the countdowns saved in `options.statePath` by an earlier
@@ -224,6 +232,7 @@ public final class CountdownRunner: @unchecked Sendable {
                 case .arrow, .resize, .line, .endOfInput, .timeout: break
                 }
             }
+            writeReports()
             redraw()
         }
     }

@@ -554,3 +554,18 @@ def test_adjust_has_help_and_parallel_words_label_the_time_before_them():
     both = run("0.3s", "Par1", "0.2s", "Par2", "--parallel", "--quiet", "--json")
     finished = [json.loads(line)["label"] for line in both.stdout.splitlines() if '"finish"' in line]
     assert finished == ["Par2", "Par1"]  # two timers side by side, not one of 0.5 s
+
+
+def test_json_carries_the_notifiers_reports():
+    """Without a desktop the alert and the sound fail: with --json the
+    reasons come as events after the finish (and nothing on stderr)."""
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER", "DISPLAY", "XDG_RUNTIME_DIR")}
+    result = run("0.5s", "Tea", "--json", env=environment)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    reports = {event["report"]: event for event in events if event["event"] == "notifier"}
+    assert reports["alert_failed"] == {"event": "notifier", "report": "alert_failed", "label": "Tea",
+                                       "detail": "no session bus: DBUS_SESSION_BUS_ADDRESS is not set"}
+    assert reports["sound_failed"]["label"] == "Tea" and "no sound server" in reports["sound_failed"]["detail"]
+    assert [event["event"] for event in events if event["event"] != "notifier"] == ["state", "finish", "state"]
+    assert result.returncode == 0 and result.stderr == ""

@@ -8,13 +8,6 @@ extension CalendarSpec {
         return ZoneRules(named: zone)
     }
 
-    /// The next occurrence strictly after `unixSeconds` in the spec's zone
-    /// as it is now; nil if there is none before 2200 or the zone is no
-    /// longer installed.
-    package func next(after unixSeconds: Int64) -> Int64? {
-        zoneRules().flatMap { next(after: unixSeconds, in: $0) }
-    }
-
     /// The next occurrence strictly after `unixSeconds`, its wall time read
     /// in `rules`. Where a change skips local times, the occurrences that
     /// fall in the gap ring once, at the moment of the change; a local time

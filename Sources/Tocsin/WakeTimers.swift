@@ -89,7 +89,7 @@ struct WakeTimers {
 }
 
 /// Why this process cannot arm timers that wake the machine.
-struct WakeFailure: Error, Equatable {
+struct WakeFailure: Equatable {
     var errno: Int32
 
     /// `tocsin_engine_wake_reason`'s text.

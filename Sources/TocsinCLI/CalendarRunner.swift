@@ -29,8 +29,7 @@ package final class CalendarRunner: @unchecked Sendable {
         self.label = label
         self.options = options
         session = try TerminalSession(json: options.json)
-        notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
-        reports = options.json ? notifier.map(NotifierReports.init(of:)) : nil
+        (notifier, reports) = options.makeNotifier()
     }
 
     /// Rings until stopped; the exit status.

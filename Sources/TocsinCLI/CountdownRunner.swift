@@ -71,8 +71,7 @@ public final class CountdownRunner: @unchecked Sendable {
         self.plan = plan
         self.options = options
         session = try TerminalSession(json: options.json)
-        notifier = options.alert || options.sound ? try? Notifier(options: .init(quiet: options.json)) : nil
-        reports = options.json ? notifier.map(NotifierReports.init(of:)) : nil
+        (notifier, reports) = options.makeNotifier()
         stateFile = options.statePath.map(StateFile.init(path:))
     }
 

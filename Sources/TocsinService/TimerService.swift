@@ -89,10 +89,8 @@ package final class TimerService: @unchecked Sendable {
     }
 
     /// True if the engine's wake timers can wake the machine (the service
-    /// has CAP_WAKE_ALARM); `canWakeReason` says why not.
+    /// has CAP_WAKE_ALARM): the `CanWake` property.
     package var canWake: Bool { (try? engine.wakeFailureReason()) == .some(nil) }
-
-    package var canWakeReason: String { ((try? engine.wakeFailureReason()) ?? nil) ?? "" }
 
     /// True while no timer runs, is suspended, or waits for one that does:
     /// the service may exit.

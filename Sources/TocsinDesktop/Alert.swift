@@ -33,6 +33,15 @@ public struct Alert: Sendable, Hashable {
     public var warning: Duration?
     /// The sound theme event id of the warning; nil: none (text only).
     public var warningSound: String?
+    /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
+    /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace
+    /// the notification showing with the same tag: the timer service's
+    /// per-timer tag keeps a finish announced again after a crash to one
+    /// notification even when the first one's id was never recorded.
+    package var stackTag: String?
+    /// The host announces each finish itself (`announceFinish`), after
+    /// recording it; the notifier then does not present it on the FINISH.
+    package var announcedByHost = false
 
     public static let defaultSound = "alarm-clock-elapsed"
     public static let defaultWarningSound = "dialog-warning"

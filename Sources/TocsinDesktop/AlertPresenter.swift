@@ -16,6 +16,8 @@ final class AlertPresenter {
         var value: Int32? = nil
         /// Stays when a button is pressed and never expires (a live one).
         var resident = false
+        /// `Alert.stackTag`.
+        var stackTag: String? = nil
     }
 
     /// A button press or a close, on the GLib thread.
@@ -110,6 +112,10 @@ final class AlertPresenter {
         }
         if content.resident {
             notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
+        }
+        if let tag = content.stackTag {
+            notify_notification_set_hint(notification, "x-dunst-stack-tag", g_variant_new_string(tag))
+            notify_notification_set_hint(notification, "x-canonical-private-synchronous", g_variant_new_string(tag))
         }
         if let value = content.value {
             notify_notification_set_hint(notification, "value", g_variant_new_int32(value))

@@ -116,7 +116,8 @@ extension NotifierCore {
         guard frame != state.shownFrame else { return }
         let content = AlertPresenter.Content(
             summary: frame.summary, body: frame.body, icon: alert.icon, urgency: frame.urgency,
-            suppressSound: true, buttons: alert.actions ? frame.buttons : [], value: frame.value, resident: alert.live)
+            suppressSound: true, buttons: alert.actions ? frame.buttons : [], value: frame.value, resident: alert.live,
+            stackTag: alert.stackTag)
         switch presenter.show(key, content) {
         case .success(let server):
             if state.shownFrame == nil {

@@ -4,10 +4,10 @@ import TocsinBase
 /// failure), each failure's reason also said once on standard error.
 extension NotifierCore {
     func report(_ kind: NotifierReport.Kind, _ key: AlertKey, _ detail: String, _ failure: TocsinNotifyFailure?,
-                notification: UInt32? = nil) {
+                notification: UInt32? = nil, finish: Bool = false) {
         let error: TocsinError? = failure.map { $0.code == .io ? .io : .unavailable }
         deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host,
-                               notification: notification))
+                               notification: notification, finish: finish))
         guard let failure else { return }
         lock.lock()
         let first = loggedReasons.insert(failure.reason).inserted

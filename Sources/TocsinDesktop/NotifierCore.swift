@@ -147,16 +147,10 @@ package final class NotifierCore: @unchecked Sendable {
         let alert = attachment.alert
         let host = attachment.host
         switch event {
+        case .finished where !alert.announcedByHost:
+            presentFinish(key, alert: alert, host: host)
         case .finished:
-            let label = host.label(of: timer)  // allowed on the delivery thread
-            // An alarm's time has passed: restarting it would ring at once.
-            // A calendar alarm rings and runs on: Stop ends this ring only.
-            let reading = host.reading(of: timer)
-            let isAlarm = reading?.isAlarm ?? false
-            let runsOn = reading?.state == .running
-            present(key, alert: alert, label: label.isEmpty ? "Timer" : label,
-                    buttons: runsOn ? [.stop] : isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze],
-                    overtime: alert.live && !runsOn, rang: isAlarm)
+            break  // the host calls `announceFinish` once it has recorded it
         case .running where alert.followsTime, .suspended where alert.followsTime:
             if event == .running { sound.post(.stop(key)) }
             glib.run { [self] in followTime(key, because: .changed(event)) }
@@ -167,8 +161,39 @@ package final class NotifierCore: @unchecked Sendable {
         }
     }
 
+    /// Presents a timer's finish: its alert, with the buttons that fit.
+    private func presentFinish(_ key: AlertKey, alert: Alert, host: any AlertHost, finish: Bool = false) {
+        let label = host.label(of: key.timer)  // allowed on the delivery thread
+        // An alarm's time has passed: restarting it would ring at once.
+        // A calendar alarm rings and runs on: Stop ends this ring only.
+        let reading = host.reading(of: key.timer)
+        let isAlarm = reading?.isAlarm ?? false
+        let runsOn = reading?.state == .running
+        present(key, alert: alert, label: label.isEmpty ? "Timer" : label,
+                buttons: runsOn ? [.stop] : isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze],
+                overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
+    }
+
+    /// Presents the finish of a timer attached with `announcedByHost`, once
+    /// its host has recorded it: the attached alert, or `override` (a late or
+    /// repeated announcement's text), replacing `notification` (the id an
+    /// earlier process recorded) if nothing shows for the timer now. Its
+    /// `.shown` or `.alertFailed` report has `finish` set. False if the
+    /// timer has no alert attached. On the host's delivery thread.
+    package func announceFinish(_ key: AlertKey, override: Alert? = nil, replacing notification: UInt32? = nil) -> Bool {
+        lock.lock()
+        let attachment = closed ? nil : attachments[key]
+        lock.unlock()
+        guard let attachment else { return false }
+        if let notification { glib.run { [self] in presenter.adopt(notification, for: key) } }
+        var alert = override ?? attachment.alert
+        alert.stackTag = attachment.alert.stackTag
+        presentFinish(key, alert: alert, host: attachment.host, finish: true)
+        return true
+    }
+
     private func present(_ key: AlertKey, alert: Alert, label: String, buttons: [AlertButton],
-                         overtime: Bool = false, rang: Bool = false) {
+                         overtime: Bool = false, rang: Bool = false, finish: Bool = false) {
         let chain = alert.soundChain
         lock.lock()
         pending += (alert.popup ? 1 : 0) + (chain.isEmpty ? 0 : 1)
@@ -176,15 +201,17 @@ package final class NotifierCore: @unchecked Sendable {
         if alert.popup {
             let content = AlertPresenter.Content(
                 summary: alert.summary ?? label, body: alert.body ?? "Time is up", icon: alert.icon,
-                urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [])
+                urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [],
+                stackTag: alert.stackTag)
             let work = UnsafeSendable(content)
             glib.run { [self] in
                 switch presenter.show(key, work.value) {
                 case .success(let server):
-                    report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key))
+                    report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key),
+                           finish: finish)
                     if overtime { countOvertime(key, alarm: work.value, rang: rang) }
                 case .failure(let failure):
-                    report(.alertFailed, key, failure.reason, failure)
+                    report(.alertFailed, key, failure.reason, failure, finish: finish)
                 }
                 finishOne()
             }

@@ -34,6 +34,9 @@ public struct NotifierReport: Sendable, Hashable, CustomStringConvertible {
     /// For `.shown`: the notification's id on the server (the timer service
     /// keeps it, to replace that notification after a restart).
     package var notification: UInt32?
+    /// For `.shown` and `.alertFailed`: the report of a finish the host
+    /// announced (`announceFinish`), not of a live frame or a warning.
+    package var finish = false
 
     public var description: String {
         var text = "\(kind): \(detail)"

@@ -27,6 +27,14 @@ extension Notifier {
         core.refresh(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
 
+    /// Presents the finish of a timer attached with `alert.announcedByHost`
+    /// (see `NotifierCore.announceFinish`); false if it has no alert attached.
+    package func announceFinish(_ timer: TimerID, in engine: TimerEngine, override: Alert? = nil,
+                                replacing notification: UInt32? = nil) -> Bool {
+        core.announceFinish(AlertKey(host: hostID(of: engine), timer: timer.rawValue), override: override,
+                            replacing: notification)
+    }
+
     public func detach(_ timer: TimerID, in engine: TimerEngine) {
         core.detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }

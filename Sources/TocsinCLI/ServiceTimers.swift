@@ -84,10 +84,11 @@ package enum ServiceTimers {
         switch change {
         case .changed(let timer):
             json ? Self.json(timer, after: [("event", .string("changed"))]) : lines([timer])[0]
-        case .finished(let id, let label, let lateness):
+        case .finished(let id, let label, let lateness, let finish, let again):
             json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
-                                ("label", .string(label)), ("lateness", .number(lateness))]).compactEncoded()
-                : "\(id)  \(label)  finished"
+                                ("label", .string(label)), ("lateness", .number(lateness)),
+                                ("finish", .integer(Int64(clamping: finish))), ("again", .bool(again))]).compactEncoded()
+                : "\(id)  \(label)  finished" + (again ? " (announced again: the service restarted)" : "")
         case .removed(let id):
             json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
                 : "\(id)  removed"

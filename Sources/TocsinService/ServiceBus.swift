@@ -50,6 +50,11 @@ final class ServiceBus: @unchecked Sendable {
         service.signals.finished = { [unowned self] id, label, lateness in
             emit("Finished", [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness)])
         }
+        service.signals.finishAnnounced = { [unowned self] id, label, lateness, finish, again in
+            emit("FinishAnnounced", [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness),
+                                     g_variant_new_uint64(guint64(finish)), g_variant_new_boolean(again ? 1 : 0)])
+        }
+        service.signals.flush = { [unowned self] in flush() }
         service.signals.removed = { [unowned self] id in emit("Removed", [g_variant_new_uint64(guint64(id))]) }
     }
 
@@ -82,13 +87,18 @@ final class ServiceBus: @unchecked Sendable {
     /// Sends what is queued (the last signals), gives the name up and lets
     /// the connection go. Safe after the bus went away or the name was never had.
     func close() {
-        if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
+        flush()
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         ownerID = 0
         for (_, id) in watchers { g_bus_unwatch_name(id) }
         watchers = [:]
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         connection = nil
+    }
+
+    /// Returns once what is queued has been written to the bus.
+    private func flush() {
+        if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
     }
 
     private func register(on connection: OpaquePointer?) {
@@ -286,6 +296,13 @@ final class ServiceBus: @unchecked Sendable {
               <arg name="id" type="t"/>
               <arg name="label" type="s"/>
               <arg name="lateness" type="d"/>
+            </signal>
+            <signal name="FinishAnnounced">
+              <arg name="id" type="t"/>
+              <arg name="label" type="s"/>
+              <arg name="lateness" type="d"/>
+              <arg name="finish" type="t"/>
+              <arg name="again" type="b"/>
             </signal>
             <signal name="Removed">
               <arg name="id" type="t"/>

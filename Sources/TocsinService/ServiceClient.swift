@@ -73,7 +73,9 @@ package final class ServiceClient {
     /// What `follow` reports.
     package enum Change {
         case changed(Timer)
-        case finished(id: UInt64, label: String, lateness: Double)
+        /// `finish` numbers the timer's finishes; `again`: it may have been
+        /// reported before (the service restarted in between).
+        case finished(id: UInt64, label: String, lateness: Double, finish: UInt64, again: Bool)
         case removed(id: UInt64)
     }
 
@@ -106,11 +108,12 @@ package final class ServiceClient {
                     let properties = g_variant_get_child_value(parameters, 1)!
                     defer { g_variant_unref(properties) }
                     handler(.changed(ServiceClient.timer(properties)))
-                case "Finished":
-                    let label = g_variant_get_child_value(parameters, 1)!, lateness = g_variant_get_child_value(parameters, 2)!
-                    defer { g_variant_unref(label); g_variant_unref(lateness) }
-                    handler(.finished(id: id, label: String(cString: g_variant_get_string(label, nil)),
-                                      lateness: g_variant_get_double(lateness)))
+                case "FinishAnnounced":  // (sent with each Finished, and numbered)
+                    let values = (1...4).map { g_variant_get_child_value(parameters, $0)! }
+                    defer { values.forEach(g_variant_unref) }
+                    handler(.finished(id: id, label: String(cString: g_variant_get_string(values[0], nil)),
+                                      lateness: g_variant_get_double(values[1]), finish: UInt64(g_variant_get_uint64(values[2])),
+                                      again: g_variant_get_boolean(values[3]) != 0))
                 case "Removed":
                     handler(.removed(id: id))
                 default:

@@ -71,6 +71,7 @@ package final class ServiceMain: @unchecked Sendable {
         bus.onReady = { [unowned self] in
             ready = true
             watchEngine()
+            service.announceUnannounced()
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
         for signal in [SIGTERM, SIGHUP, SIGINT] {

@@ -12,7 +12,10 @@ extension TimerService {
         case .tick:
             return
         case .stateChange:
-            if event.state == .running { entry.finishedAt = nil }
+            if event.state == .running {  // run again: a finish not yet announced is past
+                entry.finishedAt = nil
+                entry.announced = true
+            }
             entries[id] = entry
             // A call saved its own change before answering: save only what
             // came from elsewhere (the alert's buttons, a chained start).
@@ -21,19 +24,62 @@ extension TimerService {
         case .finish:
             let lateness = Nanos.seconds(event.lateness.nanoseconds)
             entry.finishedAt = Nanos.seconds(Clocks.realtime()) - lateness
+            entry.finishes += 1
+            entry.announced = false
             let wasHeld = entry.heldRecord != nil
             entry.heldRecord = nil
             entries[id] = entry
-            // Before announcing: a finish is never announced twice. (If it
-            // cannot be written, it is announced all the same: a ring missed
-            // is worse than one repeated after a crash.)
+            // Recorded as due to be announced before anything is: killed from
+            // here on, the next start announces it again (at least once). If
+            // it cannot be written, it is announced all the same: a ring
+            // missed is worse than one repeated after a crash.
             saveAfterEvent([id])
-            signals.finished(id, (try? engine.label(of: entry.timer)) ?? "", lateness)
-            if wasHeld { announceLate(entry, lateness: lateness) }
-            // A calendar alarm rings on: its next rings get the alert.
-            if wasHeld, event.state == .running { attachAlert(entry) }
+            if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
+            announce(id, lateness: lateness, late: wasHeld, again: false)
             startWaiting(after: id)
         }
+    }
+
+    /// Announces again the finishes recorded but not marked announced (the
+    /// service was killed in between): once the service is on the bus.
+    func announceUnannounced() {
+        let now = Nanos.seconds(Clocks.realtime())
+        for (id, entry) in entries.sorted(by: { $0.key < $1.key }) where !entry.announced && entry.heldRecord == nil {
+            let lateness = max(0, now - (entry.finishedAt ?? now))
+            announce(id, lateness: lateness, late: lateness > grace, again: true)
+        }
+    }
+
+    /// Tells of timer `id`'s last finish: `Finished` and `FinishAnnounced`
+    /// (written out to the bus), then its alert, which replaces the
+    /// notification recorded for the timer. It is recorded as announced once
+    /// the alert is up or could not be (`noteAnnounced`); until then a
+    /// restart announces it again, and the alert's stack tag keeps that to
+    /// one notification even where its id was not recorded yet.
+    private func announce(_ id: UInt64, lateness: Double, late: Bool, again: Bool) {
+        guard let entry = entries[id] else { return }
+        let label = (try? engine.label(of: entry.timer)) ?? ""
+        signals.finished(id, label, lateness)
+        signals.finishAnnounced(id, label, lateness, entry.finishes, again)
+        signals.flush()
+        if entry.alert || entry.sound, let notifier {
+            let override = late ? lateAlert(entry, label: label, lateness: lateness) : nil
+            let shows = override?.popup ?? entry.alert
+            if notifier.announceFinish(entry.timer, in: engine, override: override, replacing: entry.notification), shows {
+                return  // its report marks it announced
+            }
+        }
+        noteAnnounced(id, notification: nil)
+    }
+
+    /// Records that timer `id`'s finish has been announced, with the id of
+    /// the notification that shows it.
+    func noteAnnounced(_ id: UInt64, notification: UInt32?) {
+        guard var entry = entries[id], !entry.announced else { return }
+        entry.announced = true
+        if let notification { entry.notification = notification }
+        entries[id] = entry
+        saveAfterEvent([id])
     }
 
     /// Starts the timers that wait for timer `id` to finish.
@@ -47,26 +93,23 @@ extension TimerService {
         saveAfterEvent(started)
     }
 
-    /// A timer that ran out while the service was away: the alarm if that
-    /// was within the grace period, else one quiet alert saying when.
-    private func announceLate(_ entry: Entry, lateness: Double) {
-        guard let notifier, entry.alert || entry.sound else { return }
-        if let stray = entry.notification { notifier.core.closeStray(stray) }  // its live one, from before
-        let label = (try? engine.label(of: entry.timer)) ?? ""
+    /// The alert of a finish announced late (it happened while the service
+    /// was away): the alarm if that was within the grace period, else a
+    /// quiet one saying when.
+    private func lateAlert(_ entry: Entry, label: String, lateness: Double) -> Alert {
+        let summary = label.isEmpty ? nil : label
+        let sound = entry.sound && lateness <= grace ? Alert.defaultSound : nil
         if entry.kind == .calendar {  // "Stand-up rang at 09:25, 2 h ago"
             let rang = "\(label.isEmpty ? "The alarm" : label) rang at \(Self.timeOfDay(entry.finishedAt ?? 0)), \(Self.ago(lateness)) ago"
-            let sound = entry.sound && lateness <= grace ? Alert.defaultSound : nil
-            notifier.show(Alert(summary: label, body: rang, urgency: lateness <= grace ? .critical : .normal,
-                                sound: sound, popup: entry.alert || lateness > grace, actions: false))
-            return
+            return Alert(summary: summary, body: rang, urgency: lateness <= grace ? .critical : .normal,
+                         sound: sound, popup: entry.alert || lateness > grace, actions: false)
         }
         if lateness <= grace {
-            notifier.show(Alert(summary: label, body: "Finished \(Self.ago(lateness)) ago",
-                                sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert, actions: false))
-        } else {
-            notifier.show(Alert(summary: label, body: "\(label.isEmpty ? "A timer" : label) ran out \(Self.ago(lateness)) ago",
-                                urgency: .normal, sound: nil, actions: false))
+            return Alert(summary: summary, body: "Finished \(Self.ago(lateness)) ago", sound: sound, popup: entry.alert,
+                         actions: false)
         }
+        return Alert(summary: summary, body: "\(label.isEmpty ? "A timer" : label) ran out \(Self.ago(lateness)) ago",
+                     urgency: .normal, sound: nil, actions: false)
     }
 
     /// "09:25": a Unix time's local time of day.

@@ -25,10 +25,14 @@ extension TimerService {
             case .calendar: "Alarm: " + ((try? engine.calendarSpec(of: entry.timer))??.normalized ?? "")
             case .countdown, .stopwatch: "Time is up"
             }
-            let alert = Alert(
+            var alert = Alert(
                 summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert,
                 live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
                 warningSound: entry.sound ? Alert.defaultWarningSound : nil)
+            // The service records each finish before its alert is shown
+            // (`announce`); the tag is the timer's for as long as it exists.
+            alert.announcedByHost = true
+            alert.stackTag = "dev.tocsin.timer.\(entry.id)"
             // The buttons act through the service, which records each change.
             // (The service outlives its notifier: closed first at exit.)
             try? notifier.attach(entry.timer, in: engine, alert: alert, router: { [unowned self] timer, action in

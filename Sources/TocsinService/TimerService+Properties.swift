@@ -14,7 +14,7 @@ extension TimerService {
             ("clock", .text((try? engine.clock(of: timer)) == .awake ? "awake" : "boot")),
             ("laps", .numbers(((try? engine.laps(of: timer)) ?? []).map { Nanos.seconds($0.nanoseconds) })),
             ("live", .flag(entry.live)), ("warn", .number(Nanos.seconds(entry.warn))),
-            ("wake", .flag((try? engine.wakes(timer)) ?? false)),
+            ("wake", .flag((try? engine.wakes(timer)) ?? false)), ("finishes", .id(entry.finishes)),
         ]
         if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
             properties += [("remaining", .number(Nanos.seconds(remaining.nanoseconds))),

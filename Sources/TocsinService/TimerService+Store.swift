@@ -87,6 +87,8 @@ extension TimerService {
         if let notification = entry.notification { members.append(("notification", .integer(Int64(notification)))) }
         if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
         if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Nanos.from(seconds: finishedAt) ?? 0))) }
+        if entry.finishes > 0 { members.append(("finishes", .integer(Int64(clamping: entry.finishes)))) }
+        if !entry.announced { members.append(("announced", .bool(false))) }  // absent: announced
         members.append(("engine", engineDocument))
         return members
     }
@@ -166,6 +168,13 @@ extension TimerService {
                     if case .integer(let notification)? = item["notification"], let known = UInt32(exactly: notification) {
                         entry.notification = known
                     }
+                    // Written before 0.6.1: a finished timer had finished once, announced.
+                    if case .integer(let count)? = item["finishes"], count >= 0 {
+                        entry.finishes = UInt64(count)
+                    } else if finishedAt != nil {
+                        entry.finishes = 1
+                    }
+                    if case .bool(false)? = item["announced"], finishedAt != nil { entry.announced = false }
                     // It ran out (a calendar alarm: rang) while the service was away.
                     if (try? engine.hasHeldFinish(handles[0])) == true, case .object(let members) = item {
                         entry.heldRecord = members.filter { $0.0 != "change" }

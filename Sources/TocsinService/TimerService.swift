@@ -8,6 +8,11 @@ package import TocsinNotify
 package struct ServiceSignals {
     package var changed: (UInt64, [(String, ServiceValue)]) -> Void = { _, _ in }
     package var finished: (UInt64, String, Double) -> Void = { _, _, _ in }
+    /// Id, label, lateness, the finish's number, and whether it may have
+    /// been announced before (a restart since it was recorded).
+    package var finishAnnounced: (UInt64, String, Double, UInt64, Bool) -> Void = { _, _, _, _, _ in }
+    /// Writes out the signals sent so far (returns once the bus has them).
+    package var flush: () -> Void = {}
     package var removed: (UInt64) -> Void = { _ in }
 
     package init() {}
@@ -42,6 +47,11 @@ package final class TimerService: @unchecked Sendable {
         var after: UInt64?
         /// Wall-clock time (Unix seconds) it finished at, once it has.
         var finishedAt: Double?
+        /// How many times it has finished (a calendar alarm: rung).
+        var finishes: UInt64 = 0
+        /// False from a finish's record until its signals are out and its
+        /// alert is up (or could not be): a restart announces it again.
+        var announced = true
         /// Set for a timer restored as having run out while the service was
         /// away, until its FINISH (then its alert, by how long ago) arrives:
         /// the record it was restored from (still running there), which the
@@ -75,8 +85,15 @@ package final class TimerService: @unchecked Sendable {
         self.store = store
         self.notifier = notifier
         notifier?.setReportHandler { [unowned self] report in
-            guard report.kind == .shown, let timer = report.timer, let notification = report.notification else { return }
-            Self.onMainLoop { [unowned self] in noteNotification(notification, of: timer) }
+            guard let timer = report.timer else { return }
+            if report.finish, report.kind == .shown || report.kind == .alertFailed {
+                let notification = report.notification
+                Self.onMainLoop { [unowned self] in
+                    if let id = idsByHandle[timer.rawValue] { noteAnnounced(id, notification: notification) }
+                }
+            } else if report.kind == .shown, let notification = report.notification {
+                Self.onMainLoop { [unowned self] in noteNotification(notification, of: timer) }
+            }
         }
         if let store { restore(from: store) }
     }
@@ -92,12 +109,12 @@ package final class TimerService: @unchecked Sendable {
     /// has CAP_WAKE_ALARM): the `CanWake` property.
     package var canWake: Bool { (try? engine.wakeFailureReason()) == .some(nil) }
 
-    /// True while no timer runs, is suspended, or waits for one that does:
-    /// the service may exit.
+    /// True while no timer runs, is suspended, waits for one that does, or
+    /// has a finish being announced: the service may exit.
     package var isIdle: Bool {
         entries.values.allSatisfy { entry in
             let state = try? engine.state(of: entry.timer)
-            return state != .running && state != .suspended && !mayStart(entry)
+            return state != .running && state != .suspended && !mayStart(entry) && entry.announced
         }
     }
 

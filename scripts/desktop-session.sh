@@ -55,6 +55,8 @@ cat > "$session/dunstrc" <<CONF
 [global]
     dmenu = $here/pick-action.sh
     browser = /bin/true
+    # Tests read every alert back from the history (dunst keeps 20 by default).
+    history_length = 5000
 CONF
 dunst -config "$session/dunstrc" > "$session/dunst.log" 2>&1 &
 pids+=($!)

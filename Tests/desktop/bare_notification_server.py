@@ -3,11 +3,17 @@
 session bus in DBUS_SESSION_BUS_ADDRESS and writes each call it gets as a
 JSON line, for test_live.py.
 
-    bare_notification_server.py LOG CAPABILITY,CAPABILITY...   (prints READY)
+    bare_notification_server.py LOG CAPABILITY,CAPABILITY... [SLOW_BODY SECONDS]   (prints READY)
+
+With SLOW_BODY, the first Notify whose body is SLOW_BODY is logged at once
+and answered SECONDS later (a server slow to show an alert; other calls are
+answered meanwhile), so that a test can kill its caller while it is pending. It knows no stack tags: a
+notification is replaced only by its id (as in GNOME Shell).
 """
 
 import json
 import sys
+import time
 
 from jeepney import HeaderFields, MessageType, new_error, new_method_return, new_signal
 from jeepney.bus_messages import message_bus
@@ -20,6 +26,7 @@ PATH = "/org/freedesktop/Notifications"
 
 def main():
     log_path, capabilities = sys.argv[1], [name for name in sys.argv[2].split(",") if name]
+    slow_body, slow_seconds = (sys.argv[3], float(sys.argv[4])) if len(sys.argv) > 4 else (None, 0.0)
     connection = open_dbus_connection(bus="SESSION")
     reply = connection.send_and_get_reply(message_bus.RequestName(NAME, 4))  # DO_NOT_QUEUE
     if reply.body[0] != 1:
@@ -28,8 +35,15 @@ def main():
     print("READY", flush=True)
     next_id = 1
     with open(log_path, "a") as log:
+        held = None  # (the slow Notify's reply, when to send it)
         while True:
-            message = connection.receive()
+            if held and time.monotonic() >= held[1]:
+                connection.send(held[0])
+                held = None
+            try:
+                message = connection.receive(timeout=max(0.0, held[1] - time.monotonic()) if held else None)
+            except TimeoutError:
+                continue
             if message.header.message_type != MessageType.method_call:
                 continue
             member = message.header.fields.get(HeaderFields.member)
@@ -45,7 +59,12 @@ def main():
                                       "actions": list(actions), "hints": {k: str(v[1]) for k, v in hints.items()},
                                       "expire": expire}) + "\n")
                 log.flush()
-                connection.send(new_method_return(message, "u", (notification,)))
+                reply = new_method_return(message, "u", (notification,))
+                if body == slow_body:
+                    slow_body = None
+                    held = (reply, time.monotonic() + slow_seconds)
+                else:
+                    connection.send(reply)
             elif member == "CloseNotification":
                 log.write(json.dumps({"member": member, "id": message.body[0]}) + "\n")
                 log.flush()

@@ -41,10 +41,15 @@ import TocsinService
         #expect(ServiceTimers.line(for: .changed(Self.timers[2]), json: true) == """
             {"event":"changed","id":12,"label":"","kind":"stopwatch","state":"suspended","elapsed":3723.5,"laps":[1.25,2.0]}
             """)
-        #expect(ServiceTimers.line(for: .finished(id: 1, label: "Tea \"Earl\"", lateness: 0.0000004), json: true)
-                == #"{"event":"finished","id":1,"label":"Tea \"Earl\"","lateness":0.0}"#)
-        #expect(ServiceTimers.line(for: .finished(id: 1, label: "", lateness: 0.000001), json: true)
-                == #"{"event":"finished","id":1,"label":"","lateness":0.000001}"#)  // plain decimal, no exponent
+        #expect(ServiceTimers.line(for: .finished(id: 1, label: "Tea \"Earl\"", lateness: 0.0000004, finish: 1, again: false),
+                                   json: true)
+                == #"{"event":"finished","id":1,"label":"Tea \"Earl\"","lateness":0.0,"finish":1,"again":false}"#)
+        #expect(ServiceTimers.line(for: .finished(id: 1, label: "", lateness: 0.000001, finish: 2, again: true), json: true)
+                == #"{"event":"finished","id":1,"label":"","lateness":0.000001,"finish":2,"again":true}"#)  // plain decimal, no exponent
+        #expect(ServiceTimers.line(for: .finished(id: 3, label: "Tea", lateness: 0.1, finish: 2, again: true), json: false)
+                == "3  Tea  finished (announced again: the service restarted)")
+        #expect(ServiceTimers.line(for: .finished(id: 3, label: "Tea", lateness: 0.1, finish: 1, again: false), json: false)
+                == "3  Tea  finished")
         #expect(ServiceTimers.line(for: .removed(id: 2), json: false) == "2  removed")
     }
 

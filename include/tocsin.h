@@ -84,9 +84,9 @@ typedef uint64_t tocsin_timer;
 /* --------------------------------------------------------------- version -- */
 
 #define TOCSIN_VERSION_MAJOR 0
-#define TOCSIN_VERSION_MINOR 6
-#define TOCSIN_VERSION_PATCH 1
-#define TOCSIN_VERSION_STRING "0.6.1"
+#define TOCSIN_VERSION_MINOR 7
+#define TOCSIN_VERSION_PATCH 0
+#define TOCSIN_VERSION_STRING "0.7.0"
 /** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
 #define TOCSIN_VERSION_HEX                                                     \
     ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \

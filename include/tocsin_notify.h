@@ -139,9 +139,19 @@ typedef struct tocsin_alert {
     double warn_seconds;    /* > 0: warn this long before zero (<= 86400);
                                0: no warning */
     const char *warn_sound; /* NULL: "dialog-warning" */
+    /* Since 0.7; a 0.5 or 0.6 struct (size offsetof(tocsin_alert,
+       snooze_seconds)) is still accepted and means 0 here. */
+    double snooze_seconds;  /* > 0: the alarm's button reads "Snooze 5 min"
+                               and puts the timer off this long (1 to
+                               86400); 0: it reads "+1 min" and gives a
+                               minute. A snooze of a countdown or alarm is
+                               tocsin_timer_adjust() by that much (it rings
+                               again then, as the same timer); the alert
+                               says "Snoozed for 5 min" until the next ring
+                               replaces it in the same notification. */
 } tocsin_alert;
 
-#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL}
+#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0}
 
 /** tocsin_notify_new() flags. */
 enum {

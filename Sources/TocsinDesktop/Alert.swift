@@ -33,6 +33,9 @@ public struct Alert: Sendable, Hashable {
     public var warning: Duration?
     /// The sound theme event id of the warning; nil: none (text only).
     public var warningSound: String?
+    /// How long the alarm's "Snooze" button puts it off (1 s to 24 h); nil:
+    /// the button is "+1 min" and gives `Notifier.Options.snooze`. Since 0.7.
+    public var snooze: Duration?
     /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace
     /// the notification showing with the same tag: the timer service's
@@ -52,7 +55,8 @@ public struct Alert: Sendable, Hashable {
         summary: String? = nil, body: String? = nil, icon: String = "appointment-soon",
         urgency: Urgency = .critical, sound: String? = Alert.defaultSound, mediaRole: String = "alarm",
         repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true,
-        live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound
+        live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound,
+        snooze: Duration? = nil
     ) {
         self.summary = summary
         self.body = body
@@ -66,7 +70,11 @@ public struct Alert: Sendable, Hashable {
         self.live = live
         self.warning = warning
         self.warningSound = warningSound
+        self.snooze = snooze
     }
+
+    /// The longest `snooze`.
+    public static let longestSnooze = Duration.seconds(86400)
 
     /// True if the notifier follows the timer's time, not only its finish.
     var followsTime: Bool { live || warning != nil }

@@ -34,6 +34,10 @@ package enum HostAction: Sendable, Equatable {
     /// Give the timer this many seconds more (a finished countdown runs
     /// again with that much left).
     case adjust(seconds: Double)
+    /// The alarm's Snooze: ring again this many seconds from now (a
+    /// finished countdown or alarm: the same as `adjust`; the timer
+    /// service also snoozes a calendar alarm without moving its times).
+    case snooze(seconds: Double)
 }
 
 /// A timer's state and times, as the live notification shows them.

@@ -8,6 +8,10 @@ struct AlertButton: Hashable, Sendable {
     static let stop = AlertButton(action: "stop", label: "Stop")
     static let restart = AlertButton(action: "restart", label: "Restart")
     static let snooze = AlertButton(action: "snooze", label: "+1 min")
+    /// The alarm's Snooze of an alert with its own length: "Snooze 5 min".
+    static func snooze(for nanoseconds: Int64) -> AlertButton {
+        AlertButton(action: "snooze", label: "Snooze " + LiveDisplay.short(nanoseconds))
+    }
     static let pause = AlertButton(action: "pause", label: "Pause")
     static let resume = AlertButton(action: "resume", label: "Resume")
     static let cancel = AlertButton(action: "cancel", label: "Cancel")
@@ -92,6 +96,17 @@ enum LiveDisplay {
     }
 
     /// "1 minute", "2 seconds", "1 min 30 s": a warning's lead in words.
+    /// "5 min", "1 h", "1 h 30 min", "45 s", "2 min 30 s" (rounded to the second).
+    static func short(_ nanoseconds: Int64) -> String {
+        let total = max(1, (nanoseconds + second / 2) / second)
+        let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
+        var parts: [String] = []
+        if hours > 0 { parts.append("\(hours) h") }
+        if minutes > 0 { parts.append("\(minutes) min") }
+        if seconds > 0 { parts.append("\(seconds) s") }
+        return parts.joined(separator: " ")
+    }
+
     static func phrase(_ nanoseconds: Int64) -> String {
         let total = max(1, (nanoseconds + second / 2) / second)
         let plural = { (count: Int64, unit: String) in count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }

@@ -34,6 +34,13 @@ package final class NotifierCore: @unchecked Sendable {
     var loggedReasons: Set<String> = []
     var pending = 0
     var closed = false
+    /// Timers whose finish alert is up (their Snooze snoozes; elsewhere the
+    /// live notification's "+1 min" adds a minute).
+    var ringing: Set<AlertKey> = []
+    /// Timers snoozed whose alert (not a live one) says so until they ring
+    /// again: their next run does not withdraw it, so that the next ring
+    /// replaces it (one notification, one id).
+    var snoozed: Set<AlertKey> = []
     private var nextStandalone: UInt64 = 1
 
     init(options: Options) throws(TocsinError) {
@@ -152,9 +159,17 @@ package final class NotifierCore: @unchecked Sendable {
         case .finished:
             break  // the host calls `announceFinish` once it has recorded it
         case .running where alert.followsTime, .suspended where alert.followsTime:
+            lock.lock()
+            ringing.remove(key)  // run again: its live notification takes over
+            lock.unlock()
             if event == .running { sound.post(.stop(key)) }
             glib.run { [self] in followTime(key, because: .changed(event)) }
-        case .running, .canceled:
+        case .running:
+            lock.lock()
+            let keep = snoozed.contains(key)  // it says "Snoozed" until the next ring replaces it
+            lock.unlock()
+            if !keep { withdraw(key) }
+        case .canceled:
             withdraw(key)
         case .suspended:
             break
@@ -169,8 +184,16 @@ package final class NotifierCore: @unchecked Sendable {
         let reading = host.reading(of: key.timer)
         let isAlarm = reading?.isAlarm ?? false
         let runsOn = reading?.state == .running
-        present(key, alert: alert, label: label.isEmpty ? "Timer" : label,
-                buttons: runsOn ? [.stop] : isAlarm ? [.stop, .snooze] : [.stop, .restart, .snooze],
+        // With a length of its own the alarm's Snooze says it; a calendar
+        // alarm has one only where its host can snooze it (the service).
+        let snooze = alert.snooze.map { AlertButton.snooze(for: $0.nanoseconds) }
+        let buttons: [AlertButton] = runsOn ? [.stop] + (snooze.map { [$0] } ?? [])
+            : isAlarm ? [.stop, snooze ?? .snooze] : [.stop, .restart, snooze ?? .snooze]
+        lock.lock()
+        ringing.insert(key)
+        snoozed.remove(key)
+        lock.unlock()
+        present(key, alert: alert, label: label.isEmpty ? "Timer" : label, buttons: buttons,
                 overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
     }
 
@@ -229,6 +252,10 @@ package final class NotifierCore: @unchecked Sendable {
 
     /// Withdraws the alert and silences its sound.
     package func withdraw(_ key: AlertKey) {
+        lock.lock()
+        ringing.remove(key)
+        snoozed.remove(key)
+        lock.unlock()
         glib.run { [self] in
             stopFollowing(key)
             presenter.close(key)
@@ -247,12 +274,21 @@ package final class NotifierCore: @unchecked Sendable {
         case "restart":
             _ = attachment?.host.perform(.start, on: key.timer)  // its RUNNING withdraws (or replaces) the alert
         case "snooze":
-            if !live { withdraw(key) }  // a live one shows the new time in place
+            lock.lock()
+            let ringing = ringing.contains(key)
+            lock.unlock()
             // The same timer, run again with the snooze's time left: hosts see
-            // one timer that got more time, not a new one.
-            let seconds = Nanos.seconds(options.snooze.nanoseconds)
-            if let attachment, attachment.host.perform(.adjust(seconds: seconds), on: key.timer) {
+            // one timer that got more time, not a new one. On a ringing alarm
+            // it is the alert's Snooze (the alert says so until the next
+            // ring; a live one shows the new time in place); on a live
+            // notification "+1 min".
+            let length = ringing ? attachment?.alert.snooze ?? options.snooze : options.snooze
+            let seconds = Nanos.seconds(length.nanoseconds)
+            if ringing { showSnoozed(key, for: length.nanoseconds) } else if !live { withdraw(key) }
+            if let attachment, attachment.host.perform(ringing ? .snooze(seconds: seconds) : .adjust(seconds: seconds), on: key.timer) {
                 newTimer = TimerID(rawValue: key.timer)
+            } else if ringing {
+                withdraw(key)
             }
         case "pause":
             _ = attachment?.host.perform(.suspend, on: key.timer)
@@ -266,6 +302,32 @@ package final class NotifierCore: @unchecked Sendable {
         // Show what the button did at once (an adjust sends no state change).
         if attachment?.alert.followsTime == true && action != "stop" { followTime(key, because: .asked) }
         deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
+    }
+
+    /// The alarm of `key` was snoozed for `nanoseconds`: its sound stops and,
+    /// unless it is live (then its live notification shows the time in
+    /// place), its alert says "Snoozed for 5 min" until the next ring
+    /// replaces it. Idempotent (the timer service calls it for a snooze
+    /// asked by D-Bus, and again for one asked by the button).
+    package func showSnoozed(_ key: AlertKey, for nanoseconds: Int64) {
+        lock.lock()
+        let attachment = closed ? nil : attachments[key]
+        let live = attachment?.alert.live ?? false
+        ringing.remove(key)
+        if attachment != nil && !live { snoozed.insert(key) }
+        lock.unlock()
+        sound.post(.stop(key))
+        guard let attachment, !live, attachment.alert.popup else { return }
+        let label = attachment.host.label(of: key.timer)
+        let content = AlertPresenter.Content(
+            summary: attachment.alert.summary ?? (label.isEmpty ? "Timer" : label),
+            body: "Snoozed for " + LiveDisplay.short(nanoseconds), icon: attachment.alert.icon, urgency: .normal,
+            suppressSound: true, buttons: [], resident: true, stackTag: attachment.alert.stackTag)
+        let work = UnsafeSendable(content)
+        glib.run { [self] in
+            stopFollowing(key)
+            if case .failure(let failure) = presenter.show(key, work.value) { report(.alertFailed, key, failure.reason, failure) }
+        }
     }
 
     /// Shows at once what a change the notifier did not make did to the

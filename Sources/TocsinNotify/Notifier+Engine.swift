@@ -35,6 +35,12 @@ extension Notifier {
                             replacing: notification)
     }
 
+    /// The alarm of `timer` was snoozed for `nanoseconds` (see
+    /// `NotifierCore.showSnoozed`).
+    package func showSnoozed(_ timer: TimerID, in engine: TimerEngine, for nanoseconds: Int64) {
+        core.showSnoozed(AlertKey(host: hostID(of: engine), timer: timer.rawValue), for: nanoseconds)
+    }
+
     public func detach(_ timer: TimerID, in engine: TimerEngine) {
         core.detach(AlertKey(host: hostID(of: engine), timer: timer.rawValue))
     }
@@ -93,7 +99,7 @@ final class EngineHost: AlertHost, @unchecked Sendable {
             case .suspend: try engine.suspend(timer)
             case .resume: try engine.resume(timer)
             case .cancel: try engine.cancel(timer)
-            case .adjust(let seconds):
+            case .adjust(let seconds), .snooze(let seconds):
                 guard let delta = Nanos.from(signedSeconds: seconds) else { return false }
                 try engine.adjust(timer, byNanoseconds: delta)
             }

@@ -68,7 +68,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         case .suspend: return table.timer_suspend.unsafelyUnwrapped(engine, timer) == 0
         case .resume: return table.timer_resume.unsafelyUnwrapped(engine, timer) == 0
         case .cancel: return table.timer_cancel.unsafelyUnwrapped(engine, timer) == 0
-        case .adjust(let seconds): return table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
+        case .adjust(let seconds), .snooze(let seconds): return table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
         }
     }
 

@@ -86,9 +86,11 @@ private func status(_ pointer: OpaquePointer?, _ body: (CNotifier) throws(Tocsin
 /// A C alert as a Swift `Alert`; nil pointer: the defaults.
 func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Alert {
     guard let pointer else { return Alert() }
-    // 0.4's struct ended before warn_seconds: its callers still work. Only
-    // whole fields are read; the ones a smaller struct lacks stay zero.
-    let fieldEnds = [tocsin_alert_end_0_4(), tocsin_alert_warn_sound_offset(), MemoryLayout<tocsin_alert>.size]
+    // 0.4's struct ended before warn_seconds, 0.6's before snooze_seconds:
+    // their callers still work. Only whole fields are read; the ones a
+    // smaller struct lacks stay zero.
+    let fieldEnds = [tocsin_alert_end_0_4(), tocsin_alert_warn_sound_offset(), tocsin_alert_end_0_6(),
+                     MemoryLayout<tocsin_alert>.size]
     guard let readable = fieldEnds.last(where: { $0 <= pointer.pointee.size }) else { throw .invalidArgument }
     var raw = tocsin_alert()
     withUnsafeMutableBytes(of: &raw) { destination in
@@ -103,7 +105,8 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
                        | TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND)
     guard raw.flags & ~known == 0,
           raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600,
-          raw.warn_seconds.isFinite, raw.warn_seconds >= 0, raw.warn_seconds <= 86400
+          raw.warn_seconds.isFinite, raw.warn_seconds >= 0, raw.warn_seconds <= 86400,
+          raw.snooze_seconds == 0 || (raw.snooze_seconds >= 1 && raw.snooze_seconds <= 86400)  // (NaN fails both)
     else { throw .invalidArgument }
     let urgency: Alert.Urgency
     switch Int(raw.urgency) {
@@ -121,7 +124,8 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
         actions: raw.flags & UInt32(TOCSIN_ALERT_NO_ACTIONS) == 0,
         live: raw.flags & UInt32(TOCSIN_ALERT_LIVE) != 0,
         warning: raw.warn_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.warn_seconds)) : nil,
-        warningSound: try text(raw.warn_sound) ?? Alert.defaultWarningSound)
+        warningSound: try text(raw.warn_sound) ?? Alert.defaultWarningSound,
+        snooze: raw.snooze_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.snooze_seconds)) : nil)
     if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
     if raw.flags & UInt32(TOCSIN_ALERT_NO_WARN_SOUND) != 0 { alert.warningSound = nil }
     return alert

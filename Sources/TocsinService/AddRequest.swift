@@ -27,9 +27,11 @@ package struct AddRequest: Equatable, Sendable {
     package var calendar: CalendarSpec?
     /// Wake the machine from suspend for it (default: alarms and calendar alarms).
     package var wake = false
+    /// How long its Snooze puts it off, in nanoseconds.
+    package var snooze = TimerService.defaultSnooze
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake"]
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze"]
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
     /// id names a timer of the service (for `after`).
@@ -80,6 +82,9 @@ package struct AddRequest: Equatable, Sendable {
             throw ServiceError(.invalidArgument, "clock must be boot or awake, not '\(clockName)'")
         }
         self.clock = clock
+        if let snoozeSeconds = try Self.number(options["snooze"], "snooze") {
+            snooze = try Self.snoozeLength(snoozeSeconds)
+        }
         wake = try Self.flag(options["wake"], "wake") ?? (kind == .alarm || kind == .calendar)
         if wake && (kind == .stopwatch || clock == .awake) {
             throw ServiceError(.invalidArgument, kind == .stopwatch ? "a stopwatch cannot wake the machine: nothing falls due"
@@ -109,6 +114,14 @@ package struct AddRequest: Equatable, Sendable {
         case .stopwatch, .calendar:
             break  // a calendar alarm's times are its spec's: seconds is not read
         }
+    }
+
+    /// A snooze's length in nanoseconds: 1 s to 24 h.
+    package static func snoozeLength(_ seconds: Double) throws(ServiceError) -> Int64 {
+        guard seconds.isFinite, seconds >= 1, seconds <= 86400, let nanoseconds = Nanos.from(seconds: seconds) else {
+            throw ServiceError(.invalidArgument, "snooze must be 1 to 86400 seconds (24 h), got \(seconds)")
+        }
+        return nanoseconds
     }
 
     private static func text(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> String? {

@@ -140,6 +140,9 @@ final class ServiceBus: @unchecked Sendable {
             case "Adjust":
                 try service.adjust(id(parameters), by: g_variant_get_double(child(parameters, 1)))
                 reply = []
+            case "Snooze":
+                try service.snooze(id(parameters), seconds: g_variant_get_double(child(parameters, 1)))
+                reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
                 let items = service.list().map { Self.dictionary($0) }
@@ -279,6 +282,10 @@ final class ServiceBus: @unchecked Sendable {
             <method name="Adjust">
               <arg name="id" type="t" direction="in"/>
               <arg name="delta" type="d" direction="in"/>
+            </method>
+            <method name="Snooze">
+              <arg name="id" type="t" direction="in"/>
+              <arg name="seconds" type="d" direction="in"/>
             </method>
             <method name="Lap">
               <arg name="id" type="t" direction="in"/>

@@ -18,8 +18,9 @@ extension TimerService {
         }
         let id = nextID
         nextID += 1
-        let entry = Entry(id: id, timer: timer, kind: request.kind, alert: request.alert, sound: request.sound,
+        var entry = Entry(id: id, timer: timer, kind: request.kind, alert: request.alert, sound: request.sound,
                           live: request.live, warn: request.warn, after: request.after)
+        entry.snooze = request.snooze
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }
@@ -51,7 +52,15 @@ extension TimerService {
     /// Cancels the timer, and the rest of its sequence: every timer waiting
     /// for it, directly or through others, is cancelled too.
     package func cancel(_ id: UInt64) throws(ServiceError) {
-        try change(id, .cancel, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
+        let snoozed = entries[id]?.snoozedUntil
+        entries[id]?.snoozedUntil = nil  // a cancelled calendar alarm rings no more
+        do throws(ServiceError) {
+            try change(id, .cancel, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
+        } catch {
+            entries[id]?.snoozedUntil = snoozed
+            throw error
+        }
+        endSnooze(of: id)
     }
 
     /// Starts the timer again from its full duration, whatever its state.

@@ -56,7 +56,7 @@ extension TimerService {
     /// the alert is up or could not be (`noteAnnounced`); until then a
     /// restart announces it again, and the alert's stack tag keeps that to
     /// one notification even where its id was not recorded yet.
-    private func announce(_ id: UInt64, lateness: Double, late: Bool, again: Bool) {
+    func announce(_ id: UInt64, lateness: Double, late: Bool, again: Bool) {
         guard let entry = entries[id] else { return }
         let label = (try? engine.label(of: entry.timer)) ?? ""
         signals.finished(id, label, lateness)

@@ -7,7 +7,7 @@ import TocsinBase
 extension TimerService {
     /// The calls that change a timer, for their messages.
     enum Call {
-        case pause, resume, cancel, restart, lap
+        case pause, resume, cancel, restart, lap, snooze
         case adjust(Double)
     }
 
@@ -26,6 +26,7 @@ extension TimerService {
         case (.lap, _): "\(label) \(Self.words(state)): laps are taken while it runs or is paused"
         case (.adjust(let seconds), _): adjustMessage(label, entry, state, seconds, error)
         case (.restart, _): nil
+        case (.snooze, _): "\(label) \(Self.words(state)): only a timer that has rung can be snoozed"
         }
         return message.map { ServiceError(kind, $0) } ?? ServiceError(error)
     }

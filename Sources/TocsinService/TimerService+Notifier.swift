@@ -28,7 +28,7 @@ extension TimerService {
             var alert = Alert(
                 summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert,
                 live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
-                warningSound: entry.sound ? Alert.defaultWarningSound : nil)
+                warningSound: entry.sound ? Alert.defaultWarningSound : nil, snooze: .nanoseconds(entry.snooze))
             // The service records each finish before its alert is shown
             // (`announce`); the tag is the timer's for as long as it exists.
             alert.announcedByHost = true
@@ -53,6 +53,7 @@ extension TimerService {
             case .resume: try resume(id)
             case .cancel: try cancel(id)
             case .adjust(let seconds): try adjust(id, by: seconds)
+            case .snooze(let seconds): try snooze(id, seconds: seconds)
             }
         } catch where error.kind == .failed {
             let label = entries[id].flatMap { try? engine.label(of: $0.timer) } ?? ""
@@ -62,6 +63,7 @@ extension TimerService {
             case .resume: "resume"
             case .cancel: "cancel"
             case .adjust: "adjust"
+            case .snooze: "snooze"
             }
             notifier?.show(Alert(summary: label.isEmpty ? "Tocsin" : label, body: "Could not \(verb): \(error.message)",
                                  urgency: .normal, sound: nil, actions: false))

@@ -15,6 +15,7 @@ extension TimerService {
             ("laps", .numbers(((try? engine.laps(of: timer)) ?? []).map { Nanos.seconds($0.nanoseconds) })),
             ("live", .flag(entry.live)), ("warn", .number(Nanos.seconds(entry.warn))),
             ("wake", .flag((try? engine.wakes(timer)) ?? false)), ("finishes", .id(entry.finishes)),
+            ("snooze", .number(Nanos.seconds(entry.snooze))),
         ]
         if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
             properties += [("remaining", .number(Nanos.seconds(remaining.nanoseconds))),
@@ -27,6 +28,7 @@ extension TimerService {
                 if let rang = entry.finishedAt { properties.append(("rang_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - rang)))) }
             }
         }
+        if let until = entry.snoozedUntil { properties.append(("snoozed_until", .number(until))) }
         if let after = entry.after { properties.append(("after", .id(after))) }
         if state == .finished, let finishedAt = entry.finishedAt {
             properties.append(("finished_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - finishedAt))))

@@ -89,6 +89,8 @@ extension TimerService {
         if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Nanos.from(seconds: finishedAt) ?? 0))) }
         if entry.finishes > 0 { members.append(("finishes", .integer(Int64(clamping: entry.finishes)))) }
         if !entry.announced { members.append(("announced", .bool(false))) }  // absent: announced
+        if entry.snooze != Self.defaultSnooze { members.append(("snooze_ns", .integer(entry.snooze))) }
+        if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
         members.append(("engine", engineDocument))
         return members
     }
@@ -175,6 +177,11 @@ extension TimerService {
                         entry.finishes = 1
                     }
                     if case .bool(false)? = item["announced"], finishedAt != nil { entry.announced = false }
+                    if case .integer(let snooze)? = item["snooze_ns"] {
+                        guard snooze >= Nanos.perSecond, snooze <= 86400 * Nanos.perSecond else { throw .corrupt }
+                        entry.snooze = snooze
+                    }
+                    if case .integer(let until)? = item["snoozed_until_ns"], kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
                     // It ran out (a calendar alarm: rang) while the service was away.
                     if (try? engine.hasHeldFinish(handles[0])) == true, case .object(let members) = item {
                         entry.heldRecord = members.filter { $0.0 != "change" }
@@ -187,7 +194,10 @@ extension TimerService {
             }
             nextID = UInt64(next)
             changeNumber = lastChange
-            for entry in restored { adopt(entry) }
+            for entry in restored {
+                adopt(entry)
+                if entry.snoozedUntil != nil { armSnooze(of: entry.id) }
+            }
         } catch {
             logLine("\(store.path): \(error); set aside as \(store.path).corrupt")
             store.setAside()

@@ -49,6 +49,11 @@ package final class TimerService: @unchecked Sendable {
         var finishedAt: Double?
         /// How many times it has finished (a calendar alarm: rung).
         var finishes: UInt64 = 0
+        /// How long its Snooze puts it off, in nanoseconds.
+        var snooze: Int64 = TimerService.defaultSnooze
+        /// A calendar alarm snoozed: the wall-clock time (Unix seconds) it
+        /// rings once more (its own times stay).
+        var snoozedUntil: Double?
         /// False from a finish's record until its signals are out and its
         /// alert is up (or could not be): a restart announces it again.
         var announced = true
@@ -71,6 +76,10 @@ package final class TimerService: @unchecked Sendable {
     /// Each timer's state as last written to the state file.
     var savedStates: [UInt64: TimerState] = [:]
     var idsByHandle: [UInt64: UInt64] = [:]
+    /// The countdowns that ring snoozed calendar alarms, by the alarm's id.
+    var snoozeRings: [UInt64: TimerID] = [:]
+    /// The snooze of a timer added without the option `snooze`: 5 min.
+    package static let defaultSnooze: Int64 = 300 * Nanos.perSecond
     var nextID: UInt64 = 1
     /// The number of the last change written (see `ServiceStore`).
     var changeNumber: Int64 = 0
@@ -122,6 +131,7 @@ package final class TimerService: @unchecked Sendable {
 
     func forget(_ id: UInt64) {
         if let entry = entries.removeValue(forKey: id) { idsByHandle[entry.timer.rawValue] = nil }
+        endSnooze(of: id)
     }
 
     /// Undoes an `add` that could not be completed or saved.

@@ -99,8 +99,12 @@ struct Every: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Wake the machine from suspend 2 minutes before each ring, where permitted (tocsin doctor says).")
     var wake = true
 
+    @Option(help: ArgumentHelp("With -b: how long the alarm's Snooze puts it off (1s to 24h; default 5m).", valueName: "time"))
+    var snooze: TimeSpec?
+
     func validate() throws {
         _ = try CalendarArgument(specText)
+        try Countdown.check(snooze: snooze, background: background)
         if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
             throw ValidationError("\(name) is for an alarm in the foreground; drop it or -b")
         }
@@ -114,7 +118,7 @@ struct Every: ParsableCommand {
             let options: [(String, ServiceValue)] = [
                 ("calendar", .text(argument.text)), ("alert", .flag(!finish.quiet)), ("sound", .flag(!finish.quiet)),
                 ("live", .flag(live)), ("wake", .flag(wake)),
-            ]
+            ] + (snooze.map { [("snooze", .number(Nanos.seconds($0.nanoseconds())))] } ?? [])
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
             let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"

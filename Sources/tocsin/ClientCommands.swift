@@ -126,6 +126,40 @@ struct Adjust: ParsableCommand {
     }
 }
 
+struct Snooze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Snooze a service timer that has rung: it rings again after its snooze (5 min unless added with --snooze) or the time given.",
+        discussion: """
+            A countdown or alarm that has rung runs again for that long; a calendar alarm rings once more \
+            and keeps its times. tocsin snooze Wake, tocsin snooze Tea 10m.
+            """)
+
+    @Argument(help: "The timer (id, label or a label's unique prefix).")
+    var timer: String
+
+    @Argument(help: ArgumentHelp("How long: 90s, 10m, 1h (1 s to 24 h); default: the timer's own snooze.",
+                                 valueName: "time"))
+    var length: String?
+
+    func validate() throws {
+        _ = try seconds()
+    }
+
+    /// The length in seconds (0: the timer's own).
+    private func seconds() throws -> Double {
+        guard let length else { return 0 }
+        guard case .duration(let nanoseconds)? = TimeSpec.parse(length), nanoseconds >= Nanos.perSecond,
+              nanoseconds <= 86400 * Nanos.perSecond
+        else { throw ValidationError("snooze for 1 s to 24 h: tocsin snooze Tea 10m (not '\(length)')") }
+        return Nanos.seconds(nanoseconds)
+    }
+
+    func run() throws {
+        try ServiceControl.control("Snooze", [timer], delta: try seconds(), on: try ServiceControl.connect(),
+                                   say: Descriptor.say)
+    }
+}
+
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show service timers live; space pauses, + and - adjust, c cancels, q detaches (they keep running).",

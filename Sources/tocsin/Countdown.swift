@@ -81,13 +81,17 @@ struct Countdown: ParsableCommand {
         "Wake the machine from suspend 2 minutes before zero, where permitted (tocsin doctor says; default: on for clock times)."))
     var wake: Bool?
 
+    @Option(help: ArgumentHelp("With -b: how long the alarm's Snooze (and tocsin snooze) puts it off (1s to 24h; default 5m).",
+                               valueName: "time"))
+    var snooze: TimeSpec?
+
     /// The timers the words ask for (parsed once, in `validate`).
     private var plan = TimerPlan.empty
 
     /// Every property but `plan`: what the parser fills in. A new option
     /// must be named here too, or it is parsed and never read.
     private enum CodingKeys: CodingKey {
-        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake
+        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake, snooze
     }
 
     /// Nanoseconds in a day, the longest warning.
@@ -120,6 +124,17 @@ struct Countdown: ParsableCommand {
         if let warn, !warn.isDuration(atMost: Self.day, aboveZero: true) {
             throw ValidationError("--warn takes a duration of at most a day (30s, 1m)")
         }
+        try Self.check(snooze: snooze, background: background)
+    }
+
+    /// `--snooze`: 1 s to a day, for a timer handed to the service (which
+    /// rings it again; the foreground command exits after the ring).
+    static func check(snooze: TimeSpec?, background: Bool) throws {
+        guard let snooze else { return }
+        guard background else { throw ValidationError("--snooze is for timers handed to the timer service: add -b") }
+        guard snooze.isDuration(atMost: day, aboveZero: true), snooze.nanoseconds() >= Nanos.perSecond else {
+            throw ValidationError("--snooze takes a duration from 1s to a day (5m, 10m)")
+        }
     }
 
     func run() throws {
@@ -129,7 +144,8 @@ struct Countdown: ParsableCommand {
         if background {
             let client = try ServiceControl.connect()
             try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, alert: alert, sound: sound, awake: awake,
-                               live: live ?? true, warning: warning, now: Glibc.time(nil), wake: wake)
+                               live: live ?? true, warning: warning, now: Glibc.time(nil), wake: wake,
+                               snooze: snooze.map { .nanoseconds($0.nanoseconds()) })
                 .run(on: client, say: Descriptor.say)
             return
         }

@@ -40,6 +40,8 @@ struct TocsinCommand: ParsableCommand {
               tocsin pause Tea                 also resume, cancel, restart, rm,
                                                lap: by id, label or prefix;
               tocsin adjust Tea +5m            give it more time (or -2m less)
+              tocsin snooze Wake 10m           ring again in 10 min (default:
+                                               its --snooze, 5 min)
               tocsin service                 the timer service itself, started
                                                by D-Bus activation (its API:
                                                share/doc/tocsin/dbus.md)
@@ -64,7 +66,7 @@ struct TocsinCommand: ParsableCommand {
         version: "tocsin \(TimerEngine.version)",
         subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self, Ls.self,
                       Control<Pause>.self, Control<Cancel>.self, Control<Restart>.self, Control<Remove>.self,
-                      Control<Lap>.self, Adjust.self, Watch.self, Every.self, Next.self],
+                      Control<Lap>.self, Adjust.self, Snooze.self, Watch.self, Every.self, Next.self],
         defaultSubcommand: Countdown.self)
 
     /// Runs the command with the documented exit statuses: bad usage is one

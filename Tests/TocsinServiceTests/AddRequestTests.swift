@@ -22,6 +22,7 @@ import TocsinService
         let tea = try request()
         #expect(tea.label == "Tea" && tea.kind == .countdown && tea.nanoseconds == 60_000_000_000)
         #expect(tea.start && tea.alert && tea.sound && tea.live && tea.clock == .boot && tea.tick == nil && tea.warn == 0)
+        #expect(tea.snooze == 300_000_000_000)
     }
 
     @Test func everyOptionIsDecoded() throws {
@@ -38,13 +39,14 @@ import TocsinService
         #expect(try request("Wake", seconds: -5, ["kind": .text("calendar"), "calendar": .text("daily")]).kind == .calendar)
         #expect(weekdays.wake && !rest.wake)  // alarms wake the machine by default, countdowns do not
         #expect(try request("Tea", seconds: 60, ["wake": .flag(true)]).wake)
+        #expect(try request("Tea", seconds: 60, ["snooze": .number(600)]).snooze == 600_000_000_000)
         #expect(try !request("Bus", seconds: 1_800_000_000, ["kind": .text("alarm"), "wake": .flag(false)]).wake)
     }
 
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, kind, live, sound, start, tick, wake, warn)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, kind, live, snooze, sound, start, tick, wake, warn)")),
             ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
             ("Lap", 0, ["kind": .text("stopwatch"), "wake": .flag(true)], ServiceError(.invalidArgument,
                 "a stopwatch cannot wake the machine: nothing falls due")),
@@ -60,6 +62,10 @@ import TocsinService
             ("Wake", 0, ["calendar": .number(7)], ServiceError(.invalidArgument, "calendar must be a string (s)")),
             ("Tea", 60, ["alert": .text("yes")], ServiceError(.invalidArgument, "alert must be a boolean (b)")),
             ("Tea", 60, ["warn": .number(86401)], ServiceError(.invalidArgument, "warn must be at most 86400 seconds")),
+            ("Tea", 60, ["snooze": .number(0.5)], ServiceError(.invalidArgument, "snooze must be 1 to 86400 seconds (24 h), got 0.5")),
+            ("Tea", 60, ["snooze": .number(86401)], ServiceError(.invalidArgument,
+                "snooze must be 1 to 86400 seconds (24 h), got 86401.0")),
+            ("Tea", 60, ["snooze": .number(-60)], ServiceError(.invalidArgument, "snooze must be a number of seconds >= 0 (d)")),
             ("Tea", 60, ["tick": .number(-1)], ServiceError(.invalidArgument, "tick must be a number of seconds >= 0 (d)")),
             ("Tea", 60, ["clock": .text("wall")], ServiceError(.invalidArgument, "clock must be boot or awake, not 'wall'")),
             ("Tea", 60, ["after": .id(9)], ServiceError(.noSuchTimer, "no timer 9 to start after")),

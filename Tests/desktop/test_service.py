@@ -302,6 +302,46 @@ def test_service_timers_are_live_and_their_buttons_go_through_the_service(signal
     assert [c["replaces"] for c in monitor.calls()].count(0) == 1
 
 
+def test_snooze_pressed_on_the_alarm_rings_again_after_its_length_in_the_same_notification(signals, notifications):
+    """The alarm offers "Snooze 2 s" (the timer's `snooze`); pressed in
+    dunst, the alert says "Snoozed for 2 s" and the timer rings again 2 s
+    later, with its sound, replacing that same notification."""
+    from test_desktop import press
+
+    tea = add("Tea", 0.5, live=("b", False), snooze=("d", 2))
+    signals.wait_for("FinishAnnounced", id=tea)
+    alarms = lambda: [c for c in notifications.calls() if c["summary"] == "Tea" and c["body"] == "Time is up"]
+    first = wait_until(alarms, what="the alarm")[0]
+    assert first["replaces"] == 0 and first["actions"][-2:] == ["snooze", "Snooze 2 s"]
+    pressed = boot_time()
+    press("Snooze 2 s")
+    snoozed = wait_until(lambda: [c for c in notifications.calls() if c["body"] == "Snoozed for 2 s"],
+                         what="the alert saying it is snoozed")[0]
+    assert snoozed["replaces"] > 0
+    (_, again) = signals.wait_for("FinishAnnounced", count=2, id=tea)
+    assert again.args[3:] == (2, False) and 2.0 <= again.at - pressed < 3.5
+    second = wait_until(lambda: alarms()[1:], what="the second ring's alert")[0]
+    assert second["replaces"] == snoozed["replaces"]  # the same notification, shown again
+    assert displayed() == 1
+    assert audio_rms(again.at, 1.0) > 0.01
+
+
+def test_a_calendar_alarms_ring_offers_its_snooze_and_the_button_goes_through_the_service(signals, notifications):
+    from test_desktop import press
+
+    wake = add("Wake", 0, calendar=("s", "*-*-* 03:17:00 UTC"), live=("b", False), sound=("b", False),
+               snooze=("d", 600))
+    call("Snooze", "td", wake, 1)  # a ring now, without waiting for 03:17
+    signals.wait_for("FinishAnnounced", id=wake)
+    ring = wait_until(lambda: [c for c in notifications.calls() if c["summary"] == "Wake" and c["body"].startswith("Alarm")],
+                      what="the ring's alert")[0]
+    assert ring["actions"] == ["stop", "Stop", "snooze", "Snooze 10 min"]
+    press("Snooze 10 min")
+    listed = wait_until(lambda: "snoozed_until" in timers()[wake] and timers()[wake], what="the snooze, in the service")
+    assert abs(listed["snoozed_until"] - (time.time() + 600)) < 3 and listed["state"] == "running"
+    wait_until(lambda: [c for c in notifications.calls() if c["body"] == "Snoozed for 10 min"])
+
+
 @pytest.mark.skipif(not SmallDisk.available(), reason="needs root to mount a small tmpfs")
 def test_a_button_press_that_cannot_be_saved_is_not_made_and_the_notification_says_so(tmp_path, notifications):
     """Pause pressed on a live notification while the state folder's disk is

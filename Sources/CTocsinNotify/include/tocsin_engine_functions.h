@@ -16,6 +16,8 @@
    ends at warn_seconds (offsetof, which Swift cannot spell without key paths). */
 static inline size_t tocsin_alert_end_0_4(void) { return offsetof(tocsin_alert, warn_seconds); }
 static inline size_t tocsin_alert_warn_sound_offset(void) { return offsetof(tocsin_alert, warn_sound); }
+/* Where 0.5's and 0.6's struct ends. */
+static inline size_t tocsin_alert_end_0_6(void) { return offsetof(tocsin_alert, snooze_seconds); }
 
 struct tocsin_engine_functions {
     __typeof__(tocsin_timer_start) *timer_start;

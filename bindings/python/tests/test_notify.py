@@ -3,6 +3,7 @@ session: alerts fail fast and say why, timers are not held up. (Inside a
 real session: Tests/desktop, run by `make test-desktop`.)"""
 
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -57,7 +58,14 @@ def test_bad_alert_options_are_rejected(manual):
         for warn in (-1, float("nan"), float("inf"), 86401):
             with pytest.raises(tocsin.InvalidArgumentError):
                 notifier.attach(timer, live=True, warn=warn)
+        for snooze in (0, -1, 0.5, float("nan"), float("inf"), 86401, 1e300, timedelta(days=2)):
+            with pytest.raises(tocsin.InvalidArgumentError):
+                notifier.attach(timer, snooze=snooze)
+        with pytest.raises(tocsin.InvalidArgumentError):
+            notifier.attach(timer, snooze="5m")  # type: ignore[arg-type]
         notifier.attach(timer, live=True, warn=60, warn_sound="bell")  # good options pass
+        notifier.attach(timer, snooze=timedelta(minutes=5))
+        notifier.attach(timer, snooze=86400)
         timer.free()
         with pytest.raises(tocsin.NoSuchTimerError):
             notifier.attach(timer)

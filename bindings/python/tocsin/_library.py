@@ -48,7 +48,7 @@ from ._errors import TocsinError, error_for, set_strerror
 #: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The oldest library minor version that has every function below.
-ABI_MINOR = 6
+ABI_MINOR = 7
 
 ENV_VARIABLE = "TOCSIN_LIBRARY"
 _BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"

@@ -61,6 +61,7 @@ class _CAlert(Structure):
         ("flags", c_uint32),
         ("warn_seconds", c_double),
         ("warn_sound", c_char_p),
+        ("snooze_seconds", c_double),
     ]
 
 
@@ -154,6 +155,7 @@ class Notifier:
         live: bool = False,
         warn: Optional[Seconds] = None,
         warn_sound: Union[bool, str] = True,
+        snooze: Optional[Seconds] = None,
     ) -> None:
         """Alerts each time ``timer`` finishes. ``sound``: True for the alarm
         sound, a sound theme id, or False; ``repeat``: repeat the sound until
@@ -162,9 +164,11 @@ class Notifier:
         time left while it runs or is paused (Pause/Resume, +1 min, Cancel),
         which becomes the alarm at zero; ``warn``: seconds (or a timedelta)
         before zero to play ``warn_sound`` ("dialog-warning" for True) and
-        say "1 minute left"."""
+        say "1 minute left"; ``snooze``: seconds (or a timedelta, 1 s to 24 h)
+        that the alarm's "Snooze" button puts the timer off (None: the
+        button is "+1 min")."""
         alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role,
-                             live, warn, warn_sound)
+                             live, warn, warn_sound, snooze)
         engine = timer.engine
         self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
@@ -254,6 +258,7 @@ def _alert(
     summary: Optional[str], body: Optional[str], icon: Optional[str], sound: Union[bool, str],
     repeat: Optional[Seconds], urgency: str, popup: bool, actions: bool, media_role: Optional[str],
     live: bool = False, warn: Optional[Seconds] = None, warn_sound: Union[bool, str] = True,
+    snooze: Optional[Seconds] = None,
 ) -> tuple[_CAlert, list[bytes]]:
     """The C alert, and the encoded strings it points into (keep them alive)."""
     if urgency not in URGENCIES:
@@ -275,8 +280,16 @@ def _alert(
         text(sound) if isinstance(sound, str) else None, text(media_role),
         0.0 if repeat is None else to_seconds(repeat), URGENCIES[urgency], flags,
         0.0 if warn is None else to_seconds(warn), text(warn_sound) if isinstance(warn_sound, str) else None,
+        0.0 if snooze is None else _snooze_seconds(snooze),
     )
     return alert, keep
+
+
+def _snooze_seconds(snooze: Seconds) -> float:
+    seconds = to_seconds(snooze)
+    if not 1 <= seconds <= 86400:  # (NaN too)
+        raise InvalidArgumentError(-1, f"snooze must be 1 to 86400 seconds (24 h), or None for +1 min; got {seconds}")
+    return seconds
 
 
 _default: Optional[Notifier] = None

@@ -1,0 +1,174 @@
+"""Snooze over D-Bus and from the command: a countdown or alarm that has
+rung runs again for the timer's snooze (the option `snooze`, 5 min by
+default) or the length given; a calendar alarm rings once more and keeps its
+times; each snooze is journaled before it is answered and survives SIGKILL.
+The notification's Snooze button: Tests/desktop."""
+
+import math
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from servicebus import DEADLINE, add, boot_time, call, gdbus_call, service_pid, timers, wait_until
+
+TOCSIN = os.environ.get("TOCSIN_BIN", "")
+QUIET = {"live": ("b", False), "alert": ("b", False), "sound": ("b", False)}
+
+
+def tocsin(*arguments):
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=DEADLINE)
+
+
+def refused(method, *arguments):
+    status, output = gdbus_call(method, *arguments)
+    assert status != 0, f"{method} {arguments} was answered: {output}"
+    return output
+
+
+def test_a_finished_countdown_snoozed_rings_again_after_its_snooze(signals):
+    timer = add("Tea", 0.2, snooze=("d", 1.5), **QUIET)
+    signals.wait_for("FinishAnnounced", id=timer)
+    assert timers()[timer]["snooze"] == 1.5
+    snoozed = boot_time()
+    call("Snooze", "td", timer, 0)  # 0: its own snooze
+    listed = timers()[timer]
+    assert listed["state"] == "running" and 1.0 < listed["remaining"] <= 1.5
+    (_, again) = signals.wait_for("FinishAnnounced", count=2, id=timer)
+    assert again.args[3:] == (2, False)
+    assert 1.5 <= again.at - snoozed < 2.5  # never early
+    call("Snooze", "td", timer, 2)  # a length of its own this time
+    assert 1.5 < timers()[timer]["remaining"] <= 2
+    assert timers()[timer]["snooze"] == 1.5  # the timer's own stays
+
+
+def test_the_default_snooze_is_five_minutes_and_tocsin_snooze_takes_a_length(signals):
+    timer = add("Eggs", 0.2, **QUIET)
+    signals.wait_for("FinishAnnounced", id=timer)
+    assert timers()[timer]["snooze"] == 300
+    result = tocsin("snooze", "Eggs")
+    assert result.returncode == 0, result.stderr
+    assert 299 < timers()[timer]["remaining"] <= 300
+    call("Cancel", "t", timer)
+    call("Restart", "t", timer)
+    signals.wait_for("FinishAnnounced", count=2, id=timer)
+    result = tocsin("snooze", "Eg", "10m")  # a unique prefix, a length
+    assert result.returncode == 0, result.stderr
+    assert 599 < timers()[timer]["remaining"] <= 600
+
+
+def test_an_alarm_that_rang_snoozes_from_now(signals):
+    timer = add("Wake", time.time() + 0.3, kind=("s", "alarm"), snooze=("d", 60), **QUIET)
+    signals.wait_for("FinishAnnounced", id=timer)
+    call("Snooze", "td", timer, 0)
+    listed = timers()[timer]
+    assert listed["state"] == "running" and abs(listed["alarm_time"] - (time.time() + 60)) < 2
+
+
+def test_a_calendar_alarm_snoozed_rings_once_more_and_keeps_its_times(signals):
+    timer = add("Stand-up", 0, calendar=("s", "*-*-* 03:17:00 UTC"), **QUIET)
+    before = timers()[timer]
+    snoozed = boot_time()
+    call("Snooze", "td", timer, 1)
+    listed = timers()[timer]
+    assert abs(listed["snoozed_until"] - (time.time() + 1)) < 0.5
+    (ring,) = signals.wait_for("FinishAnnounced", id=timer)
+    assert ring.args[3:] == (1, False) and 1.0 <= ring.at - snoozed < 2.0
+    after = timers()[timer]
+    assert after["state"] == "running" and after["next"] == before["next"] and after["calendar"] == before["calendar"]
+    assert "snoozed_until" not in after and after["finishes"] == 1
+    time.sleep(1.5)
+    signals.sync()
+    assert len(signals.named("FinishAnnounced", id=timer)) == 1  # once more, not every second
+
+
+def test_a_cancelled_calendar_alarm_forgets_its_snooze(signals):
+    timer = add("Yoga", 0, calendar=("s", "*-*-* 03:17:00 UTC"), **QUIET)
+    call("Snooze", "td", timer, 1)
+    call("Cancel", "t", timer)
+    assert "snoozed_until" not in timers()[timer]
+    time.sleep(1.5)
+    signals.sync()
+    assert signals.named("Finished", id=timer) == []
+
+
+@pytest.mark.parametrize("kind", ["countdown", "calendar"])
+def test_a_snooze_survives_sigkill(signals, kind):
+    if kind == "countdown":
+        timer = add("Rice", 0.2, **QUIET)
+        signals.wait_for("FinishAnnounced", id=timer)
+    else:
+        timer = add("Rice", 0, calendar=("s", "*-*-* 03:17:00 UTC"), **QUIET)
+    rings = len(signals.named("FinishAnnounced", id=timer))
+    snoozed = boot_time()
+    call("Snooze", "td", timer, 2)
+    os.kill(service_pid(), signal.SIGKILL)  # right after the answer
+    wait_until(lambda: service_pid() is None)
+    listed = timers()[timer]  # back, from the journal
+    assert listed["state"] == "running"
+    (*_, ring) = signals.wait_for("FinishAnnounced", count=rings + 1, id=timer)
+    assert 2.0 <= ring.at - snoozed < 3.5
+
+
+def test_snooze_refuses_what_it_cannot_do_and_changes_nothing():
+    running = add("Soup", 600, **QUIET)
+    watch = add("Run", 0, kind=("s", "stopwatch"), **QUIET)
+    rows = [
+        ((running, 0), "WrongState", "Soup is running: only a timer that has rung can be snoozed"),
+        ((watch, 0), "InvalidArgument", "Run is a stopwatch: nothing rings to snooze"),
+        ((running, -1), "InvalidArgument", "snooze must be 1 to 86400 seconds"),
+        ((running, 0.5), "InvalidArgument", "snooze must be 1 to 86400 seconds"),
+        ((running, 86401), "InvalidArgument", "snooze must be 1 to 86400 seconds"),
+        ((running, math.nan), "InvalidArgument", "snooze must be 1 to 86400 seconds"),
+        ((running, math.inf), "InvalidArgument", "snooze must be 1 to 86400 seconds"),
+        ((running, 1e300), "InvalidArgument", "snooze must be 1 to 86400 seconds"),
+        ((999, 0), "NoSuchTimer", "no timer 999"),
+    ]
+    before = timers()[running]
+    for (timer, seconds), error, message in rows:
+        output = refused("Snooze", str(timer), repr(seconds) if math.isfinite(seconds) else f"{seconds}")
+        assert f"dev.tocsin.Timers1.Error.{error}" in output and message in output, (timer, seconds, output)
+    after = timers()[running]
+    assert after["state"] == before["state"] == "running" and after["duration"] == before["duration"]
+
+
+@pytest.mark.parametrize("value", ["<-1.0>", "<0.0>", "<0.5>", "<86401.0>", "<'5m'>", "<true>"])
+def test_add_refuses_a_bad_snooze(value):
+    output = refused("Add", "'Tea'", "60.0", "{'snooze': " + value + "}")
+    assert "dev.tocsin.Timers1.Error.InvalidArgument" in output and "snooze must be" in output, output
+    assert timers() == {}
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["snooze", "Tea", "0s"], "snooze for 1 s to 24 h"),
+    (["snooze", "Tea", "25h"], "snooze for 1 s to 24 h"),
+    (["snooze", "Tea", "soon"], "snooze for 1 s to 24 h"),
+    (["snooze", "Tea", "7:00"], "snooze for 1 s to 24 h"),
+    (["5m", "Tea", "--snooze", "10m"], "--snooze is for timers handed to the timer service: add -b"),
+    (["5m", "Tea", "-b", "--snooze", "0.5s"], "--snooze takes a duration from 1s to a day"),
+    (["5m", "Tea", "-b", "--snooze", "25h"], "--snooze takes a duration from 1s to a day"),
+    (["5m", "Tea", "-b", "--snooze", "0s"], "The value '0s' is invalid for '--snooze <time>'"),
+    (["5m", "Tea", "-b", "--snooze", "7:00"], "--snooze takes a duration from 1s to a day"),
+    (["every", "07:00", "Wake", "--snooze", "5m"], "--snooze is for timers handed to the timer service: add -b"),
+])
+def test_the_command_refuses_a_bad_snooze_before_calling(arguments, message):
+    result = tocsin(*arguments)
+    assert result.returncode == 2 and message in result.stderr, result
+    assert service_pid() is None  # nothing was asked of the service
+
+
+def test_the_command_hands_the_snooze_to_the_service(signals):
+    result = tocsin("0.2s", "Tea", "-b", "--snooze", "90s", "--no-live", "--quiet")
+    assert result.returncode == 0, result.stderr
+    (timer,) = timers()
+    assert timers()[timer]["snooze"] == 90
+    signals.wait_for("FinishAnnounced", id=timer)
+    assert tocsin("snooze", "Tea").returncode == 0
+    assert 89 < timers()[timer]["remaining"] <= 90
+    result = tocsin("snooze", "Tea")
+    assert result.returncode == 1 and "Tea is running: only a timer that has rung can be snoozed" in result.stderr
+    result = tocsin("every", "03:17", "Wake", "-b", "--snooze", "2m", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert [state["snooze"] for state in timers().values() if state["label"] == "Wake"] == [120]

@@ -129,9 +129,14 @@ typedef struct tocsin_alert {
     const char *icon;       /* NULL: "appointment-soon" (icon name or path) */
     const char *sound;      /* NULL: "alarm-clock-elapsed" (sound theme id) */
     const char *media_role; /* NULL: "alarm" (PulseAudio media.role) */
-    double repeat_seconds;  /* > 0: repeat the sound until the alert is
-                               dismissed or stopped, at most this long
-                               (<= 3600); 0: play it once */
+    double repeat_seconds;  /* > 0: the ring: the sound plays again as
+                               soon as it ends until the alert is
+                               dismissed, stopped or snoozed, for this
+                               long (<= 3600; since 0.7 cut at that time
+                               even mid-play, and a ring that runs out
+                               leaves the alert saying "Rang for 1 min at
+                               07:00, unanswered": TOCSIN_REPORT_UNANSWERED);
+                               0: play it once */
     int32_t urgency;        /* TOCSIN_URGENCY_* (of the alarm at zero) */
     uint32_t flags;         /* TOCSIN_ALERT_* */
     /* Since 0.5; a size of 0.4's struct (offsetof(tocsin_alert,
@@ -174,8 +179,14 @@ enum {
                                        notification "pause", "resume",
                                        "cancel") */
     TOCSIN_REPORT_DISMISSED = 6,    /* the alert was dismissed or closed */
-    TOCSIN_REPORT_WARNING = 7       /* since 0.5: the warning before zero was
+    TOCSIN_REPORT_WARNING = 7,      /* since 0.5: the warning before zero was
                                        given (detail: "1 minute left") */
+    TOCSIN_REPORT_UNANSWERED = 8    /* since 0.7: the alarm's sound rang all
+                                       its repeat_seconds and nobody stopped,
+                                       snoozed or dismissed it; its
+                                       notification now says so and stays
+                                       (detail: "Rang for 1 min at 07:00,
+                                       unanswered") */
 };
 
 /** One report, passed to the report callback; valid only during the call. */

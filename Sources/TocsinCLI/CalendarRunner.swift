@@ -48,7 +48,8 @@ package final class CalendarRunner: @unchecked Sendable {
             try loop.engine.setHandler(for: alarm) { [unowned self] event in handle(event) }
             if let notifier {
                 let alert = Alert(summary: label, body: "Alarm: \(spec.normalized)",
-                                  sound: options.sound ? Alert.defaultSound : nil, popup: options.alert)
+                                  sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound,
+                                  popup: options.alert)
                 try? notifier.attach(alarm, in: loop.engine, alert: alert)
             }
             try loop.engine.start(alarm)

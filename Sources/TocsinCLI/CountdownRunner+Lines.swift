@@ -24,7 +24,8 @@ extension CountdownRunner {
         output.finish()
         defer { writeReports() }
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(40)
+        // The ring's time, then as long as a sound may wait for its server.
+        let deadline = clock.now + (options.repeatSound ?? .zero) + .seconds(40)
         while clock.now < deadline, !notifier.flush(timeout: .zero) {
             writeReports()
             var stop = false

@@ -10,6 +10,8 @@ public struct CountdownOptions: Sendable {
     public var sound = true
     /// Ring until the alert is dismissed, for at most this long.
     public var repeatSound: Duration?
+    /// How long the alarm's Snooze button puts it off (nil: "+1 min").
+    public var snooze: Duration?
     public var exec: String?
     /// Runs of the whole plan; 0: forever.
     public var repeatCount = 1
@@ -206,7 +208,8 @@ public final class CountdownRunner: @unchecked Sendable {
         let alert = Alert(
             summary: label, body: body,
             sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert,
-            live: options.live, warning: options.warning, warningSound: options.sound ? Alert.defaultWarningSound : nil)
+            live: options.live, warning: options.warning, warningSound: options.sound ? Alert.defaultWarningSound : nil,
+            snooze: options.snooze)
         try? notifier.attach(timer, in: loop.engine, alert: alert)
     }
 

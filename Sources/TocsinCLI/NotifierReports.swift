@@ -41,6 +41,7 @@ final class NotifierReports: @unchecked Sendable {
         case .action: "action"
         case .dismissed: "dismissed"
         case .warning: "warning"
+        case .unanswered: "unanswered"
         }
     }
 }

@@ -41,6 +41,10 @@ package final class NotifierCore: @unchecked Sendable {
     /// again: their next run does not withdraw it, so that the next ring
     /// replaces it (one notification, one id).
     var snoozed: Set<AlertKey> = []
+    /// The alarms on screen with a ring time (`repeatSound`): what they show
+    /// and when they rang (Unix seconds), to say when a ring went
+    /// unanswered.
+    var rings: [AlertKey: (content: AlertPresenter.Content, at: Int64, length: Int64)] = [:]
     private var nextStandalone: UInt64 = 1
 
     init(options: Options) throws(TocsinError) {
@@ -54,7 +58,8 @@ package final class NotifierCore: @unchecked Sendable {
             self.report(kind, key, detail, failure)
         }
         do {
-            sound = try SoundPlayer(report: report, done: { [self] _ in finishOne() })
+            sound = try SoundPlayer(report: report, done: { [self] _ in finishOne() },
+                                    ranOut: { [self] key in ringRanOut(key) })
         } catch {
             glib.stop()
             throw .io
@@ -192,6 +197,7 @@ package final class NotifierCore: @unchecked Sendable {
         lock.lock()
         ringing.insert(key)
         snoozed.remove(key)
+        rings[key] = nil
         lock.unlock()
         present(key, alert: alert, label: label.isEmpty ? "Timer" : label, buttons: buttons,
                 overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
@@ -226,6 +232,11 @@ package final class NotifierCore: @unchecked Sendable {
                 summary: alert.summary ?? label, body: alert.body ?? "Time is up", icon: alert.icon,
                 urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [],
                 stackTag: alert.stackTag)
+            if let ring = alert.repeatSound, !chain.isEmpty {
+                lock.lock()
+                rings[key] = (content, Int64(Glibc.time(nil)), ring.nanoseconds)
+                lock.unlock()
+            }
             let work = UnsafeSendable(content)
             glib.run { [self] in
                 switch presenter.show(key, work.value) {
@@ -255,6 +266,7 @@ package final class NotifierCore: @unchecked Sendable {
         lock.lock()
         ringing.remove(key)
         snoozed.remove(key)
+        rings[key] = nil
         lock.unlock()
         glib.run { [self] in
             stopFollowing(key)
@@ -336,6 +348,35 @@ package final class NotifierCore: @unchecked Sendable {
         glib.run { [self] in
             if following[key] != nil { followTime(key, because: .asked) }
         }
+    }
+
+    /// The alarm's sound rang all its ring time and nobody stopped it: its
+    /// notification says so ("Rang for 1 min at 07:00, unanswered") and
+    /// stays; reported as `.unanswered`. On the sound thread.
+    private func ringRanOut(_ key: AlertKey) {
+        lock.lock()
+        let ring = ringing.contains(key) ? rings.removeValue(forKey: key) : nil
+        lock.unlock()
+        guard let ring else { return }
+        let text = "Rang for \(LiveDisplay.short(ring.length)) at \(Self.timeOfDay(ring.at)), unanswered"
+        report(.unanswered, key, text, nil)
+        var content = ring.content
+        content.body = text
+        content.urgency = .critical  // stays until dismissed
+        let work = UnsafeSendable(content)
+        glib.run { [self] in
+            stopFollowing(key)  // no more overtime lines over it
+            if case .failure(let failure) = presenter.show(key, work.value) { report(.alertFailed, key, failure.reason, failure) }
+        }
+    }
+
+    /// "07:00": a Unix time's local time of day.
+    static func timeOfDay(_ unixSeconds: Int64) -> String {
+        var time = time_t(unixSeconds)
+        var local = tm()
+        localtime_r(&time, &local)
+        let (hour, minute) = (Int(local.tm_hour), Int(local.tm_min))
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
     private func dismissed(_ key: AlertKey, byUser: Bool) {

@@ -19,6 +19,10 @@ public struct NotifierReport: Sendable, Hashable, CustomStringConvertible {
         case dismissed = 6
         /// The warning before zero was given (`detail`: "1 minute left").
         case warning = 7
+        /// The alarm rang all its ring time (`Alert.repeatSound`) and nobody
+        /// stopped, snoozed or dismissed it (`detail`: "Rang for 1 min at
+        /// 07:00, unanswered", what its notification now says). Since 0.7.
+        case unanswered = 8
     }
 
     public var kind: Kind

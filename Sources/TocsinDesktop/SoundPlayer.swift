@@ -65,6 +65,9 @@ final class SoundPlayer: @unchecked Sendable {
     private var report: Reporter
     /// Called once per `play`, when that alert's sound is over.
     private var done: @Sendable (AlertKey) -> Void
+    /// Called when a repeating sound played for all its time, unstopped
+    /// (before `done`).
+    private var ranOut: @Sendable (AlertKey) -> Void
 
     // Sound thread only:
     private var context: OpaquePointer?
@@ -72,9 +75,11 @@ final class SoundPlayer: @unchecked Sendable {
     private var waiting: [AlertKey: Waiting] = [:]
     private var nextPlayID: UInt32 = 1
 
-    init(report: @escaping Reporter, done: @escaping @Sendable (AlertKey) -> Void) throws(TocsinNotifyFailure) {
+    init(report: @escaping Reporter, done: @escaping @Sendable (AlertKey) -> Void,
+         ranOut: @escaping @Sendable (AlertKey) -> Void) throws(TocsinNotifyFailure) {
         self.report = report
         self.done = done
+        self.ranOut = ranOut
         let me = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { raw in
             Unmanaged<SoundPlayer>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue().run()
@@ -100,23 +105,26 @@ final class SoundPlayer: @unchecked Sendable {
         pthread_join(thread, nil)
         report = { _, _, _, _ in }
         done = { _ in }
+        ranOut = { _ in }
     }
 
     private func run() {
         while true {
             lock.lock()
             while commands.isEmpty {
-                guard let next = waiting.values.map({ $0.nextTry }).min() else {
+                let due = waiting.values.map { $0.nextTry } + playbacks.values.compactMap { $0.repeatUntil }
+                guard let next = due.min() else {
                     lock.wait()
                     continue
                 }
                 let left = next - Clocks.monotonic()
-                if left <= 0 || !lock.wait(nanoseconds: left) { break }  // a retry is due
+                if left <= 0 || !lock.wait(nanoseconds: left) { break }  // a retry or a ring's end is due
             }
             let command = commands.isEmpty ? nil : commands.removeFirst()
             lock.unlock()
             guard let command else {
                 retryWaiting()
+                endRingsDue()
                 continue
             }
             switch command {
@@ -229,6 +237,19 @@ final class SoundPlayer: @unchecked Sendable {
         }
     }
 
+    /// Cuts the repeating sounds whose ring time is up (mid-play: a ring
+    /// lasts what it was given, not up to the end of a long sound).
+    private func endRingsDue() {
+        let now = Clocks.monotonic()
+        for (key, playback) in playbacks {
+            guard let until = playback.repeatUntil, until <= now else { continue }
+            playbacks[key] = nil
+            if let context { ca_context_cancel(context, playback.playID) }
+            ranOut(key)
+            done(key)
+        }
+    }
+
     /// Starts one sound; its play id (0 if it could not start) and
     /// libcanberra's code.
     private func play(_ sound: String, role: String) -> (UInt32, Int32) {
@@ -250,13 +271,19 @@ final class SoundPlayer: @unchecked Sendable {
         return (code == CA_SUCCESS ? playID : 0, code)
     }
 
+    /// A play ended: a repeating sound starts again at once (no gap but
+    /// the sound's own silence) until its time is up.
     private func finished(playID: UInt32, code: Int32) {
         guard let (key, playback) = playbacks.first(where: { $0.value.playID == playID }) else { return }
-        if code == CA_SUCCESS, let until = playback.repeatUntil, Clocks.monotonic() < until {
-            let (again, _) = play(playback.sound, role: playback.role)
-            if again != 0 {
-                playbacks[key]?.playID = again
-                return
+        if code == CA_SUCCESS, let until = playback.repeatUntil {
+            if Clocks.monotonic() < until {
+                let (again, _) = play(playback.sound, role: playback.role)
+                if again != 0 {
+                    playbacks[key]?.playID = again
+                    return
+                }
+            } else {
+                ranOut(key)  // rang all its time: nobody stopped it
             }
         }
         playbacks[key] = nil

@@ -29,9 +29,11 @@ package struct AddRequest: Equatable, Sendable {
     package var wake = false
     /// How long its Snooze puts it off, in nanoseconds.
     package var snooze = TimerService.defaultSnooze
+    /// How long the alarm sound rings unless stopped, in nanoseconds (0: once).
+    package var ring = TimerService.defaultRing
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze"]
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze", "ring"]
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
     /// id names a timer of the service (for `after`).
@@ -84,6 +86,12 @@ package struct AddRequest: Equatable, Sendable {
         self.clock = clock
         if let snoozeSeconds = try Self.number(options["snooze"], "snooze") {
             snooze = try Self.snoozeLength(snoozeSeconds)
+        }
+        if let ringSeconds = try Self.number(options["ring"], "ring") {
+            guard ringSeconds <= 3600, let ring = Nanos.from(seconds: ringSeconds) else {
+                throw ServiceError(.invalidArgument, "ring must be at most 3600 seconds (0: play the sound once), got \(ringSeconds)")
+            }
+            self.ring = ring
         }
         wake = try Self.flag(options["wake"], "wake") ?? (kind == .alarm || kind == .calendar)
         if wake && (kind == .stopwatch || clock == .awake) {

@@ -21,6 +21,7 @@ extension TimerService {
         var entry = Entry(id: id, timer: timer, kind: request.kind, alert: request.alert, sound: request.sound,
                           live: request.live, warn: request.warn, after: request.after)
         entry.snooze = request.snooze
+        entry.ring = request.ring
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }

@@ -26,7 +26,8 @@ extension TimerService {
             case .countdown, .stopwatch: "Time is up"
             }
             var alert = Alert(
-                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil, popup: entry.alert,
+                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil,
+                repeatSound: entry.ring > 0 ? .nanoseconds(entry.ring) : nil, popup: entry.alert,
                 live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
                 warningSound: entry.sound ? Alert.defaultWarningSound : nil, snooze: .nanoseconds(entry.snooze))
             // The service records each finish before its alert is shown

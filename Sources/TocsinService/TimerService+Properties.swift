@@ -15,7 +15,7 @@ extension TimerService {
             ("laps", .numbers(((try? engine.laps(of: timer)) ?? []).map { Nanos.seconds($0.nanoseconds) })),
             ("live", .flag(entry.live)), ("warn", .number(Nanos.seconds(entry.warn))),
             ("wake", .flag((try? engine.wakes(timer)) ?? false)), ("finishes", .id(entry.finishes)),
-            ("snooze", .number(Nanos.seconds(entry.snooze))),
+            ("snooze", .number(Nanos.seconds(entry.snooze))), ("ring", .number(Nanos.seconds(entry.ring))),
         ]
         if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
             properties += [("remaining", .number(Nanos.seconds(remaining.nanoseconds))),

@@ -90,6 +90,7 @@ extension TimerService {
         if entry.finishes > 0 { members.append(("finishes", .integer(Int64(clamping: entry.finishes)))) }
         if !entry.announced { members.append(("announced", .bool(false))) }  // absent: announced
         if entry.snooze != Self.defaultSnooze { members.append(("snooze_ns", .integer(entry.snooze))) }
+        if entry.ring > 0 { members.append(("ring_ns", .integer(entry.ring))) }  // absent: once (as before 0.7)
         if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
         members.append(("engine", engineDocument))
         return members
@@ -180,6 +181,10 @@ extension TimerService {
                     if case .integer(let snooze)? = item["snooze_ns"] {
                         guard snooze >= Nanos.perSecond, snooze <= 86400 * Nanos.perSecond else { throw .corrupt }
                         entry.snooze = snooze
+                    }
+                    if case .integer(let ring)? = item["ring_ns"] {
+                        guard ring >= 0, ring <= 3600 * Nanos.perSecond else { throw .corrupt }
+                        entry.ring = ring
                     }
                     if case .integer(let until)? = item["snoozed_until_ns"], kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
                     // It ran out (a calendar alarm: rang) while the service was away.

@@ -51,6 +51,9 @@ package final class TimerService: @unchecked Sendable {
         var finishes: UInt64 = 0
         /// How long its Snooze puts it off, in nanoseconds.
         var snooze: Int64 = TimerService.defaultSnooze
+        /// How long its alarm sound rings unless stopped, in nanoseconds
+        /// (0: it plays once).
+        var ring: Int64 = 0
         /// A calendar alarm snoozed: the wall-clock time (Unix seconds) it
         /// rings once more (its own times stay).
         var snoozedUntil: Double?
@@ -80,6 +83,8 @@ package final class TimerService: @unchecked Sendable {
     var snoozeRings: [UInt64: TimerID] = [:]
     /// The snooze of a timer added without the option `snooze`: 5 min.
     package static let defaultSnooze: Int64 = 300 * Nanos.perSecond
+    /// The ring of a timer added without the option `ring`: 1 min.
+    package static let defaultRing: Int64 = 60 * Nanos.perSecond
     var nextID: UInt64 = 1
     /// The number of the last change written (see `ServiceStore`).
     var changeNumber: Int64 = 0

@@ -102,9 +102,18 @@ struct Every: ParsableCommand {
     @Option(help: ArgumentHelp("With -b: how long the alarm's Snooze puts it off (1s to 24h; default 5m).", valueName: "time"))
     var snooze: TimeSpec?
 
+    @Option(help: ArgumentHelp(
+        "Ring until the alarm is stopped or dismissed, at most this long (0: play the sound once; default: 1m, or once without a terminal on standard input).",
+        valueName: "time"))
+    var ring: RingLength?
+
     func validate() throws {
         _ = try CalendarArgument(specText)
-        try Countdown.check(snooze: snooze, background: background)
+        try Countdown.check(snooze: snooze)
+        if snooze != nil && !background {
+            throw ValidationError("--snooze on a calendar alarm is the timer service's: add -b")
+        }
+        try RingLength.check(ring)
         if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
             throw ValidationError("\(name) is for an alarm in the foreground; drop it or -b")
         }
@@ -119,6 +128,7 @@ struct Every: ParsableCommand {
                 ("calendar", .text(argument.text)), ("alert", .flag(!finish.quiet)), ("sound", .flag(!finish.quiet)),
                 ("live", .flag(live)), ("wake", .flag(wake)),
             ] + (snooze.map { [("snooze", .number(Nanos.seconds($0.nanoseconds())))] } ?? [])
+                + (ring.map { [("ring", .number(Nanos.seconds($0.nanoseconds)))] } ?? [])
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
             let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"
@@ -127,6 +137,7 @@ struct Every: ParsableCommand {
         }
         var options = finish.countdownOptions
         options.wake = wake
+        options.repeatSound = Countdown.ringLength(ring)
         let status = try CalendarRunner(spec: argument.spec, label: label, options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

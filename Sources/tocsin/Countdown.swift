@@ -34,6 +34,29 @@ extension TimeSpec: ExpressibleByArgument {
     }
 }
 
+/// `--ring`'s value: a duration, or 0 (play the sound once), which is no
+/// time a countdown takes.
+struct RingLength: ExpressibleByArgument {
+    let nanoseconds: Int64
+
+    init?(argument: String) {
+        if ["0", "0s", "0m"].contains(argument) {
+            nanoseconds = 0
+        } else if case .duration(let nanoseconds)? = TimeSpec.parse(argument) {
+            self.nanoseconds = nanoseconds
+        } else {
+            return nil
+        }
+    }
+
+    /// `--ring`'s check: at most an hour.
+    static func check(_ ring: RingLength?) throws {
+        if let ring, ring.nanoseconds > 3600 * Nanos.perSecond {
+            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once")
+        }
+    }
+}
+
 struct Countdown: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Count down (the default): tocsin 25m \"Tea is ready\".")
@@ -51,8 +74,10 @@ struct Countdown: ParsableCommand {
     @Flag(help: "No desktop alert at zero.")
     var noAlert = false
 
-    @Option(help: ArgumentHelp("Ring until the alert is dismissed, at most this long (e.g. 60s).", valueName: "time"))
-    var ring: TimeSpec?
+    @Option(help: ArgumentHelp(
+        "Ring until the alarm is stopped, snoozed or dismissed, at most this long (0: play the sound once; default: 1m, or once without a terminal on standard input).",
+        valueName: "time"))
+    var ring: RingLength?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Run the timers this many times (0: forever).", valueName: "n"))
     var `repeat`: Int = 1
@@ -81,7 +106,7 @@ struct Countdown: ParsableCommand {
         "Wake the machine from suspend 2 minutes before zero, where permitted (tocsin doctor says; default: on for clock times)."))
     var wake: Bool?
 
-    @Option(help: ArgumentHelp("With -b: how long the alarm's Snooze (and tocsin snooze) puts it off (1s to 24h; default 5m).",
+    @Option(help: ArgumentHelp("How long the alarm's Snooze button (and, with -b, tocsin snooze) puts it off (1s to 24h; default 5m).",
                                valueName: "time"))
     var snooze: TimeSpec?
 
@@ -106,8 +131,7 @@ struct Countdown: ParsableCommand {
         }
         if background {
             guard `repeat` != 0 else { throw ValidationError("-b cannot repeat forever: give --repeat N") }
-            let foregroundOnly = [("--state", state != nil), ("--json", finish.json), ("--exec", finish.exec != nil),
-                                  ("--ring", ring != nil)]
+            let foregroundOnly = [("--state", state != nil), ("--json", finish.json), ("--exec", finish.exec != nil)]
             if let (name, _) = foregroundOnly.first(where: { $0.1 }) {
                 throw ValidationError("\(name) is for timers in the foreground; drop it or -b")
             }
@@ -118,23 +142,29 @@ struct Countdown: ParsableCommand {
         if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
             throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
         }
-        if let ring, !ring.isDuration(atMost: 3600 * Nanos.perSecond, aboveZero: false) {
-            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m)")
-        }
+        try RingLength.check(ring)
         if let warn, !warn.isDuration(atMost: Self.day, aboveZero: true) {
             throw ValidationError("--warn takes a duration of at most a day (30s, 1m)")
         }
-        try Self.check(snooze: snooze, background: background)
+        try Self.check(snooze: snooze)
     }
 
-    /// `--snooze`: 1 s to a day, for a timer handed to the service (which
-    /// rings it again; the foreground command exits after the ring).
-    static func check(snooze: TimeSpec?, background: Bool) throws {
+    /// `--snooze`: 1 s to a day.
+    static func check(snooze: TimeSpec?) throws {
         guard let snooze else { return }
-        guard background else { throw ValidationError("--snooze is for timers handed to the timer service: add -b") }
         guard snooze.isDuration(atMost: day, aboveZero: true), snooze.nanoseconds() >= Nanos.perSecond else {
             throw ValidationError("--snooze takes a duration from 1s to a day (5m, 10m)")
         }
+    }
+
+    /// The default snooze of the command's alarms.
+    static let defaultSnooze = Duration.seconds(300)
+
+    /// `--ring`, or its default: a minute where someone at the terminal can
+    /// stop it, once where nobody is (a script: it would hold it up).
+    static func ringLength(_ ring: RingLength?) -> Duration? {
+        let nanoseconds = ring?.nanoseconds ?? (isatty(0) == 1 ? 60 * Nanos.perSecond : 0)
+        return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
     }
 
     func run() throws {
@@ -145,14 +175,16 @@ struct Countdown: ParsableCommand {
             let client = try ServiceControl.connect()
             try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, alert: alert, sound: sound, awake: awake,
                                live: live ?? true, warning: warning, now: Glibc.time(nil), wake: wake,
-                               snooze: snooze.map { .nanoseconds($0.nanoseconds()) })
+                               snooze: snooze.map { .nanoseconds($0.nanoseconds()) },
+                               ring: ring.map { .nanoseconds($0.nanoseconds) })
                 .run(on: client, say: Descriptor.say)
             return
         }
         var options = finish.countdownOptions
         options.alert = alert
         options.sound = sound
-        options.repeatSound = ring.map { .nanoseconds($0.nanoseconds()) }
+        options.repeatSound = Self.ringLength(ring)
+        options.snooze = snooze.map { .nanoseconds($0.nanoseconds()) } ?? Self.defaultSnooze
         options.repeatCount = `repeat`
         options.parallel = parallel
         options.statePath = state

@@ -326,6 +326,40 @@ def test_snooze_pressed_on_the_alarm_rings_again_after_its_length_in_the_same_no
     assert audio_rms(again.at, 1.0) > 0.01
 
 
+def test_a_ring_loops_the_sound_for_its_time_then_says_it_was_unanswered(signals, notifications):
+    """The option `ring` (8 s here): the alarm sound (alarm-clock-elapsed,
+    6.1 s long: beeps and its own pauses) plays again as soon as it ends,
+    so the recording has sound through the ring, not one play; it is cut
+    when the ring is over; the alert, unanswered, says so and stays."""
+    tea = add("Tea", 0.5, live=("b", False), ring=("d", 8))
+    (finish,) = signals.wait_for("Finished", id=tea)
+    windows = [audio_rms(finish.at + 0.25 * index, 0.25) for index in range(32)]  # the 8 s, in quarter-seconds
+    print("ring: " + " ".join(f"{rms:.3f}" for rms in windows))
+    first, second = windows[:24], windows[26:32]  # one play (6.1 s, ending by 6.2 s), and the start of the next
+    assert sum(rms > 0.01 for rms in first) >= 8
+    assert sum(rms > 0.01 for rms in second) >= 2, "the sound did not play again"
+    assert audio_rms(finish.at + 8.6, 2.0) < 0.005  # cut at 8 s (one more play would sound until 12 s)
+    unanswered = wait_until(lambda: [c for c in notifications.calls() if c["body"].startswith("Rang for 8 s at ")],
+                            what="the unanswered text")[0]
+    assert unanswered["body"].endswith(", unanswered") and unanswered["replaces"] > 0
+    alarm = [c for c in notifications.calls() if c["body"] == "Time is up"][0]
+    assert unanswered["hints"]["urgency"] == "2" and alarm["replaces"] == 0
+    assert displayed() == 1
+
+
+def test_stop_ends_the_ring_at_once(signals, notifications):
+    from test_desktop import press
+
+    tea = add("Tea", 0.5, live=("b", False), ring=("d", 30))
+    (finish,) = signals.wait_for("Finished", id=tea)
+    wait_until(lambda: [c for c in notifications.calls() if c["body"] == "Time is up"])
+    time.sleep(1.0)
+    press("Stop")
+    stopped = boot_time()
+    assert audio_rms(stopped + 1.0, 2.0) < 0.005  # silent soon after Stop, 28 s before its ring would end
+    assert not [c for c in notifications.calls() if c["body"].startswith("Rang for")]
+
+
 def test_a_calendar_alarms_ring_offers_its_snooze_and_the_button_goes_through_the_service(signals, notifications):
     from test_desktop import press
 

@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 ENV_VARIABLE = "TOCSIN_NOTIFY_LIBRARY"
 URGENCIES = {"critical": 0, "normal": 1, "low": 2}
 NO_POPUP, NO_SOUND, NO_ACTIONS, LIVE, NO_WARN_SOUND = 1, 2, 4, 8, 16
-REPORT_KINDS = {1: "shown", 2: "alert_failed", 3: "sound", 4: "sound_failed", 5: "action", 6: "dismissed", 7: "warning"}
+REPORT_KINDS = {1: "shown", 2: "alert_failed", 3: "sound", 4: "sound_failed", 5: "action", 6: "dismissed", 7: "warning",
+                8: "unanswered"}
 
 
 class _CAlert(Structure):

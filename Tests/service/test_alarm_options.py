@@ -1,8 +1,10 @@
-"""Snooze over D-Bus and from the command: a countdown or alarm that has
-rung runs again for the timer's snooze (the option `snooze`, 5 min by
-default) or the length given; a calendar alarm rings once more and keeps its
-times; each snooze is journaled before it is answered and survives SIGKILL.
-The notification's Snooze button: Tests/desktop."""
+"""An alarm people live with, over D-Bus and from the command, without a
+desktop. Snooze: a countdown or alarm that has rung runs again for the
+timer's snooze (the option `snooze`, 5 min by default) or the length given;
+a calendar alarm rings once more and keeps its times; each snooze is
+journaled before it is answered and survives SIGKILL. Ring: the option
+`ring` (1 min by default) kept and checked. What the desktop shows and
+plays (the Snooze button, the ring's sound, "unanswered"): Tests/desktop."""
 
 import math
 import os
@@ -146,12 +148,13 @@ def test_add_refuses_a_bad_snooze(value):
     (["snooze", "Tea", "25h"], "snooze for 1 s to 24 h"),
     (["snooze", "Tea", "soon"], "snooze for 1 s to 24 h"),
     (["snooze", "Tea", "7:00"], "snooze for 1 s to 24 h"),
-    (["5m", "Tea", "--snooze", "10m"], "--snooze is for timers handed to the timer service: add -b"),
     (["5m", "Tea", "-b", "--snooze", "0.5s"], "--snooze takes a duration from 1s to a day"),
     (["5m", "Tea", "-b", "--snooze", "25h"], "--snooze takes a duration from 1s to a day"),
     (["5m", "Tea", "-b", "--snooze", "0s"], "The value '0s' is invalid for '--snooze <time>'"),
     (["5m", "Tea", "-b", "--snooze", "7:00"], "--snooze takes a duration from 1s to a day"),
-    (["every", "07:00", "Wake", "--snooze", "5m"], "--snooze is for timers handed to the timer service: add -b"),
+    (["every", "07:00", "Wake", "--snooze", "5m"], "--snooze on a calendar alarm is the timer service's: add -b"),
+    (["5m", "Tea", "-b", "--ring", "2h"], "--ring takes a duration of at most an hour"),
+    (["every", "07:00", "Wake", "-b", "--ring", "-5s"], "--ring"),
 ])
 def test_the_command_refuses_a_bad_snooze_before_calling(arguments, message):
     result = tocsin(*arguments)
@@ -172,3 +175,33 @@ def test_the_command_hands_the_snooze_to_the_service(signals):
     result = tocsin("every", "03:17", "Wake", "-b", "--snooze", "2m", "--quiet")
     assert result.returncode == 0, result.stderr
     assert [state["snooze"] for state in timers().values() if state["label"] == "Wake"] == [120]
+
+
+def test_the_ring_is_a_minute_by_default_and_kept_across_a_restart(state_file):
+    tea = add("Tea", 600, **QUIET)
+    once = add("Soup", 600, ring=("d", 0), **QUIET)
+    long = add("Stew", 600, ring=("d", 3600), **QUIET)
+    assert [timers()[timer]["ring"] for timer in (tea, once, long)] == [60, 0, 3600]
+    os.kill(service_pid(), signal.SIGKILL)
+    wait_until(lambda: service_pid() is None)
+    assert [timers()[timer]["ring"] for timer in (tea, once, long)] == [60, 0, 3600]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("<-1.0>", "ring must be a number of seconds >= 0"),
+    ("<3600.5>", "ring must be at most 3600 seconds"),
+    ("<1e300>", "ring must be at most 3600 seconds"),
+    ("<'1m'>", "ring must be a number of seconds >= 0"),
+])
+def test_add_refuses_a_bad_ring(value, message):
+    output = refused("Add", "'Tea'", "60.0", "{'ring': " + value + "}")
+    assert "dev.tocsin.Timers1.Error.InvalidArgument" in output and message in output, output
+    assert timers() == {}
+
+
+def test_the_command_hands_the_ring_to_the_service():
+    assert tocsin("10m", "Tea", "-b", "--ring", "5s", "--quiet").returncode == 0
+    assert tocsin("10m", "Rice", "-b", "--ring", "0", "--quiet").returncode == 0
+    assert tocsin("every", "03:17", "Wake", "-b", "--ring", "2m", "--quiet").returncode == 0
+    rings = {state["label"]: state["ring"] for state in timers().values()}
+    assert rings == {"Tea": 5, "Rice": 0, "Wake": 120}

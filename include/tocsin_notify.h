@@ -154,9 +154,26 @@ typedef struct tocsin_alert {
                                again then, as the same timer); the alert
                                says "Snoozed for 5 min" until the next ring
                                replaces it in the same notification. */
+    const char *sound_file; /* since 0.7; NULL: none. A sound file of one's
+                               own (WAV, Ogg, FLAC: what libcanberra plays,
+                               by CA_PROP_MEDIA_FILENAME), played instead
+                               of `sound`. tocsin_notify_attach() refuses
+                               (TOCSIN_EINVAL) an empty name and a file that
+                               is missing, not a regular file or not
+                               readable; one that cannot be played when it
+                               rings (removed since, or not sound) rings
+                               `sound` instead, and TOCSIN_REPORT_SOUND's
+                               detail ends "(instead of FILE: why)" */
+    double volume_db;       /* since 0.7: the alarm's volume in dB,
+                               -60 to +10 (CA_PROP_CANBERRA_VOLUME);
+                               0: as the sound is */
+    double fade_seconds;    /* since 0.7: > 0: the ring starts 30 dB below
+                               volume_db and rises to it over this long
+                               (<= 300), replayed louder every tenth of it
+                               (at least every second); 0: no fade */
 } tocsin_alert;
 
-#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0}
+#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0, NULL, 0.0, 0.0}
 
 /** tocsin_notify_new() flags. */
 enum {

@@ -26,7 +26,8 @@ package struct BackgroundPlan {
     /// `wake`: wake the machine from suspend for each timer (nil: the
     /// service's default, which is yes for clock times only).
     package init(_ plan: TimerPlan, rounds: Int, parallel: Bool, alert: Bool, sound: Bool, awake: Bool, live: Bool,
-                 warning: Duration?, now: Int, wake: Bool? = nil, snooze: Duration? = nil, ring: Duration? = nil) {
+                 warning: Duration?, now: Int, wake: Bool? = nil, snooze: Duration? = nil, ring: Duration? = nil,
+                 tone: [(String, ServiceValue)] = []) {
         var startsAt = Double(now)  // when the next one in the sequence starts
         for _ in 0..<rounds {
             for entry in plan.entries {
@@ -35,6 +36,7 @@ package struct BackgroundPlan {
                 if let wake { options.append(("wake", .flag(wake))) }
                 if let snooze { options.append(("snooze", .number(Nanos.seconds(snooze.nanoseconds)))) }
                 if let ring { options.append(("ring", .number(Nanos.seconds(ring.nanoseconds)))) }
+                options += tone
                 let seconds: Double
                 let endsAt: Double
                 if let wallTime = entry.time.wallTime(after: now) {

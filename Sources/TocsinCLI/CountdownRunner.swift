@@ -12,6 +12,10 @@ public struct CountdownOptions: Sendable {
     public var repeatSound: Duration?
     /// How long the alarm's Snooze button puts it off (nil: "+1 min").
     public var snooze: Duration?
+    /// The alarm's own sound file, volume (dB) and fade.
+    public var soundFile: String?
+    public var volume = 0.0
+    public var fade: Duration?
     public var exec: String?
     /// Runs of the whole plan; 0: forever.
     public var repeatCount = 1
@@ -209,7 +213,7 @@ public final class CountdownRunner: @unchecked Sendable {
             summary: label, body: body,
             sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert,
             live: options.live, warning: options.warning, warningSound: options.sound ? Alert.defaultWarningSound : nil,
-            snooze: options.snooze)
+            snooze: options.snooze, soundFile: options.soundFile, volume: options.volume, fade: options.fade)
         try? notifier.attach(timer, in: loop.engine, alert: alert)
     }
 

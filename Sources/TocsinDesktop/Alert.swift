@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a finished timer shows and plays.
 public struct Alert: Sendable, Hashable {
     public enum Urgency: Int32, Sendable {
@@ -36,6 +38,16 @@ public struct Alert: Sendable, Hashable {
     /// How long the alarm's "Snooze" button puts it off (1 s to 24 h); nil:
     /// the button is "+1 min" and gives `Notifier.Options.snooze`. Since 0.7.
     public var snooze: Duration?
+    /// A sound file of one's own for the alarm (any file libcanberra plays:
+    /// WAV, Ogg Vorbis/Opus, FLAC), tried before `sound`; one that cannot be
+    /// played rings `sound` instead and the report says why. Since 0.7.
+    public var soundFile: String?
+    /// The alarm's volume in dB (0: as the sound is; -60 to +10). Since 0.7.
+    public var volume: Double
+    /// Over this time from the start of the ring the volume rises from 30 dB
+    /// below `volume` to it (the sound replayed at rising gain); nil: at
+    /// full volume at once. Since 0.7.
+    public var fade: Duration?
     /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace
     /// the notification showing with the same tag: the timer service's
@@ -56,7 +68,7 @@ public struct Alert: Sendable, Hashable {
         urgency: Urgency = .critical, sound: String? = Alert.defaultSound, mediaRole: String = "alarm",
         repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true,
         live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound,
-        snooze: Duration? = nil
+        snooze: Duration? = nil, soundFile: String? = nil, volume: Double = 0, fade: Duration? = nil
     ) {
         self.summary = summary
         self.body = body
@@ -71,6 +83,28 @@ public struct Alert: Sendable, Hashable {
         self.warning = warning
         self.warningSound = warningSound
         self.snooze = snooze
+        self.soundFile = soundFile
+        self.volume = volume
+        self.fade = fade
+    }
+
+    /// The quietest and loudest `volume` (dB).
+    public static let volumeRange: ClosedRange<Double> = -60...10
+    /// The longest `fade`.
+    public static let longestFade = Duration.seconds(300)
+
+    /// Why `soundFile` cannot be played, checked when the alert is made
+    /// (empty, missing, not a regular file, unreadable); nil if it can be
+    /// opened. (Whether its data decodes is known only when it plays: then
+    /// the theme's sound rings instead, and the report says why.)
+    public static func problem(withSoundFile path: String) -> String? {
+        guard !path.isEmpty else { return "the sound file's name is empty" }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "sound file '\(path)': \(String(cString: strerror(errno)))" }
+        // (S_IFMT and S_IFREG, spelled out: their C types differ in Embedded Swift)
+        guard UInt32(info.st_mode) & 0o170000 == 0o100000 else { return "sound file '\(path)': not a regular file" }
+        guard access(path, R_OK) == 0 else { return "sound file '\(path)': \(String(cString: strerror(errno)))" }
+        return nil
     }
 
     /// The longest `snooze`.

@@ -251,7 +251,8 @@ package final class NotifierCore: @unchecked Sendable {
             }
         }
         if !chain.isEmpty {
-            sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound))
+            let tone = SoundPlayer.Tone(file: alert.soundFile, volume: alert.volume, fade: alert.fade?.nanoseconds ?? 0)
+            sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound, tone: tone))
         }
     }
 

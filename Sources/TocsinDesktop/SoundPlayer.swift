@@ -19,7 +19,7 @@ final class SoundPlayer: @unchecked Sendable {
     typealias Reporter = @Sendable (NotifierReport.Kind, AlertKey, String, TocsinNotifyFailure?) -> Void
 
     enum Command {
-        case play(AlertKey, chain: [String], role: String, repeatFor: Duration?)
+        case play(AlertKey, chain: [String], role: String, repeatFor: Duration?, tone: Tone = Tone())
         case stop(AlertKey)
         case finished(playID: UInt32, code: Int32)
         case probe(@Sendable (String) -> Void)
@@ -37,11 +37,26 @@ final class SoundPlayer: @unchecked Sendable {
     private static var firstRetry: Int64 { 250_000_000 }
     private static var longestRetry: Int64 { 4 * Nanos.perSecond }
 
+    /// An alarm's own file, volume and fade.
+    struct Tone: Sendable {
+        var file: String?
+        /// dB.
+        var volume: Double = 0
+        /// Nanoseconds over which the volume rises to `volume` (0: none).
+        var fade: Int64 = 0
+    }
+
+    /// How far below its volume a fading ring starts (dB).
+    static let fadeDepth = 30.0
+    /// How often a fading ring is replayed louder (at most).
+    static let fadeStep: Int64 = Nanos.perSecond
+
     /// A sound waiting for the sound server.
     private struct Waiting {
         var chain: [String]
         var role: String
         var repeatFor: Duration?
+        var tone: Tone
         /// Monotonic ns: when it was asked for, and when it is next tried.
         var asked: Int64
         var nextTry: Int64
@@ -50,11 +65,18 @@ final class SoundPlayer: @unchecked Sendable {
     }
 
     private struct Playback {
+        /// An event id, or the file (`isFile`).
         var sound: String
+        var isFile: Bool
         var role: String
         var playID: UInt32
         /// Monotonic ns until which the sound repeats; nil: once.
         var repeatUntil: Int64?
+        var tone: Tone
+        /// Monotonic ns the ring started at, and when it is next replayed
+        /// louder (while fading).
+        var started: Int64
+        var nextStep: Int64?
     }
 
     private let lock = TocsinLock()
@@ -113,6 +135,7 @@ final class SoundPlayer: @unchecked Sendable {
             lock.lock()
             while commands.isEmpty {
                 let due = waiting.values.map { $0.nextTry } + playbacks.values.compactMap { $0.repeatUntil }
+                    + playbacks.values.compactMap { $0.nextStep }
                 guard let next = due.min() else {
                     lock.wait()
                     continue
@@ -125,13 +148,14 @@ final class SoundPlayer: @unchecked Sendable {
             guard let command else {
                 retryWaiting()
                 endRingsDue()
+                stepFades()
                 continue
             }
             switch command {
-            case .play(let key, let chain, let role, let repeatFor):
+            case .play(let key, let chain, let role, let repeatFor, let tone):
                 stop(key)
                 let now = Clocks.monotonic()
-                start(key, Waiting(chain: chain, role: role, repeatFor: repeatFor, asked: now, nextTry: now,
+                start(key, Waiting(chain: chain, role: role, repeatFor: repeatFor, tone: tone, asked: now, nextTry: now,
                                    delay: Self.firstRetry, reason: ""))
             case .stop(let key):
                 stop(key)
@@ -180,16 +204,28 @@ final class SoundPlayer: @unchecked Sendable {
             request.reason = failure.reason
         } else {
             serverTrouble = false
-            for sound in request.chain {
-                let (playID, code) = play(sound, role: request.role)
+            var instead: String?  // why the alarm's own file did not play
+            let sources = (request.tone.file.map { [($0, true)] } ?? []) + request.chain.map { ($0, false) }
+            for (sound, isFile) in sources {
+                let now = Clocks.monotonic()
+                let (playID, code) = play(sound, isFile: isFile, role: request.role, volume: Self.volume(request.tone, at: 0))
                 if playID != 0 {
-                    let now = Clocks.monotonic()
-                    playbacks[key] = Playback(sound: sound, role: request.role, playID: playID,
-                                              repeatUntil: request.repeatFor.map { now + $0.nanoseconds })
+                    let fading = request.tone.fade > 0
+                    playbacks[key] = Playback(sound: sound, isFile: isFile, role: request.role, playID: playID,
+                                              repeatUntil: request.repeatFor.map { now + $0.nanoseconds }, tone: request.tone,
+                                              started: now, nextStep: fading ? now + Self.step(request.tone) : nil)
                     let waited = now - request.asked
-                    report(.soundPlayed, key, waited < Self.firstRetry ? sound
-                        : "\(sound) (after \(waited / Nanos.perSecond) s: \(request.reason))", nil)
+                    var detail = waited < Self.firstRetry ? sound
+                        : "\(sound) (after \(waited / Nanos.perSecond) s: \(request.reason))"
+                    if let instead { detail += " (instead of \(instead))" }
+                    report(.soundPlayed, key, detail, nil)
                     return
+                }
+                if isFile && (code == Int32(CA_ERROR_NOTFOUND) || code == Int32(CA_ERROR_CORRUPT)
+                              || code == Int32(CA_ERROR_NOTSUPPORTED) || code == Int32(CA_ERROR_ACCESS)
+                              || code == Int32(CA_ERROR_IO)) {
+                    instead = "\(sound): \(String(cString: ca_strerror(code)))"  // the theme's sound rings
+                    continue
                 }
                 if code != Int32(CA_ERROR_NOTFOUND) {  // the server went away, or is not ready
                     serverTrouble = true
@@ -250,14 +286,41 @@ final class SoundPlayer: @unchecked Sendable {
         }
     }
 
-    /// Starts one sound; its play id (0 if it could not start) and
-    /// libcanberra's code.
-    private func play(_ sound: String, role: String) -> (UInt32, Int32) {
+    /// The volume (dB) of a ring `elapsed` ns after it started: rising
+    /// from `fadeDepth` below the tone's volume over its fade.
+    static func volume(_ tone: Tone, at elapsed: Int64) -> Double {
+        guard tone.fade > 0, elapsed < tone.fade else { return tone.volume }
+        return tone.volume - fadeDepth * (1 - Double(elapsed) / Double(tone.fade))
+    }
+
+    /// How often a fading ring is replayed louder: a tenth of the fade, at
+    /// least a second.
+    static func step(_ tone: Tone) -> Int64 { max(fadeStep, tone.fade / 10) }
+
+    /// Replays the fading rings whose next step is due, louder.
+    private func stepFades() {
+        let now = Clocks.monotonic()
+        for (key, playback) in playbacks {
+            guard let step = playback.nextStep, step <= now else { continue }
+            let elapsed = now - playback.started
+            let (again, _) = play(playback.sound, isFile: playback.isFile, role: playback.role,
+                                  volume: Self.volume(playback.tone, at: elapsed))
+            guard again != 0 else { continue }  // the current play goes on
+            if let context { ca_context_cancel(context, playback.playID) }
+            playbacks[key]?.playID = again
+            playbacks[key]?.nextStep = elapsed >= playback.tone.fade ? nil : now + Self.step(playback.tone)
+        }
+    }
+
+    /// Starts one sound (an event id, or a file); its play id (0 if it
+    /// could not start) and libcanberra's code.
+    private func play(_ sound: String, isFile: Bool = false, role: String, volume: Double = 0) -> (UInt32, Int32) {
         guard let context else { return (0, Int32(CA_ERROR_STATE)) }
         var props: OpaquePointer?
         ca_proplist_create(&props)
         defer { ca_proplist_destroy(props) }
-        ca_proplist_sets(props, CA_PROP_EVENT_ID, sound)
+        ca_proplist_sets(props, isFile ? CA_PROP_MEDIA_FILENAME : CA_PROP_EVENT_ID, sound)
+        if volume != 0 { ca_proplist_sets(props, CA_PROP_CANBERRA_VOLUME, Self.decibels(volume)) }
         ca_proplist_sets(props, CA_PROP_MEDIA_ROLE, role)
         ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, "Timer finished")
         let playID = nextPlayID
@@ -276,8 +339,10 @@ final class SoundPlayer: @unchecked Sendable {
     private func finished(playID: UInt32, code: Int32) {
         guard let (key, playback) = playbacks.first(where: { $0.value.playID == playID }) else { return }
         if code == CA_SUCCESS, let until = playback.repeatUntil {
-            if Clocks.monotonic() < until {
-                let (again, _) = play(playback.sound, role: playback.role)
+            let now = Clocks.monotonic()
+            if now < until {
+                let (again, _) = play(playback.sound, isFile: playback.isFile, role: playback.role,
+                                      volume: Self.volume(playback.tone, at: now - playback.started))
                 if again != 0 {
                     playbacks[key]?.playID = again
                     return
@@ -295,6 +360,13 @@ final class SoundPlayer: @unchecked Sendable {
         guard let playback = playbacks.removeValue(forKey: key) else { return }
         if let context { ca_context_cancel(context, playback.playID) }
         done(key)
+    }
+
+    /// "-20.00": dB as canberra.volume takes it (no locale, no Foundation).
+    static func decibels(_ value: Double) -> String {
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        return (value < 0 && hundredths > 0 ? "-" : "") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
     /// BEL on the controlling terminal, if the process has one.

@@ -106,8 +106,11 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
     guard raw.flags & ~known == 0,
           raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600,
           raw.warn_seconds.isFinite, raw.warn_seconds >= 0, raw.warn_seconds <= 86400,
-          raw.snooze_seconds == 0 || (raw.snooze_seconds >= 1 && raw.snooze_seconds <= 86400)  // (NaN fails both)
+          raw.snooze_seconds == 0 || (raw.snooze_seconds >= 1 && raw.snooze_seconds <= 86400),  // (NaN fails both)
+          Alert.volumeRange.contains(raw.volume_db), raw.fade_seconds >= 0, raw.fade_seconds <= 300
     else { throw .invalidArgument }
+    let soundFile = try text(raw.sound_file)
+    if let soundFile, Alert.problem(withSoundFile: soundFile) != nil { throw .invalidArgument }
     let urgency: Alert.Urgency
     switch Int(raw.urgency) {
     case TOCSIN_URGENCY_CRITICAL: urgency = .critical
@@ -125,7 +128,9 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
         live: raw.flags & UInt32(TOCSIN_ALERT_LIVE) != 0,
         warning: raw.warn_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.warn_seconds)) : nil,
         warningSound: try text(raw.warn_sound) ?? Alert.defaultWarningSound,
-        snooze: raw.snooze_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.snooze_seconds)) : nil)
+        snooze: raw.snooze_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.snooze_seconds)) : nil,
+        soundFile: soundFile, volume: raw.volume_db,
+        fade: raw.fade_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.fade_seconds)) : nil)
     if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
     if raw.flags & UInt32(TOCSIN_ALERT_NO_WARN_SOUND) != 0 { alert.warningSound = nil }
     return alert

@@ -1,5 +1,6 @@
 package import Tocsin
 import TocsinBase
+import TocsinNotify
 
 /// An `Add` call's arguments, decoded from its options and checked: what the
 /// service needs to create the timer, or the reason it cannot. Free of the
@@ -31,9 +32,14 @@ package struct AddRequest: Equatable, Sendable {
     package var snooze = TimerService.defaultSnooze
     /// How long the alarm sound rings unless stopped, in nanoseconds (0: once).
     package var ring = TimerService.defaultRing
+    /// The alarm's own sound file (an absolute path), volume (dB) and fade
+    /// (nanoseconds, 0: none).
+    package var soundFile: String?
+    package var volume = 0.0
+    package var fade: Int64 = 0
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze", "ring"]
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze", "ring", "sound_file", "volume", "fade"]
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
     /// id names a timer of the service (for `after`).
@@ -92,6 +98,25 @@ package struct AddRequest: Equatable, Sendable {
                 throw ServiceError(.invalidArgument, "ring must be at most 3600 seconds (0: play the sound once), got \(ringSeconds)")
             }
             self.ring = ring
+        }
+        if let file = try Self.text(options["sound_file"], "sound_file") {
+            guard file.hasPrefix("/") else {
+                throw ServiceError(.invalidArgument, "sound_file must be an absolute path (the service's folder is not yours), got '\(file)'")
+            }
+            if let problem = Alert.problem(withSoundFile: file) { throw ServiceError(.invalidArgument, problem) }
+            soundFile = file
+        }
+        if let value = options["volume"] {
+            guard case .number(let decibels) = value, Alert.volumeRange.contains(decibels) else {
+                throw ServiceError(.invalidArgument, "volume must be -60 to +10 dB (d)")
+            }
+            volume = decibels
+        }
+        if let fadeSeconds = try Self.number(options["fade"], "fade") {
+            guard fadeSeconds <= 300, let fade = Nanos.from(seconds: fadeSeconds) else {
+                throw ServiceError(.invalidArgument, "fade must be at most 300 seconds, got \(fadeSeconds)")
+            }
+            self.fade = fade
         }
         wake = try Self.flag(options["wake"], "wake") ?? (kind == .alarm || kind == .calendar)
         if wake && (kind == .stopwatch || clock == .awake) {

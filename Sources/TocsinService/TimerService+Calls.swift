@@ -22,6 +22,7 @@ extension TimerService {
                           live: request.live, warn: request.warn, after: request.after)
         entry.snooze = request.snooze
         entry.ring = request.ring
+        (entry.soundFile, entry.volume, entry.fade) = (request.soundFile, request.volume, request.fade)
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }

@@ -28,6 +28,9 @@ extension TimerService {
                 if let rang = entry.finishedAt { properties.append(("rang_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - rang)))) }
             }
         }
+        if let file = entry.soundFile { properties.append(("sound_file", .text(file))) }
+        if entry.volume != 0 { properties.append(("volume", .number(entry.volume))) }
+        if entry.fade > 0 { properties.append(("fade", .number(Nanos.seconds(entry.fade)))) }
         if let until = entry.snoozedUntil { properties.append(("snoozed_until", .number(until))) }
         if let after = entry.after { properties.append(("after", .id(after))) }
         if state == .finished, let finishedAt = entry.finishedAt {

@@ -1,6 +1,7 @@
 import Glibc
 import Tocsin
 import TocsinBase
+import TocsinNotify
 
 /// The service's timers in its state files (see `ServiceStore`), and back.
 extension TimerService {
@@ -91,6 +92,9 @@ extension TimerService {
         if !entry.announced { members.append(("announced", .bool(false))) }  // absent: announced
         if entry.snooze != Self.defaultSnooze { members.append(("snooze_ns", .integer(entry.snooze))) }
         if entry.ring > 0 { members.append(("ring_ns", .integer(entry.ring))) }  // absent: once (as before 0.7)
+        if let file = entry.soundFile { members.append(("sound_file", .string(file))) }
+        if entry.volume != 0 { members.append(("volume_db", .number(entry.volume))) }
+        if entry.fade > 0 { members.append(("fade_ns", .integer(entry.fade))) }
         if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
         members.append(("engine", engineDocument))
         return members
@@ -185,6 +189,17 @@ extension TimerService {
                     if case .integer(let ring)? = item["ring_ns"] {
                         guard ring >= 0, ring <= 3600 * Nanos.perSecond else { throw .corrupt }
                         entry.ring = ring
+                    }
+                    if case .string(let file)? = item["sound_file"] { entry.soundFile = file }  // (checked again when it rings)
+                    switch item["volume_db"] {
+                    case .number(let decibels)?: entry.volume = decibels
+                    case .integer(let decibels)?: entry.volume = Double(decibels)
+                    default: break
+                    }
+                    guard Alert.volumeRange.contains(entry.volume) else { throw .corrupt }
+                    if case .integer(let fade)? = item["fade_ns"] {
+                        guard fade >= 0, fade <= 300 * Nanos.perSecond else { throw .corrupt }
+                        entry.fade = fade
                     }
                     if case .integer(let until)? = item["snoozed_until_ns"], kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
                     // It ran out (a calendar alarm: rang) while the service was away.

@@ -54,6 +54,10 @@ package final class TimerService: @unchecked Sendable {
         /// How long its alarm sound rings unless stopped, in nanoseconds
         /// (0: it plays once).
         var ring: Int64 = 0
+        /// The alarm's own sound file, volume (dB) and fade (ns; 0: none).
+        var soundFile: String?
+        var volume = 0.0
+        var fade: Int64 = 0
         /// A calendar alarm snoozed: the wall-clock time (Unix seconds) it
         /// rings once more (its own times stay).
         var snoozedUntil: Double?

@@ -107,6 +107,8 @@ struct Every: ParsableCommand {
         valueName: "time"))
     var ring: RingLength?
 
+    @OptionGroup var tone: ToneOptions
+
     func validate() throws {
         _ = try CalendarArgument(specText)
         try Countdown.check(snooze: snooze)
@@ -114,6 +116,7 @@ struct Every: ParsableCommand {
             throw ValidationError("--snooze on a calendar alarm is the timer service's: add -b")
         }
         try RingLength.check(ring)
+        try tone.validate()
         if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
             throw ValidationError("\(name) is for an alarm in the foreground; drop it or -b")
         }
@@ -128,7 +131,7 @@ struct Every: ParsableCommand {
                 ("calendar", .text(argument.text)), ("alert", .flag(!finish.quiet)), ("sound", .flag(!finish.quiet)),
                 ("live", .flag(live)), ("wake", .flag(wake)),
             ] + (snooze.map { [("snooze", .number(Nanos.seconds($0.nanoseconds())))] } ?? [])
-                + (ring.map { [("ring", .number(Nanos.seconds($0.nanoseconds)))] } ?? [])
+                + (ring.map { [("ring", .number(Nanos.seconds($0.nanoseconds)))] } ?? []) + tone.serviceOptions
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
             let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"
@@ -138,6 +141,7 @@ struct Every: ParsableCommand {
         var options = finish.countdownOptions
         options.wake = wake
         options.repeatSound = Countdown.ringLength(ring)
+        (options.soundFile, options.volume, options.fade) = (tone.absoluteFile, tone.volume ?? 0, tone.fadeLength)
         let status = try CalendarRunner(spec: argument.spec, label: label, options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

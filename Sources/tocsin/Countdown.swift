@@ -34,29 +34,6 @@ extension TimeSpec: ExpressibleByArgument {
     }
 }
 
-/// `--ring`'s value: a duration, or 0 (play the sound once), which is no
-/// time a countdown takes.
-struct RingLength: ExpressibleByArgument {
-    let nanoseconds: Int64
-
-    init?(argument: String) {
-        if ["0", "0s", "0m"].contains(argument) {
-            nanoseconds = 0
-        } else if case .duration(let nanoseconds)? = TimeSpec.parse(argument) {
-            self.nanoseconds = nanoseconds
-        } else {
-            return nil
-        }
-    }
-
-    /// `--ring`'s check: at most an hour.
-    static func check(_ ring: RingLength?) throws {
-        if let ring, ring.nanoseconds > 3600 * Nanos.perSecond {
-            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once")
-        }
-    }
-}
-
 struct Countdown: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Count down (the default): tocsin 25m \"Tea is ready\".")
@@ -110,13 +87,15 @@ struct Countdown: ParsableCommand {
                                valueName: "time"))
     var snooze: TimeSpec?
 
+    @OptionGroup var tone: ToneOptions
+
     /// The timers the words ask for (parsed once, in `validate`).
     private var plan = TimerPlan.empty
 
     /// Every property but `plan`: what the parser fills in. A new option
     /// must be named here too, or it is parsed and never read.
     private enum CodingKeys: CodingKey {
-        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake, snooze
+        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake, snooze, tone
     }
 
     /// Nanoseconds in a day, the longest warning.
@@ -147,6 +126,7 @@ struct Countdown: ParsableCommand {
             throw ValidationError("--warn takes a duration of at most a day (30s, 1m)")
         }
         try Self.check(snooze: snooze)
+        try tone.validate()
     }
 
     /// `--snooze`: 1 s to a day.
@@ -176,7 +156,7 @@ struct Countdown: ParsableCommand {
             try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, alert: alert, sound: sound, awake: awake,
                                live: live ?? true, warning: warning, now: Glibc.time(nil), wake: wake,
                                snooze: snooze.map { .nanoseconds($0.nanoseconds()) },
-                               ring: ring.map { .nanoseconds($0.nanoseconds) })
+                               ring: ring.map { .nanoseconds($0.nanoseconds) }, tone: tone.serviceOptions)
                 .run(on: client, say: Descriptor.say)
             return
         }
@@ -185,6 +165,7 @@ struct Countdown: ParsableCommand {
         options.sound = sound
         options.repeatSound = Self.ringLength(ring)
         options.snooze = snooze.map { .nanoseconds($0.nanoseconds()) } ?? Self.defaultSnooze
+        (options.soundFile, options.volume, options.fade) = (tone.absoluteFile, tone.volume ?? 0, tone.fadeLength)
         options.repeatCount = `repeat`
         options.parallel = parallel
         options.statePath = state
@@ -216,7 +197,7 @@ extension Countdown {
         let words = arguments.prefix { $0 != "--" }  // after "--" every word is a word
         for (index, word) in words.enumerated() where word.count > 1 && word.hasPrefix("-") {
             if let next = word.dropFirst().first, next.isNumber || next == "." {
-                if index > 0, arguments[index - 1] == "--repeat" { continue }  // its own check says it
+                if index > 0, ["--repeat", "--volume"].contains(arguments[index - 1]) { continue }  // their own checks say it
                 guard TimeSpec.parse(String(word.dropFirst())) != nil else { continue }
                 return "\(word): a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"
             }

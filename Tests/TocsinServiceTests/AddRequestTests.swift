@@ -22,7 +22,7 @@ import TocsinService
         let tea = try request()
         #expect(tea.label == "Tea" && tea.kind == .countdown && tea.nanoseconds == 60_000_000_000)
         #expect(tea.start && tea.alert && tea.sound && tea.live && tea.clock == .boot && tea.tick == nil && tea.warn == 0)
-        #expect(tea.snooze == 300_000_000_000)
+        #expect(tea.snooze == 300_000_000_000 && tea.ring == 60_000_000_000 && tea.soundFile == nil && tea.volume == 0)
     }
 
     @Test func everyOptionIsDecoded() throws {
@@ -46,7 +46,7 @@ import TocsinService
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, kind, live, snooze, sound, start, tick, wake, warn)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, fade, kind, live, ring, snooze, sound, sound_file, start, tick, volume, wake, warn)")),
             ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
             ("Lap", 0, ["kind": .text("stopwatch"), "wake": .flag(true)], ServiceError(.invalidArgument,
                 "a stopwatch cannot wake the machine: nothing falls due")),
@@ -66,6 +66,18 @@ import TocsinService
             ("Tea", 60, ["snooze": .number(86401)], ServiceError(.invalidArgument,
                 "snooze must be 1 to 86400 seconds (24 h), got 86401.0")),
             ("Tea", 60, ["snooze": .number(-60)], ServiceError(.invalidArgument, "snooze must be a number of seconds >= 0 (d)")),
+            ("Tea", 60, ["ring": .number(3601)], ServiceError(.invalidArgument,
+                "ring must be at most 3600 seconds (0: play the sound once), got 3601.0")),
+            ("Tea", 60, ["volume": .number(11)], ServiceError(.invalidArgument, "volume must be -60 to +10 dB (d)")),
+            ("Tea", 60, ["volume": .number(.nan)], ServiceError(.invalidArgument, "volume must be -60 to +10 dB (d)")),
+            ("Tea", 60, ["fade": .number(301)], ServiceError(.invalidArgument, "fade must be at most 300 seconds, got 301.0")),
+            ("Tea", 60, ["sound_file": .text("gong.wav")], ServiceError(.invalidArgument,
+                "sound_file must be an absolute path (the service's folder is not yours), got 'gong.wav'")),
+            ("Tea", 60, ["sound_file": .text("/nonexistent/gong.wav")], ServiceError(.invalidArgument,
+                "sound file '/nonexistent/gong.wav': No such file or directory")),
+            ("Tea", 60, ["sound_file": .text("/tmp")], ServiceError(.invalidArgument, "sound file '/tmp': not a regular file")),
+            ("Tea", 60, ["sound_file": .text("")], ServiceError(.invalidArgument,
+                "sound_file must be an absolute path (the service's folder is not yours), got ''")),
             ("Tea", 60, ["tick": .number(-1)], ServiceError(.invalidArgument, "tick must be a number of seconds >= 0 (d)")),
             ("Tea", 60, ["clock": .text("wall")], ServiceError(.invalidArgument, "clock must be boot or awake, not 'wall'")),
             ("Tea", 60, ["after": .id(9)], ServiceError(.noSuchTimer, "no timer 9 to start after")),

@@ -82,6 +82,18 @@ def clear_notifications():
 
 def audio_rms(start: float, seconds: float) -> float:
     """RMS amplitude of the session's recording from boot time `start`."""
+    return audio_stat(start, seconds, "RMS     amplitude")
+
+
+def audio_frequency(start: float, seconds: float) -> float:
+    """sox's rough frequency (Hz) of the recording from boot time `start`:
+    enough to tell a 440 Hz tone (a few hundred) from alarm-clock-elapsed
+    (about 5,500)."""
+    return audio_stat(start, seconds, "Rough   frequency")
+
+
+def audio_stat(start: float, seconds: float, name: str) -> float:
+    """One line of `sox stat` on the recording from boot time `start`."""
     recorded = float((SESSION / "audio.start").read_text())
     offset = max(0.0, start - recorded)
     # parec writes with some lag: wait until the file covers the window.
@@ -95,9 +107,9 @@ def audio_rms(start: float, seconds: float) -> float:
         capture_output=True, text=True,
     )
     for line in result.stderr.splitlines():
-        if line.startswith("RMS     amplitude:"):
+        if line.startswith(name + ":"):
             return float(line.split(":")[1])
-    raise AssertionError(f"sox gave no RMS: {result.stderr}")
+    raise AssertionError(f"sox gave no {name}: {result.stderr}")
 
 
 def red_pixels(png: Path) -> float:

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import SESSION, NotifyMonitor, audio_rms
+from conftest import SESSION, NotifyMonitor, audio_frequency, audio_rms
 from servicebus import (SmallDisk, Signals, activation_environment, add, boot_time, call, properties, service_pid, stop_service,
                         timers, wait_until)
 
@@ -358,6 +358,64 @@ def test_stop_ends_the_ring_at_once(signals, notifications):
     stopped = boot_time()
     assert audio_rms(stopped + 1.0, 2.0) < 0.005  # silent soon after Stop, 28 s before its ring would end
     assert not [c for c in notifications.calls() if c["body"].startswith("Rang for")]
+
+
+def tone(path, seconds=2.0, hertz=440):
+    """A sine WAV made with sox, at half scale (16-bit: what libcanberra reads)."""
+    subprocess.run(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", "-e", "signed-integer", str(path), "synth", str(seconds), "sine", str(hertz), "vol", "0.5"],
+                   check=True)
+    return path
+
+
+def test_the_alarm_plays_its_own_sound_file_at_its_volume(signals, tmp_path):
+    """`sound_file`: the recording hears the test's 440 Hz tone, not the
+    theme's alarm; `volume` -20 dB plays it at a tenth of the amplitude."""
+    gong = tone(tmp_path / "gong.wav")
+    loud = add("Loud", 0.3, live=("b", False), alert=("b", False), ring=("d", 0), sound_file=("s", gong))
+    (finish,) = signals.wait_for("Finished", id=loud)
+    loud_rms, frequency = audio_rms(finish.at + 0.4, 1.2), audio_frequency(finish.at + 0.4, 1.2)
+    time.sleep(2.5)
+    quiet = add("Quiet", 0.3, live=("b", False), alert=("b", False), ring=("d", 0), sound_file=("s", gong),
+                volume=("d", -20))
+    (finish,) = signals.wait_for("Finished", id=quiet)
+    quiet_rms = audio_rms(finish.at + 0.4, 1.2)
+    print(f"own sound: rough frequency {frequency:.0f} Hz; RMS {loud_rms:.4f} at 0 dB, {quiet_rms:.4f} at -20 dB")
+    assert loud_rms > 0.1 and frequency < 1000  # the tone (alarm-clock-elapsed: about 5,500 Hz)
+    assert 0.05 < quiet_rms / loud_rms < 0.2  # -20 dB: a tenth
+    assert timers()[quiet]["volume"] == -20 and timers()[loud]["sound_file"] == str(gong)
+
+
+def test_the_volume_applies_to_the_theme_sound_too(signals):
+    rms = []
+    for label, volume in (("Loud", 0), ("Quiet", -20)):
+        timer = add(label, 0.3, live=("b", False), alert=("b", False), ring=("d", 0), volume=("d", volume))
+        (finish,) = signals.wait_for("Finished", id=timer)
+        rms.append(audio_rms(finish.at + 0.2, 1.5))
+        time.sleep(6.5)  # the alarm sound is 6.1 s long
+    print(f"theme sound: RMS {rms[0]:.4f} at 0 dB, {rms[1]:.4f} at -20 dB")
+    assert rms[0] > 0.05 and 0.05 < rms[1] / rms[0] < 0.2
+
+
+def test_a_fade_raises_the_ring_from_quiet(signals, tmp_path):
+    gong = tone(tmp_path / "gong.wav", seconds=10)
+    timer = add("Fade", 0.3, live=("b", False), alert=("b", False), ring=("d", 8), sound_file=("s", gong), fade=("d", 5))
+    (finish,) = signals.wait_for("Finished", id=timer)
+    first, last = audio_rms(finish.at + 0.3, 0.7), audio_rms(finish.at + 5.5, 1.0)
+    print(f"fade: RMS {first:.4f} in the first second, {last:.4f} after the fade")
+    assert last > 0.1 and first < last / 10  # starts 30 dB below (a thirtieth), ends at full volume
+
+
+def test_a_sound_file_that_cannot_play_rings_the_theme_sound_and_says_so(tmp_path):
+    """A file that exists but is no sound: the command's alarm rings the
+    theme's sound instead, and its report (--json) says why."""
+    bad = tmp_path / "notes.wav"
+    bad.write_text("not a sound")
+    result = subprocess.run([os.environ["TOCSIN_BIN"], "0.2s", "Tea", "--json", "--ring", "0", "--no-alert", "--sound", str(bad)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    reports = [json.loads(line) for line in result.stdout.splitlines() if '"notifier"' in line]
+    played = [report for report in reports if report["report"] == "sound"]
+    assert played and played[0]["detail"].startswith("alarm-clock-elapsed (instead of " + str(bad) + ": "), reports
 
 
 def test_a_calendar_alarms_ring_offers_its_snooze_and_the_button_goes_through_the_service(signals, notifications):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import os
+import stat
 import threading
 from ctypes import (
     CFUNCTYPE,
@@ -63,6 +65,9 @@ class _CAlert(Structure):
         ("warn_seconds", c_double),
         ("warn_sound", c_char_p),
         ("snooze_seconds", c_double),
+        ("sound_file", c_char_p),
+        ("volume_db", c_double),
+        ("fade_seconds", c_double),
     ]
 
 
@@ -157,6 +162,9 @@ class Notifier:
         warn: Optional[Seconds] = None,
         warn_sound: Union[bool, str] = True,
         snooze: Optional[Seconds] = None,
+        sound_file: Optional[str] = None,
+        volume: float = 0.0,
+        fade: Optional[Seconds] = None,
     ) -> None:
         """Alerts each time ``timer`` finishes. ``sound``: True for the alarm
         sound, a sound theme id, or False; ``repeat``: repeat the sound until
@@ -167,9 +175,14 @@ class Notifier:
         before zero to play ``warn_sound`` ("dialog-warning" for True) and
         say "1 minute left"; ``snooze``: seconds (or a timedelta, 1 s to 24 h)
         that the alarm's "Snooze" button puts the timer off (None: the
-        button is "+1 min")."""
+        button is "+1 min"); ``sound_file``: a sound file of one's own played
+        instead of ``sound`` (checked now: InvalidArgumentError says why it
+        cannot be read; one that cannot be played when it rings rings
+        ``sound`` instead, and the "sound" report says why); ``volume``: dB,
+        -60 to +10; ``fade``: seconds (at most 300) over which the ring rises
+        from 30 dB below ``volume`` to it."""
         alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role,
-                             live, warn, warn_sound, snooze)
+                             live, warn, warn_sound, snooze, sound_file, volume, fade)
         engine = timer.engine
         self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
@@ -259,7 +272,8 @@ def _alert(
     summary: Optional[str], body: Optional[str], icon: Optional[str], sound: Union[bool, str],
     repeat: Optional[Seconds], urgency: str, popup: bool, actions: bool, media_role: Optional[str],
     live: bool = False, warn: Optional[Seconds] = None, warn_sound: Union[bool, str] = True,
-    snooze: Optional[Seconds] = None,
+    snooze: Optional[Seconds] = None, sound_file: Optional[str] = None, volume: float = 0.0,
+    fade: Optional[Seconds] = None,
 ) -> tuple[_CAlert, list[bytes]]:
     """The C alert, and the encoded strings it points into (keep them alive)."""
     if urgency not in URGENCIES:
@@ -282,8 +296,34 @@ def _alert(
         0.0 if repeat is None else to_seconds(repeat), URGENCIES[urgency], flags,
         0.0 if warn is None else to_seconds(warn), text(warn_sound) if isinstance(warn_sound, str) else None,
         0.0 if snooze is None else _snooze_seconds(snooze),
+        text(_checked_sound_file(sound_file)), _volume(volume), 0.0 if fade is None else to_seconds(fade),
     )
     return alert, keep
+
+
+def _checked_sound_file(path: Optional[str]) -> Optional[str]:
+    """The file, if it can be read (the library checks again; this says why not)."""
+    if path is None:
+        return None
+    if not isinstance(path, str):
+        raise InvalidArgumentError(-1, f"sound_file must be a path (str), not {type(path).__name__}")
+    if not path:
+        raise InvalidArgumentError(-1, "the sound file's name is empty")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        raise InvalidArgumentError(-1, f"sound file {path!r}: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise InvalidArgumentError(-1, f"sound file {path!r}: not a regular file")
+    if not os.access(path, os.R_OK):
+        raise InvalidArgumentError(-1, f"sound file {path!r}: Permission denied")
+    return path
+
+
+def _volume(volume: float) -> float:
+    if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not -60 <= volume <= 10:
+        raise InvalidArgumentError(-1, f"volume must be -60 to +10 dB, got {volume!r}")
+    return float(volume)
 
 
 def _snooze_seconds(snooze: Seconds) -> float:

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Glibc
+import TocsinBase
+import TocsinCLI
+import TocsinNotify
+import TocsinService
+
+/// `--sound FILE`, `--volume DB`, `--fade TIME`: the alarm's own sound.
+struct ToneOptions: ParsableArguments {
+    @Option(name: .customLong("sound"), help: ArgumentHelp(
+        "A sound file of your own for the alarm (WAV, Ogg, FLAC); one that cannot play rings the theme's sound instead.",
+        valueName: "file"))
+    var file: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The alarm's volume in dB, -60 to 10 (e.g. -10).", valueName: "db"))
+    var volume: Double?
+
+    @Option(help: ArgumentHelp("Raise the alarm from quiet to its volume over this long (at most 5m).", valueName: "time"))
+    var fade: TimeSpec?
+
+    func validate() throws {
+        if let file, let problem = Alert.problem(withSoundFile: file) { throw ValidationError(problem) }
+        if let volume, !Alert.volumeRange.contains(volume) {
+            throw ValidationError("--volume takes -60 to 10 dB, got \(volume)")
+        }
+        if let fade, !fade.isDuration(atMost: 300 * Nanos.perSecond, aboveZero: true) {
+            throw ValidationError("--fade takes a duration of at most 5 minutes (30s, 1m)")
+        }
+    }
+
+    /// The file as an absolute path (the timer service does not share our folder).
+    var absoluteFile: String? {
+        guard let file else { return nil }
+        if file.hasPrefix("/") { return file }
+        guard let folder = getcwd(nil, 0) else { return file }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + file
+    }
+
+    var fadeLength: Duration? { fade.map { .nanoseconds($0.nanoseconds()) } }
+
+    /// The service's options for these.
+    var serviceOptions: [(String, ServiceValue)] {
+        var options: [(String, ServiceValue)] = []
+        if let file = absoluteFile { options.append(("sound_file", .text(file))) }
+        if let volume { options.append(("volume", .number(volume))) }
+        if let fadeLength { options.append(("fade", .number(Nanos.seconds(fadeLength.nanoseconds)))) }
+        return options
+    }
+}
+
+/// `--ring`'s value: a duration, or 0 (play the sound once), which is no
+/// time a countdown takes.
+struct RingLength: ExpressibleByArgument {
+    let nanoseconds: Int64
+
+    init?(argument: String) {
+        if ["0", "0s", "0m"].contains(argument) {
+            nanoseconds = 0
+        } else if case .duration(let nanoseconds)? = TimeSpec.parse(argument) {
+            self.nanoseconds = nanoseconds
+        } else {
+            return nil
+        }
+    }
+
+    /// `--ring`'s check: at most an hour.
+    static func check(_ ring: RingLength?) throws {
+        if let ring, ring.nanoseconds > 3600 * Nanos.perSecond {
+            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once")
+        }
+    }
+}

@@ -93,7 +93,8 @@ extension TimerService {
         if entry.snooze != Self.defaultSnooze { members.append(("snooze_ns", .integer(entry.snooze))) }
         if entry.ring > 0 { members.append(("ring_ns", .integer(entry.ring))) }  // absent: once (as before 0.7)
         if let file = entry.soundFile { members.append(("sound_file", .string(file))) }
-        if entry.volume != 0 { members.append(("volume_db", .number(entry.volume))) }
+        // (in thousandths of a dB: the files hold integers only)
+        if entry.volume != 0 { members.append(("volume_mdb", .integer(Int64((entry.volume * 1000).rounded())))) }
         if entry.fade > 0 { members.append(("fade_ns", .integer(entry.fade))) }
         if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
         members.append(("engine", engineDocument))
@@ -191,12 +192,10 @@ extension TimerService {
                         entry.ring = ring
                     }
                     if case .string(let file)? = item["sound_file"] { entry.soundFile = file }  // (checked again when it rings)
-                    switch item["volume_db"] {
-                    case .number(let decibels)?: entry.volume = decibels
-                    case .integer(let decibels)?: entry.volume = Double(decibels)
-                    default: break
+                    if case .integer(let millidecibels)? = item["volume_mdb"] {
+                        entry.volume = Double(millidecibels) / 1000
+                        guard Alert.volumeRange.contains(entry.volume) else { throw .corrupt }
                     }
-                    guard Alert.volumeRange.contains(entry.volume) else { throw .corrupt }
                     if case .integer(let fade)? = item["fade_ns"] {
                         guard fade >= 0, fade <= 300 * Nanos.perSecond else { throw .corrupt }
                         entry.fade = fade

@@ -205,3 +205,56 @@ def test_the_command_hands_the_ring_to_the_service():
     assert tocsin("every", "03:17", "Wake", "-b", "--ring", "2m", "--quiet").returncode == 0
     rings = {state["label"]: state["ring"] for state in timers().values()}
     assert rings == {"Tea": 5, "Rice": 0, "Wake": 120}
+
+
+@pytest.mark.parametrize("option, message", [
+    ("'sound_file': <''>", "sound_file must be an absolute path"),
+    ("'sound_file': <'gong.wav'>", "sound_file must be an absolute path"),
+    ("'sound_file': <'/nonexistent/gong.wav'>", "sound file '/nonexistent/gong.wav': No such file or directory"),
+    ("'sound_file': <'/tmp'>", "sound file '/tmp': not a regular file"),
+    ("'sound_file': <7.0>", "sound_file must be a string (s)"),
+    ("'volume': <-61.0>", "volume must be -60 to +10 dB"),
+    ("'volume': <10.5>", "volume must be -60 to +10 dB"),
+    ("'volume': <'loud'>", "volume must be -60 to +10 dB"),
+    ("'fade': <-1.0>", "fade must be a number of seconds >= 0"),
+    ("'fade': <301.0>", "fade must be at most 300 seconds"),
+])
+def test_add_refuses_a_bad_sound_volume_or_fade(option, message):
+    output = refused("Add", "'Tea'", "60.0", "{" + option + "}")
+    assert "dev.tocsin.Timers1.Error.InvalidArgument" in output and message in output, output
+    assert timers() == {}
+
+
+def test_the_sound_volume_and_fade_are_kept_across_a_restart(tmp_path):
+    gong = tmp_path / "gong.wav"
+    gong.write_bytes(b"RIFF")
+    timer = add("Tea", 600, sound_file=("s", gong), volume=("d", -12.5), fade=("d", 30), **QUIET)
+    os.kill(service_pid(), signal.SIGKILL)
+    wait_until(lambda: service_pid() is None)
+    listed = timers()[timer]
+    assert (listed["sound_file"], listed["volume"], listed["fade"]) == (str(gong), -12.5, 30)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["5m", "Tea", "--sound", "/nonexistent/gong.wav"], "sound file '/nonexistent/gong.wav': No such file or directory"),
+    (["5m", "Tea", "--sound", ""], "the sound file's name is empty"),
+    (["5m", "Tea", "-b", "--sound", "/tmp"], "sound file '/tmp': not a regular file"),
+    (["5m", "Tea", "--volume", "11"], "--volume takes -60 to 10 dB"),
+    (["5m", "Tea", "-b", "--volume", "-61"], "--volume takes -60 to 10 dB"),
+    (["5m", "Tea", "--volume", "nan"], "--volume takes -60 to 10 dB"),
+    (["5m", "Tea", "--fade", "6m"], "--fade takes a duration of at most 5 minutes"),
+    (["every", "07:00", "Wake", "--sound", "/nonexistent/gong.wav"], "No such file or directory"),
+])
+def test_the_command_refuses_a_bad_sound_volume_or_fade_before_anything_starts(arguments, message):
+    result = tocsin(*arguments)
+    assert result.returncode == 2 and message in result.stderr, result
+    assert service_pid() is None
+
+
+def test_the_command_hands_a_relative_sound_file_to_the_service_as_an_absolute_path(tmp_path):
+    (tmp_path / "gong.wav").write_bytes(b"RIFF")
+    result = subprocess.run([TOCSIN, "10m", "Tea", "-b", "--sound", "gong.wav", "--volume", "-6", "--fade", "20s", "--quiet"],
+                            capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    (listed,) = timers().values()
+    assert (listed["sound_file"], listed["volume"], listed["fade"]) == (str(tmp_path / "gong.wav"), -6, 20)

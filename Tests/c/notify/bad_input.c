@@ -112,6 +112,24 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
         alert.snooze_seconds = bad_snoozes[i];
         CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     }
+    const double bad_volumes[] = {NAN, INFINITY, -INFINITY, -60.5, 10.5, 1e300};
+    for (size_t i = 0; i < sizeof bad_volumes / sizeof bad_volumes[0]; i++) {
+        alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+        alert.volume_db = bad_volumes[i];
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    }
+    const double bad_fades[] = {NAN, INFINITY, -1, -0.001, 300.5, 1e300};
+    for (size_t i = 0; i < sizeof bad_fades / sizeof bad_fades[0]; i++) {
+        alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+        alert.fade_seconds = bad_fades[i];
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    }
+    const char *bad_files[] = {"", "/nonexistent/gong.wav", "/tmp", "/etc/shadow-no-such", invalid_utf8};
+    for (size_t i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
+        alert = (tocsin_alert)TOCSIN_ALERT_INIT;
+        alert.sound_file = bad_files[i];
+        CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    }
     alert = (tocsin_alert)TOCSIN_ALERT_INIT;
     alert.warn_sound = invalid_utf8;
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
@@ -150,6 +168,12 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
     alert.snooze_seconds = 1;
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert.snooze_seconds = 86400;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.volume_db = -60;
+    alert.fade_seconds = 300;
+    alert.sound_file = "/etc/hostname";  /* any readable file: whether it plays is known when it rings */
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.volume_db = 10;
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert = (tocsin_alert)TOCSIN_ALERT_INIT;
     alert.flags = TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND;

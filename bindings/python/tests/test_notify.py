@@ -63,6 +63,17 @@ def test_bad_alert_options_are_rejected(manual):
                 notifier.attach(timer, snooze=snooze)
         with pytest.raises(tocsin.InvalidArgumentError):
             notifier.attach(timer, snooze="5m")  # type: ignore[arg-type]
+        for volume in (-61, 11, float("nan"), float("inf"), "loud", True):
+            with pytest.raises(tocsin.InvalidArgumentError, match="volume must be -60 to \\+10 dB"):
+                notifier.attach(timer, volume=volume)  # type: ignore[arg-type]
+        for fade in (-1, float("nan"), 301, 1e300):
+            with pytest.raises(tocsin.InvalidArgumentError):
+                notifier.attach(timer, fade=fade)
+        for path, reason in (("", "name is empty"), ("/nonexistent/gong.wav", "No such file or directory"),
+                             ("/tmp", "not a regular file")):
+            with pytest.raises(tocsin.InvalidArgumentError, match=reason):
+                notifier.attach(timer, sound_file=path)
+        notifier.attach(timer, sound_file="/etc/hostname", volume=-20, fade=30)
         notifier.attach(timer, live=True, warn=60, warn_sound="bell")  # good options pass
         notifier.attach(timer, snooze=timedelta(minutes=5))
         notifier.attach(timer, snooze=86400)

@@ -114,7 +114,14 @@ enum {
     TOCSIN_ALERT_NO_ACTIONS = 4, /* no buttons */
     TOCSIN_ALERT_LIVE = 8,       /* since 0.5: a live notification while the
                                     timer runs or is paused (see above) */
-    TOCSIN_ALERT_NO_WARN_SOUND = 16 /* since 0.5: the warning is text only */
+    TOCSIN_ALERT_NO_WARN_SOUND = 16, /* since 0.5: the warning is text only */
+    TOCSIN_ALERT_PAUSE_MEDIA = 32    /* since 0.7: while the alarm's sound
+                                        rings, pause every media player
+                                        (MPRIS on the session bus) that is
+                                        playing; when no alarm rings any
+                                        more (Stop, snooze, dismissal, the
+                                        ring's end) resume those, and only
+                                        those still paused */
 };
 
 /**

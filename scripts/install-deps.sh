@@ -22,11 +22,13 @@ done
 # Libraries the desktop notifier builds on, and what its tests run: a
 # headless X server, a notification server, a sound server, sound and image
 # tools, the freedesktop sound theme, time zones (the DST tests), gdbus and
-# busctl (the timer service's tests and docs); Debian's packaging tools
+# busctl (the timer service's tests and docs), a media player with MPRIS
+# and playerctl (an alarm pauses the music); Debian's packaging tools
 # (make deb) and debootstrap (the fresh-Debian test). (Not dbus-x11: with it a program that
 # has a display but no bus address silently starts a stray bus.)
 desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
   dbus libglib2.0-bin systemd man-db xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils
+  mpv mpv-mpris playerctl
   dpkg-dev lintian debootstrap xz-utils)
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -49,7 +49,8 @@ package final class CalendarRunner: @unchecked Sendable {
             if let notifier {
                 let alert = Alert(summary: label, body: "Alarm: \(spec.normalized)",
                                   sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound,
-                                  popup: options.alert, soundFile: options.soundFile, volume: options.volume, fade: options.fade)
+                                  popup: options.alert, soundFile: options.soundFile, volume: options.volume, fade: options.fade,
+                                  pausesMedia: options.pauseMedia)
                 try? notifier.attach(alarm, in: loop.engine, alert: alert)
             }
             try loop.engine.start(alarm)

@@ -16,6 +16,8 @@ public struct CountdownOptions: Sendable {
     public var soundFile: String?
     public var volume = 0.0
     public var fade: Duration?
+    /// Pause the media players while the alarm rings.
+    public var pauseMedia = true
     public var exec: String?
     /// Runs of the whole plan; 0: forever.
     public var repeatCount = 1
@@ -213,7 +215,8 @@ public final class CountdownRunner: @unchecked Sendable {
             summary: label, body: body,
             sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert,
             live: options.live, warning: options.warning, warningSound: options.sound ? Alert.defaultWarningSound : nil,
-            snooze: options.snooze, soundFile: options.soundFile, volume: options.volume, fade: options.fade)
+            snooze: options.snooze, soundFile: options.soundFile, volume: options.volume, fade: options.fade,
+            pausesMedia: options.pauseMedia)
         try? notifier.attach(timer, in: loop.engine, alert: alert)
     }
 

@@ -48,6 +48,9 @@ public struct Alert: Sendable, Hashable {
     /// below `volume` to it (the sound replayed at rising gain); nil: at
     /// full volume at once. Since 0.7.
     public var fade: Duration?
+    /// While the alarm rings, pause the media players that are playing
+    /// (MPRIS), and resume those when it stops. Since 0.7.
+    public var pausesMedia: Bool
     /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace
     /// the notification showing with the same tag: the timer service's
@@ -68,7 +71,8 @@ public struct Alert: Sendable, Hashable {
         urgency: Urgency = .critical, sound: String? = Alert.defaultSound, mediaRole: String = "alarm",
         repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true,
         live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound,
-        snooze: Duration? = nil, soundFile: String? = nil, volume: Double = 0, fade: Duration? = nil
+        snooze: Duration? = nil, soundFile: String? = nil, volume: Double = 0, fade: Duration? = nil,
+        pausesMedia: Bool = false
     ) {
         self.summary = summary
         self.body = body
@@ -86,6 +90,7 @@ public struct Alert: Sendable, Hashable {
         self.soundFile = soundFile
         self.volume = volume
         self.fade = fade
+        self.pausesMedia = pausesMedia
     }
 
     /// The quietest and loudest `volume` (dB).
@@ -117,7 +122,7 @@ public struct Alert: Sendable, Hashable {
     var soundChain: [String] {
         guard let sound else { return [] }
         var chain = [sound]
-        for fallback in Self.fallbackSounds where !chain.contains(fallback) {
+        for fallback in Self.fallbackSounds where !chain.containsSame(fallback) {
             chain.append(fallback)
         }
         return chain
@@ -126,6 +131,6 @@ public struct Alert: Sendable, Hashable {
     /// The warning's sound ids to try: a short one, never the alarm itself.
     var warningChain: [String] {
         guard let warningSound else { return [] }
-        return warningSound == "bell" ? ["bell"] : [warningSound, "bell"]
+        return warningSound.isSame(as: "bell") ? ["bell"] : [warningSound, "bell"]
     }
 }

@@ -80,8 +80,8 @@ final class AlertPresenter {
         case .failure(let failure): return .failure(failure)
         }
         var (summary, body) = (content.summary, content.body)
-        if !server.capabilities.contains("body") {
-            summary = body.isEmpty ? summary : "\(summary): \(body.split(separator: "\n").joined(separator: " · "))"
+        if !server.capabilities.containsSame("body") {
+            summary = body.isEmpty ? summary : "\(summary): \(body.parts(at: UInt8(ascii: "\n")).joined(separator: " · "))"
             body = ""
         }
         let notification: UnsafeMutablePointer<NotifyNotification>
@@ -120,7 +120,7 @@ final class AlertPresenter {
         if let value = content.value {
             notify_notification_set_hint(notification, "value", g_variant_new_int32(value))
         }
-        if server.capabilities.contains("actions") {
+        if server.capabilities.containsSame("actions") {
             for button in content.buttons {
                 let token = Unmanaged.passRetained(AlertToken(key, self)).toOpaque()
                 notify_notification_add_action(notification, button.action, button.label, { _, action, raw in

@@ -86,7 +86,7 @@ enum DesktopProbe {
     /// finds it (for diagnosis; libcanberra does its own lookup).
     static func soundFile(for id: String) -> String? {
         let dataDirs = (getenv("XDG_DATA_DIRS").map { String(cString: $0) } ?? "")
-            .split(separator: ":").map(String.init)
+            .parts(at: UInt8(ascii: ":"))
         let dirs = (dataDirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dataDirs)
         for dir in dirs {
             for ext in ["oga", "ogg", "wav"] {

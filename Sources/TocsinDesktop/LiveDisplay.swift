@@ -1,9 +1,13 @@
 import TocsinBase
 
 /// A button of a notification: its action id and its label.
-struct AlertButton: Hashable, Sendable {
+struct AlertButton: Sendable, Equatable {
     let action: String
     let label: String
+
+    static func == (a: AlertButton, b: AlertButton) -> Bool {
+        a.action.isSame(as: b.action) && a.label.isSame(as: b.label)  // (see Text.swift)
+    }
 
     static let stop = AlertButton(action: "stop", label: "Stop")
     static let restart = AlertButton(action: "restart", label: "Restart")
@@ -26,13 +30,18 @@ enum LiveDisplay {
     static let overtimeStep: Int64 = 10 * second
 
     /// One state of the notification.
-    struct Frame: Hashable {
+    struct Frame: Equatable {
         var summary: String
         var body: String
         /// Percent done, for servers that draw the `value` hint; nil: none.
         var value: Int32?
         var urgency: Alert.Urgency
         var buttons: [AlertButton]
+
+        static func == (a: Frame, b: Frame) -> Bool {
+            a.summary.isSame(as: b.summary) && a.body.isSame(as: b.body) && a.value == b.value && a.urgency == b.urgency
+                && a.buttons == b.buttons
+        }
     }
 
     /// The frame for a running or paused timer; nil in any other state.

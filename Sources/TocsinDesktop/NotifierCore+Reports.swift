@@ -10,7 +10,8 @@ extension NotifierCore {
                                notification: notification, finish: finish))
         guard let failure else { return }
         lock.lock()
-        let first = loggedReasons.insert(failure.reason).inserted
+        let first = !loggedReasons.containsSame(failure.reason)
+        if first { loggedReasons.append(failure.reason) }
         lock.unlock()
         if first && !options.quiet {
             Descriptor.complain("tocsin-notify: \(failure.reason)")

@@ -24,6 +24,8 @@ package final class NotifierCore: @unchecked Sendable {
     private(set) var sound: SoundPlayer!
     /// GLib thread only.
     private(set) var presenter: AlertPresenter!
+    /// GLib thread only.
+    let media = MediaPauser()
     /// The timers whose time is followed (live or warned); GLib thread only.
     var following: [AlertKey: Following] = [:]
     package let lock = TocsinLock()
@@ -31,20 +33,12 @@ package final class NotifierCore: @unchecked Sendable {
     var attachments: [AlertKey: Attachment] = [:]
     package var hosts: [ObjectIdentifier: any AlertHost] = [:]
     var reportHandler: (@Sendable (NotifierReport) -> Void)?
-    var loggedReasons: Set<String> = []
+    var loggedReasons: [String] = []
     var pending = 0
     var closed = false
-    /// Timers whose finish alert is up (their Snooze snoozes; elsewhere the
-    /// live notification's "+1 min" adds a minute).
-    var ringing: Set<AlertKey> = []
-    /// Timers snoozed whose alert (not a live one) says so until they ring
-    /// again: their next run does not withdraw it, so that the next ring
-    /// replaces it (one notification, one id).
-    var snoozed: Set<AlertKey> = []
-    /// The alarms on screen with a ring time (`repeatSound`): what they show
-    /// and when they rang (Unix seconds), to say when a ring went
-    /// unanswered.
-    var rings: [AlertKey: (content: AlertPresenter.Content, at: Int64, length: Int64)] = [:]
+    /// The timers whose alarm is up or snoozed (one table: each table
+    /// type costs the Embedded library kilobytes).
+    var alarms: [AlertKey: AlarmState] = [:]
     private var nextStandalone: UInt64 = 1
 
     init(options: Options) throws(TocsinError) {
@@ -59,7 +53,8 @@ package final class NotifierCore: @unchecked Sendable {
         }
         do {
             sound = try SoundPlayer(report: report, done: { [self] _ in finishOne() },
-                                    ranOut: { [self] key in ringRanOut(key) })
+                                    ranOut: { [self] key in ringRanOut(key) },
+                                    media: { [self] key, started in glib.run { [self] in media.ring(key, started: started) } })
         } catch {
             glib.stop()
             throw .io
@@ -165,13 +160,13 @@ package final class NotifierCore: @unchecked Sendable {
             break  // the host calls `announceFinish` once it has recorded it
         case .running where alert.followsTime, .suspended where alert.followsTime:
             lock.lock()
-            ringing.remove(key)  // run again: its live notification takes over
+            alarms[key] = nil  // run again: its live notification takes over
             lock.unlock()
             if event == .running { sound.post(.stop(key)) }
             glib.run { [self] in followTime(key, because: .changed(event)) }
         case .running:
             lock.lock()
-            let keep = snoozed.contains(key)  // it says "Snoozed" until the next ring replaces it
+            let keep = alarms[key]?.snoozed == true  // it says "Snoozed" until the next ring replaces it
             lock.unlock()
             if !keep { withdraw(key) }
         case .canceled:
@@ -195,9 +190,7 @@ package final class NotifierCore: @unchecked Sendable {
         let buttons: [AlertButton] = runsOn ? [.stop] + (snooze.map { [$0] } ?? [])
             : isAlarm ? [.stop, snooze ?? .snooze] : [.stop, .restart, snooze ?? .snooze]
         lock.lock()
-        ringing.insert(key)
-        snoozed.remove(key)
-        rings[key] = nil
+        alarms[key] = AlarmState(ringing: true)
         lock.unlock()
         present(key, alert: alert, label: label.isEmpty ? "Timer" : label, buttons: buttons,
                 overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
@@ -234,7 +227,7 @@ package final class NotifierCore: @unchecked Sendable {
                 stackTag: alert.stackTag)
             if let ring = alert.repeatSound, !chain.isEmpty {
                 lock.lock()
-                rings[key] = (content, Int64(Glibc.time(nil)), ring.nanoseconds)
+                alarms[key]?.ring = AlarmState.Ring(content: content, at: Int64(Glibc.time(nil)), length: ring.nanoseconds)
                 lock.unlock()
             }
             let work = UnsafeSendable(content)
@@ -251,7 +244,8 @@ package final class NotifierCore: @unchecked Sendable {
             }
         }
         if !chain.isEmpty {
-            let tone = SoundPlayer.Tone(file: alert.soundFile, volume: alert.volume, fade: alert.fade?.nanoseconds ?? 0)
+            let tone = SoundPlayer.Tone(file: alert.soundFile, volume: alert.volume, fade: alert.fade?.nanoseconds ?? 0,
+                                        pausesMedia: alert.pausesMedia)
             sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound, tone: tone))
         }
     }
@@ -265,9 +259,7 @@ package final class NotifierCore: @unchecked Sendable {
     /// Withdraws the alert and silences its sound.
     package func withdraw(_ key: AlertKey) {
         lock.lock()
-        ringing.remove(key)
-        snoozed.remove(key)
-        rings[key] = nil
+        alarms[key] = nil
         lock.unlock()
         glib.run { [self] in
             stopFollowing(key)
@@ -283,12 +275,11 @@ package final class NotifierCore: @unchecked Sendable {
         lock.unlock()
         var newTimer: TimerID?
         let live = attachment?.alert.live ?? false
-        switch action {
-        case "restart":
+        if action.isSame(as: "restart") {
             _ = attachment?.host.perform(.start, on: key.timer)  // its RUNNING withdraws (or replaces) the alert
-        case "snooze":
+        } else if action.isSame(as: "snooze") {
             lock.lock()
-            let ringing = ringing.contains(key)
+            let ringing = alarms[key]?.ringing == true
             lock.unlock()
             // The same timer, run again with the snooze's time left: hosts see
             // one timer that got more time, not a new one. On a ringing alarm
@@ -303,17 +294,17 @@ package final class NotifierCore: @unchecked Sendable {
             } else if ringing {
                 withdraw(key)
             }
-        case "pause":
+        } else if action.isSame(as: "pause") {
             _ = attachment?.host.perform(.suspend, on: key.timer)
-        case "resume":
+        } else if action.isSame(as: "resume") {
             _ = attachment?.host.perform(.resume, on: key.timer)
-        case "cancel":
+        } else if action.isSame(as: "cancel") {
             _ = attachment?.host.perform(.cancel, on: key.timer)  // its CANCELED withdraws the alert
-        default:  // "stop", and the default action
+        } else {  // "stop", and the default action
             withdraw(key)
         }
         // Show what the button did at once (an adjust sends no state change).
-        if attachment?.alert.followsTime == true && action != "stop" { followTime(key, because: .asked) }
+        if attachment?.alert.followsTime == true && !action.isSame(as: "stop") { followTime(key, because: .asked) }
         deliver(NotifierReport(kind: .action, timer: timerID(key), detail: action, error: nil, newTimer: newTimer, host: key.host))
     }
 
@@ -326,8 +317,7 @@ package final class NotifierCore: @unchecked Sendable {
         lock.lock()
         let attachment = closed ? nil : attachments[key]
         let live = attachment?.alert.live ?? false
-        ringing.remove(key)
-        if attachment != nil && !live { snoozed.insert(key) }
+        alarms[key] = attachment != nil && !live ? AlarmState(snoozed: true) : nil
         lock.unlock()
         sound.post(.stop(key))
         guard let attachment, !live, attachment.alert.popup else { return }
@@ -356,7 +346,8 @@ package final class NotifierCore: @unchecked Sendable {
     /// stays; reported as `.unanswered`. On the sound thread.
     private func ringRanOut(_ key: AlertKey) {
         lock.lock()
-        let ring = ringing.contains(key) ? rings.removeValue(forKey: key) : nil
+        let ring = alarms[key]?.ringing == true ? alarms[key]?.ring : nil
+        alarms[key]?.ring = nil
         lock.unlock()
         guard let ring else { return }
         let text = "Rang for \(LiveDisplay.short(ring.length)) at \(Self.timeOfDay(ring.at)), unanswered"
@@ -385,4 +376,24 @@ package final class NotifierCore: @unchecked Sendable {
         hushFollowing(key)
         report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)
     }
+}
+
+/// What the notifier keeps of a timer's alarm.
+struct AlarmState {
+    /// What the ring's alert shows, when it rang (Unix seconds) and for how
+    /// long its sound rings (ns): to say when a ring went unanswered.
+    struct Ring {
+        var content: AlertPresenter.Content
+        var at: Int64
+        var length: Int64
+    }
+
+    /// Its finish alert is up: its Snooze snoozes (elsewhere the live
+    /// notification's "+1 min" adds a minute).
+    var ringing = false
+    /// Snoozed, its alert (not a live one) says so until the next ring: the
+    /// next run does not withdraw it, so that the ring replaces it (one
+    /// notification, one id).
+    var snoozed = false
+    var ring: Ring?
 }

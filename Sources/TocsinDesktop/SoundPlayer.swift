@@ -44,6 +44,8 @@ final class SoundPlayer: @unchecked Sendable {
         var volume: Double = 0
         /// Nanoseconds over which the volume rises to `volume` (0: none).
         var fade: Int64 = 0
+        /// An alarm that pauses the media players while it rings.
+        var pausesMedia = false
     }
 
     /// How far below its volume a fading ring starts (dB).
@@ -90,6 +92,9 @@ final class SoundPlayer: @unchecked Sendable {
     /// Called when a repeating sound played for all its time, unstopped
     /// (before `done`).
     private var ranOut: @Sendable (AlertKey) -> Void
+    /// Called as a sound whose tone `pausesMedia` starts (true) and is over
+    /// (false), in that order, once each.
+    private var media: @Sendable (AlertKey, Bool) -> Void
 
     // Sound thread only:
     private var context: OpaquePointer?
@@ -98,10 +103,12 @@ final class SoundPlayer: @unchecked Sendable {
     private var nextPlayID: UInt32 = 1
 
     init(report: @escaping Reporter, done: @escaping @Sendable (AlertKey) -> Void,
-         ranOut: @escaping @Sendable (AlertKey) -> Void) throws(TocsinNotifyFailure) {
+         ranOut: @escaping @Sendable (AlertKey) -> Void,
+         media: @escaping @Sendable (AlertKey, Bool) -> Void) throws(TocsinNotifyFailure) {
         self.report = report
         self.done = done
         self.ranOut = ranOut
+        self.media = media
         let me = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { raw in
             Unmanaged<SoundPlayer>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue().run()
@@ -128,6 +135,7 @@ final class SoundPlayer: @unchecked Sendable {
         report = { _, _, _, _ in }
         done = { _ in }
         ranOut = { _ in }
+        media = { _, _ in }
     }
 
     private func run() {
@@ -154,6 +162,7 @@ final class SoundPlayer: @unchecked Sendable {
             switch command {
             case .play(let key, let chain, let role, let repeatFor, let tone):
                 stop(key)
+                if tone.pausesMedia { media(key, true) }
                 let now = Clocks.monotonic()
                 start(key, Waiting(chain: chain, role: role, repeatFor: repeatFor, tone: tone, asked: now, nextTry: now,
                                    delay: Self.firstRetry, reason: ""))
@@ -251,7 +260,7 @@ final class SoundPlayer: @unchecked Sendable {
         } else {
             report(.soundFailed, key, reason + "; no terminal for a bell", TocsinNotifyFailure(.unavailable, reason))
         }
-        done(key)
+        over(key, request.tone)
     }
 
     /// True if a sound server is meant to be there: `PULSE_SERVER` is set,
@@ -282,7 +291,7 @@ final class SoundPlayer: @unchecked Sendable {
             playbacks[key] = nil
             if let context { ca_context_cancel(context, playback.playID) }
             ranOut(key)
-            done(key)
+            over(key, playback.tone)
         }
     }
 
@@ -352,13 +361,19 @@ final class SoundPlayer: @unchecked Sendable {
             }
         }
         playbacks[key] = nil
-        done(key)
+        over(key, playback.tone)
     }
 
     private func stop(_ key: AlertKey) {
-        if waiting.removeValue(forKey: key) != nil { return done(key) }
+        if let request = waiting.removeValue(forKey: key) { return over(key, request.tone) }
         guard let playback = playbacks.removeValue(forKey: key) else { return }
         if let context { ca_context_cancel(context, playback.playID) }
+        over(key, playback.tone)
+    }
+
+    /// A sound of `key` is over, whichever way.
+    private func over(_ key: AlertKey, _ tone: Tone) {
+        if tone.pausesMedia { media(key, false) }
         done(key)
     }
 

@@ -102,7 +102,7 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
         return decoded
     }
     let known = UInt32(TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS
-                       | TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND)
+                       | TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND | TOCSIN_ALERT_PAUSE_MEDIA)
     guard raw.flags & ~known == 0,
           raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600,
           raw.warn_seconds.isFinite, raw.warn_seconds >= 0, raw.warn_seconds <= 86400,
@@ -130,7 +130,8 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
         warningSound: try text(raw.warn_sound) ?? Alert.defaultWarningSound,
         snooze: raw.snooze_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.snooze_seconds)) : nil,
         soundFile: soundFile, volume: raw.volume_db,
-        fade: raw.fade_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.fade_seconds)) : nil)
+        fade: raw.fade_seconds > 0 ? .nanoseconds(Nanos.saturating(seconds: raw.fade_seconds)) : nil,
+        pausesMedia: raw.flags & UInt32(TOCSIN_ALERT_PAUSE_MEDIA) != 0)
     if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
     if raw.flags & UInt32(TOCSIN_ALERT_NO_WARN_SOUND) != 0 { alert.warningSound = nil }
     return alert

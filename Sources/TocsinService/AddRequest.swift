@@ -37,9 +37,11 @@ package struct AddRequest: Equatable, Sendable {
     package var soundFile: String?
     package var volume = 0.0
     package var fade: Int64 = 0
+    /// Pause the media players while the alarm rings.
+    package var pauseMedia = true
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze", "ring", "sound_file", "volume", "fade"]
+    package static let optionNames: Set<String> = ["kind", "start", "tick", "alert", "sound", "live", "warn", "clock", "after", "calendar", "wake", "snooze", "ring", "sound_file", "volume", "fade", "pause_media"]
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
     /// id names a timer of the service (for `after`).
@@ -76,6 +78,7 @@ package struct AddRequest: Equatable, Sendable {
         alert = try Self.flag(options["alert"], "alert") ?? true
         sound = try Self.flag(options["sound"], "sound") ?? true
         live = try Self.flag(options["live"], "live") ?? true
+        pauseMedia = try Self.flag(options["pause_media"], "pause_media") ?? true
         let warnSeconds = try Self.number(options["warn"], "warn") ?? 0
         guard warnSeconds <= 86400, let warn = Nanos.from(seconds: warnSeconds) else {
             throw ServiceError(.invalidArgument, "warn must be at most 86400 seconds")

@@ -23,6 +23,7 @@ extension TimerService {
         entry.snooze = request.snooze
         entry.ring = request.ring
         (entry.soundFile, entry.volume, entry.fade) = (request.soundFile, request.volume, request.fade)
+        entry.pauseMedia = request.pauseMedia
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }

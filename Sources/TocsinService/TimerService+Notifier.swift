@@ -30,7 +30,8 @@ extension TimerService {
                 repeatSound: entry.ring > 0 ? .nanoseconds(entry.ring) : nil, popup: entry.alert,
                 live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
                 warningSound: entry.sound ? Alert.defaultWarningSound : nil, snooze: .nanoseconds(entry.snooze),
-                soundFile: entry.soundFile, volume: entry.volume, fade: entry.fade > 0 ? .nanoseconds(entry.fade) : nil)
+                soundFile: entry.soundFile, volume: entry.volume, fade: entry.fade > 0 ? .nanoseconds(entry.fade) : nil,
+                pausesMedia: entry.pauseMedia)
             // The service records each finish before its alert is shown
             // (`announce`); the tag is the timer's for as long as it exists.
             alert.announcedByHost = true

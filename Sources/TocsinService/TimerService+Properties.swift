@@ -16,6 +16,7 @@ extension TimerService {
             ("live", .flag(entry.live)), ("warn", .number(Nanos.seconds(entry.warn))),
             ("wake", .flag((try? engine.wakes(timer)) ?? false)), ("finishes", .id(entry.finishes)),
             ("snooze", .number(Nanos.seconds(entry.snooze))), ("ring", .number(Nanos.seconds(entry.ring))),
+            ("pause_media", .flag(entry.pauseMedia)),
         ]
         if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
             properties += [("remaining", .number(Nanos.seconds(remaining.nanoseconds))),

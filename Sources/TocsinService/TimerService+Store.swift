@@ -96,6 +96,7 @@ extension TimerService {
         // (in thousandths of a dB: the files hold integers only)
         if entry.volume != 0 { members.append(("volume_mdb", .integer(Int64((entry.volume * 1000).rounded())))) }
         if entry.fade > 0 { members.append(("fade_ns", .integer(entry.fade))) }
+        if !entry.pauseMedia { members.append(("pause_media", .bool(false))) }  // absent: on
         if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
         members.append(("engine", engineDocument))
         return members
@@ -200,6 +201,7 @@ extension TimerService {
                         guard fade >= 0, fade <= 300 * Nanos.perSecond else { throw .corrupt }
                         entry.fade = fade
                     }
+                    if case .bool(false)? = item["pause_media"] { entry.pauseMedia = false }
                     if case .integer(let until)? = item["snoozed_until_ns"], kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
                     // It ran out (a calendar alarm: rang) while the service was away.
                     if (try? engine.hasHeldFinish(handles[0])) == true, case .object(let members) = item {

@@ -58,6 +58,8 @@ package final class TimerService: @unchecked Sendable {
         var soundFile: String?
         var volume = 0.0
         var fade: Int64 = 0
+        /// Pause the media players while its alarm rings.
+        var pauseMedia = true
         /// A calendar alarm snoozed: the wall-clock time (Unix seconds) it
         /// rings once more (its own times stay).
         var snoozedUntil: Double?

@@ -18,6 +18,9 @@ struct ToneOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Raise the alarm from quiet to its volume over this long (at most 5m).", valueName: "time"))
     var fade: TimeSpec?
 
+    @Flag(inversion: .prefixedNo, help: "Pause the media players that play while the alarm rings, and resume them after.")
+    var pauseMedia = true
+
     func validate() throws {
         if let file, let problem = Alert.problem(withSoundFile: file) { throw ValidationError(problem) }
         if let volume, !Alert.volumeRange.contains(volume) {
@@ -45,6 +48,7 @@ struct ToneOptions: ParsableArguments {
         if let file = absoluteFile { options.append(("sound_file", .text(file))) }
         if let volume { options.append(("volume", .number(volume))) }
         if let fadeLength { options.append(("fade", .number(Nanos.seconds(fadeLength.nanoseconds)))) }
+        if !pauseMedia { options.append(("pause_media", .flag(false))) }
         return options
     }
 }

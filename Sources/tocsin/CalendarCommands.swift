@@ -142,6 +142,7 @@ struct Every: ParsableCommand {
         options.wake = wake
         options.repeatSound = Countdown.ringLength(ring)
         (options.soundFile, options.volume, options.fade) = (tone.absoluteFile, tone.volume ?? 0, tone.fadeLength)
+        options.pauseMedia = tone.pauseMedia
         let status = try CalendarRunner(spec: argument.spec, label: label, options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -166,6 +166,7 @@ struct Countdown: ParsableCommand {
         options.repeatSound = Self.ringLength(ring)
         options.snooze = snooze.map { .nanoseconds($0.nanoseconds()) } ?? Self.defaultSnooze
         (options.soundFile, options.volume, options.fade) = (tone.absoluteFile, tone.volume ?? 0, tone.fadeLength)
+        options.pauseMedia = tone.pauseMedia
         options.repeatCount = `repeat`
         options.parallel = parallel
         options.statePath = state

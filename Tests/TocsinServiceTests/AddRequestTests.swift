@@ -46,7 +46,7 @@ import TocsinService
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, fade, kind, live, ring, snooze, sound, sound_file, start, tick, volume, wake, warn)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, fade, kind, live, pause_media, ring, snooze, sound, sound_file, start, tick, volume, wake, warn)")),
             ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
             ("Lap", 0, ["kind": .text("stopwatch"), "wake": .flag(true)], ServiceError(.invalidArgument,
                 "a stopwatch cannot wake the machine: nothing falls due")),

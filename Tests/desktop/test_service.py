@@ -418,6 +418,77 @@ def test_a_sound_file_that_cannot_play_rings_the_theme_sound_and_says_so(tmp_pat
     assert played and played[0]["detail"].startswith("alarm-clock-elapsed (instead of " + str(bad) + ": "), reports
 
 
+def playerctl(player, *arguments):
+    return subprocess.run(["playerctl", "-p", player, *arguments], capture_output=True, text=True, timeout=10).stdout.strip()
+
+
+def player_of(pid):
+    """The MPRIS name (as playerctl takes it) that process `pid` owns: "mpv"
+    for the first mpv, "mpv.instance<pid>" for the next."""
+    listed = subprocess.run(["busctl", "--user", "list", "--no-legend"], capture_output=True, text=True, timeout=10).stdout
+    for line in listed.splitlines():
+        name, owner = (line.split() + ["", ""])[:2]
+        if name.startswith("org.mpris.MediaPlayer2.") and owner == str(pid):
+            return name.removeprefix("org.mpris.MediaPlayer2.")
+    return None
+
+
+@pytest.fixture
+def players(tmp_path):
+    """Real media players: mpv with its MPRIS plugin (mpv-mpris), playing a
+    generated file into a null audio output (nothing reaches the
+    recording), read and driven with playerctl. `players(paused=True)`
+    starts one paused; each is named as playerctl knows it."""
+    music = tone(tmp_path / "music.wav", seconds=120, hertz=220)
+    started = []
+
+    def start(paused=False):
+        process = subprocess.Popen(["mpv", "--no-config", "--no-terminal", "--ao=null", "--vo=null", "--loop=inf",
+                                    "--script=/usr/lib/mpv-mpris/mpris.so", *(["--pause"] if paused else []), str(music)])
+        started.append(process)
+        name = wait_until(lambda: player_of(process.pid), what=f"mpv (pid {process.pid}) on the bus")
+        wait_until(lambda: playerctl(name, "status") == ("Paused" if paused else "Playing"), what=f"{name} to start")
+        return name
+
+    yield start
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+def test_the_alarm_pauses_the_players_that_play_and_resumes_only_those(signals, players):
+    playing, idle = players(), players(paused=True)
+    tea = add("Tea", 0.5, live=("b", False), ring=("d", 3))
+    (finish,) = signals.wait_for("Finished", id=tea)
+    wait_until(lambda: playerctl(playing, "status") == "Paused", timeout=2, what="the music to pause at the ring")
+    paused_at = boot_time()
+    assert paused_at - finish.at < 1.5
+    assert playerctl(idle, "status") == "Paused"
+    wait_until(lambda: playerctl(playing, "status") == "Playing", timeout=8, what="the music back after the ring")
+    resumed_at = boot_time()
+    assert 2.5 < resumed_at - finish.at < 6  # at the ring's end (3 s), not before
+    time.sleep(0.5)
+    assert playerctl(idle, "status") == "Paused"  # it was not playing: left alone
+
+
+def test_stop_resumes_the_players_at_once_and_pause_media_off_leaves_them(signals, players, notifications):
+    from test_desktop import press
+
+    playing = players()
+    tea = add("Tea", 0.5, live=("b", False), ring=("d", 60))
+    signals.wait_for("Finished", id=tea)
+    wait_until(lambda: playerctl(playing, "status") == "Paused", timeout=2)
+    wait_until(lambda: [c for c in notifications.calls() if c["summary"] == "Tea"])
+    press("Stop")
+    wait_until(lambda: playerctl(playing, "status") == "Playing", timeout=2, what="the music back at Stop")
+    rice = add("Rice", 0.5, live=("b", False), ring=("d", 3), pause_media=("b", False))
+    (finish,) = signals.wait_for("Finished", id=rice)
+    while boot_time() < finish.at + 2:
+        assert playerctl(playing, "status") == "Playing"
+        time.sleep(0.1)
+    assert timers()[rice]["pause_media"] is False and timers()[tea]["pause_media"] is True
+
+
 def test_a_calendar_alarms_ring_offers_its_snooze_and_the_button_goes_through_the_service(signals, notifications):
     from test_desktop import press
 

@@ -97,7 +97,7 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
         CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     }
     tocsin_alert alert = TOCSIN_ALERT_INIT;
-    alert.flags = 32;  /* unknown */
+    alert.flags = 64;  /* unknown */
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     const double bad_warnings[] = {NAN, INFINITY, -1, -0.001, 86400.5, 1e300};
     for (size_t i = 0; i < sizeof bad_warnings / sizeof bad_warnings[0]; i++) {

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 ENV_VARIABLE = "TOCSIN_NOTIFY_LIBRARY"
 URGENCIES = {"critical": 0, "normal": 1, "low": 2}
-NO_POPUP, NO_SOUND, NO_ACTIONS, LIVE, NO_WARN_SOUND = 1, 2, 4, 8, 16
+NO_POPUP, NO_SOUND, NO_ACTIONS, LIVE, NO_WARN_SOUND, PAUSE_MEDIA = 1, 2, 4, 8, 16, 32
 REPORT_KINDS = {1: "shown", 2: "alert_failed", 3: "sound", 4: "sound_failed", 5: "action", 6: "dismissed", 7: "warning",
                 8: "unanswered"}
 
@@ -165,6 +165,7 @@ class Notifier:
         sound_file: Optional[str] = None,
         volume: float = 0.0,
         fade: Optional[Seconds] = None,
+        pause_media: bool = False,
     ) -> None:
         """Alerts each time ``timer`` finishes. ``sound``: True for the alarm
         sound, a sound theme id, or False; ``repeat``: repeat the sound until
@@ -180,9 +181,10 @@ class Notifier:
         cannot be read; one that cannot be played when it rings rings
         ``sound`` instead, and the "sound" report says why); ``volume``: dB,
         -60 to +10; ``fade``: seconds (at most 300) over which the ring rises
-        from 30 dB below ``volume`` to it."""
+        from 30 dB below ``volume`` to it; ``pause_media``: pause the media
+        players (MPRIS) that play while the alarm rings, and resume them."""
         alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role,
-                             live, warn, warn_sound, snooze, sound_file, volume, fade)
+                             live, warn, warn_sound, snooze, sound_file, volume, fade, pause_media)
         engine = timer.engine
         self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
@@ -273,7 +275,7 @@ def _alert(
     repeat: Optional[Seconds], urgency: str, popup: bool, actions: bool, media_role: Optional[str],
     live: bool = False, warn: Optional[Seconds] = None, warn_sound: Union[bool, str] = True,
     snooze: Optional[Seconds] = None, sound_file: Optional[str] = None, volume: float = 0.0,
-    fade: Optional[Seconds] = None,
+    fade: Optional[Seconds] = None, pause_media: bool = False,
 ) -> tuple[_CAlert, list[bytes]]:
     """The C alert, and the encoded strings it points into (keep them alive)."""
     if urgency not in URGENCIES:
@@ -289,7 +291,7 @@ def _alert(
         return keep[-1]
 
     flags = (0 if popup else NO_POPUP) | (0 if actions else NO_ACTIONS) | (NO_SOUND if sound is False else 0)
-    flags |= (LIVE if live else 0) | (NO_WARN_SOUND if warn_sound is False else 0)
+    flags |= (LIVE if live else 0) | (NO_WARN_SOUND if warn_sound is False else 0) | (PAUSE_MEDIA if pause_media else 0)
     alert = _CAlert(
         ctypes.sizeof(_CAlert), text(summary), text(body), text(icon),
         text(sound) if isinstance(sound, str) else None, text(media_role),

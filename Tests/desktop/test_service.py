@@ -149,6 +149,7 @@ def test_sigkill_at_random_moments_loses_no_answered_call(signals):
     finished = {timer for timer, state in listed.items() if state["state"] == "finished"}
     wait_until(lambda: finished <= {record.args[0] for record in signals.named("FinishAnnounced")},
                what="every finish to be announced")
+    wait_until(lambda: alerts_on_screen() >= len(finished), what="the last alerts to reach dunst")
     signals.sync()
     check_announcements(signals, listed, finished, prefix="Short ")
     repeats = sum(record.args[4] for record in signals.named("FinishAnnounced"))
@@ -193,11 +194,17 @@ def test_200_kills_around_finishes_lose_no_announcement_and_show_no_alert_twice(
     wait_until(lambda: finished <= {record.args[0] for record in signals.named("FinishAnnounced")},
                what="every finish to be announced")
     wait_until(lambda: all(state.get("finishes") == 1 for state in timers().values()))
-    time.sleep(0.5)  # the last alerts reach dunst
+    wait_until(lambda: alerts_on_screen() >= len(finished), what="the last alerts to reach dunst")
     signals.sync()
     check_announcements(signals, listed, finished, prefix="Kill ")
     repeats = sum(record.args[4] for record in signals.named("FinishAnnounced"))
     print(f"{kills} kills, {len(listed)} timers of {tried} adds, {repeats} finishes announced again")
+
+
+def alerts_on_screen():
+    """What dunst shows or holds back to show (beyond its limit)."""
+    return sum(int(subprocess.run(["dunstctl", "count", kind], capture_output=True, text=True, check=True).stdout)
+               for kind in ("displayed", "waiting"))
 
 
 def check_announcements(signals, listed, finished, prefix):
@@ -212,8 +219,7 @@ def check_announcements(signals, listed, finished, prefix):
     first_times = [record.args[0] for record in announced if not record.args[4]]
     assert len(first_times) == len(set(first_times)), "a finish announced twice without `again`"
     # Each alert critical (it stays): one on screen per finished timer, none twice.
-    on_screen = sum(int(subprocess.run(["dunstctl", "count", kind], capture_output=True, text=True, check=True).stdout)
-                    for kind in ("displayed", "waiting"))
+    on_screen = alerts_on_screen()
     labels = [summary for summary, _ in history() if summary.startswith(prefix)]
     assert sorted(labels) == sorted(listed[timer]["label"] for timer in finished), "a timer with two alerts, or none"
     assert on_screen == len(finished)

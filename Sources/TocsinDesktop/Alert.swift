@@ -1,4 +1,5 @@
 import Glibc
+import TocsinBase
 
 /// What a finished timer shows and plays.
 public struct Alert: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import CNotify
+import TocsinBase
 
 /// Desktop notifications through libnotify. Used only on the notifier's GLib
 /// thread: libnotify's proxy, replies and button signals all live there.

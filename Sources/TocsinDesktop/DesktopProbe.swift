@@ -1,5 +1,6 @@
 import CNotify
 import Glibc
+import TocsinBase
 
 /// What a notification server says about itself.
 public struct NotificationServer: Sendable, Hashable {

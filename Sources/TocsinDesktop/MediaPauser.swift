@@ -1,4 +1,5 @@
 import CNotify
+import TocsinBase
 
 /// Pauses the media players (MPRIS: `org.mpris.MediaPlayer2.*` on the
 /// session bus) that are playing when an alarm starts to ring, and resumes
@@ -29,7 +30,7 @@ final class MediaPauser {
 
     private func pausePlaying() {
         withBus { connection in
-            for player in players(connection) where Self.same(status(of: player, connection), "Playing") {
+            for player in players(connection) where status(of: player, connection)?.isSame(as: "Playing") == true {
                 if call(connection, player, "Pause") { paused.append(player) }
             }
         }
@@ -39,7 +40,7 @@ final class MediaPauser {
         let players = paused
         paused = []
         withBus { connection in
-            for player in players where Self.same(status(of: player, connection), "Paused") {
+            for player in players where status(of: player, connection)?.isSame(as: "Paused") == true {
                 _ = call(connection, player, "Play")
             }
         }
@@ -65,13 +66,13 @@ final class MediaPauser {
             let child = g_variant_get_child_value(names, gsize(index))
             let name = String(cString: g_variant_get_string(child, nil))
             g_variant_unref(child)
-            guard name.utf8.starts(with: Self.prefix.utf8), !Self.same(name, Self.prefix + "playerctld"),
+            guard name.utf8.starts(with: Self.prefix.utf8), !name.isSame(as: Self.prefix + "playerctld"),
                   let owner = request(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                       "GetNameOwner", Self.strings([name]), "(s)")
             else { continue }
             let unique = Self.string(owner)
             g_variant_unref(owner)
-            if !owners.contains(where: { Self.same($0, unique) }) { owners.append(unique) }
+            if !owners.containsSame(unique) { owners.append(unique) }
         }
         return owners
     }
@@ -105,12 +106,6 @@ final class MediaPauser {
         }
         if reply == nil { _ = consume(&error) }
         return reply
-    }
-
-    /// Byte for byte (bus names and statuses are ASCII: String's own `==`
-    /// would bring Unicode's tables into the Embedded library).
-    private static func same(_ text: String?, _ other: String) -> Bool {
-        text.map { $0.utf8.elementsEqual(other.utf8) } ?? false
     }
 
     /// A tuple of strings (floating: the call takes it).

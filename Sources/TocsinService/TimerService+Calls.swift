@@ -61,6 +61,7 @@ extension TimerService {
             try change(id, .cancel, cancelling: waiting(on: id)) { engine, timer throws(TocsinError) in try engine.cancel(timer) }
         } catch {
             entries[id]?.snoozedUntil = snoozed
+            if snoozed != nil { armSnooze(of: id) }  // (putting the timer back ended its ring)
             throw error
         }
         endSnooze(of: id)

@@ -53,6 +53,7 @@ extension TimerService {
             // closing, adopted, would read as the person dismissing the new one.
             restored.notification = nil
             adopt(restored)
+            if restored.snoozedUntil != nil { armSnooze(of: restored.id) }  // `forget` ended its ring
         }
     }
 

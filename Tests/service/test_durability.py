@@ -105,3 +105,18 @@ def test_a_read_only_state_folder_refuses_changes_and_still_answers_reads(disk, 
     stop_service(signal.SIGKILL)
     assert timers()[tea]["state"] == "suspended"
     assert json.loads(state_file.read_text())["timers"][0]["id"] == tea
+
+
+def test_a_cancel_that_cannot_be_saved_keeps_a_calendar_alarms_snooze(disk, signals):
+    """The refused Cancel puts the alarm back as it was, snooze included: it
+    still rings when the snooze is over."""
+    wake = add("Wake", 0, calendar=("s", "*-*-* 03:17:00 UTC"), **QUIET)
+    call("Snooze", "td", wake, 4)
+    stop_service()  # the journal folded into the snapshot: an empty journal needs a new page for its next line
+    disk.fill()
+    assert "snoozed_until" in timers()[wake]  # back, with the snooze re-armed from the file
+    output = refused("Cancel", str(wake))
+    assert "No space left on device" in output, output
+    listed = timers()[wake]
+    assert listed["state"] == "running" and "snoozed_until" in listed
+    signals.wait_for("FinishAnnounced", id=wake)  # the snooze rang (its record waits for room)

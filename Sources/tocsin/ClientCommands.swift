@@ -13,8 +13,25 @@ struct Ls: ParsableCommand {
     @Flag(help: "Then one line per change as it happens (with --json: an object with \"event\"), until ended.")
     var follow = false
 
+    @Option(help: ArgumentHelp(
+        "One status line in a bar's own protocol: plain, waybar, i3bar (with --follow), i3status-rs or polybar; with --follow, updated every second while timers run, silent while nothing changes.",
+        valueName: "format"))
+    var format: StatusBar.Format?
+
+    @Option(help: ArgumentHelp("The status line's text from placeholders: {label} {remaining} {elapsed} {state} {percent} {count} {id} {text}.",
+                               valueName: "template"))
+    var template: String?
+
+    func validate() throws {
+        if format != nil || template != nil, json { throw ValidationError("--json and --format are two different outputs: choose one") }
+        if format == .i3bar, !follow { throw ValidationError("--format i3bar is a stream: add --follow (i3bar runs it as status_command)") }
+    }
+
     func run() throws {
         let client = try ServiceControl.connect()
+        if format != nil || template != nil {
+            return try StatusLine(client: client, format: format ?? .plain, template: template).run(follow: follow)
+        }
         let json = json
         if follow {  // before the list: see subscribe
             client.subscribe { change in Descriptor.say(ServiceTimers.line(for: change, json: json)) }
@@ -32,6 +49,8 @@ struct Ls: ParsableCommand {
         }
     }
 }
+
+extension StatusBar.Format: ExpressibleByArgument {}
 
 /// A call of the timer service's on the timers named (`Control`).
 protocol ControlAction {

@@ -1,0 +1,118 @@
+"""`tocsin ls --format`: the service's timers as one status line in each
+bar's protocol (waybar, i3bar, i3status-rust, polybar, a template), once or
+followed. The formats are checked against their protocols here; a real bar
+drawing them is issue 35's next step."""
+
+import json
+import os
+import select
+import subprocess
+import time
+
+import pytest
+
+from servicebus import DEADLINE, add, call, timers, wait_until
+
+TOCSIN = os.environ.get("TOCSIN_BIN", "")
+QUIET = {"live": ("b", False), "alert": ("b", False), "sound": ("b", False)}
+
+
+def line(*arguments):
+    result = subprocess.run([TOCSIN, "ls", *arguments], capture_output=True, text=True, timeout=DEADLINE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith("\n") and result.stdout.count("\n") == 1, result.stdout
+    return result.stdout[:-1]
+
+
+def test_each_format_shows_the_soonest_timer():
+    add("Soup", 3600, **QUIET)
+    tea = add("Tea", 600, **QUIET)
+    assert line("--format", "plain") in ("Tea 10:00 +1", "Tea 9:59 +1")
+    waybar = json.loads(line("--format", "waybar"))
+    assert set(waybar) == {"text", "alt", "tooltip", "class", "percentage"}
+    assert waybar["alt"] == waybar["class"] == "running" and waybar["text"].startswith("Tea ")
+    assert waybar["tooltip"].splitlines()[0].startswith("Tea  ") and waybar["tooltip"].splitlines()[1].startswith("Soup  ")
+    assert 0 <= waybar["percentage"] <= 1
+    rust = json.loads(line("--format", "i3status-rs"))
+    assert set(rust) == {"icon", "state", "text", "short_text"} and rust["state"] == "Info"
+    assert rust["short_text"] in ("10:00", "9:59")
+    polybar = line("--format", "polybar")
+    assert polybar.startswith(f"%{{A1:tocsin pause {tea}:}}Tea ") and polybar.endswith("%{A}"), polybar
+    assert line("--template", "{label}|{remaining}|{state}|{count}|{id}") in (f"Tea|10:00|running|2|{tea}",
+                                                                            f"Tea|9:59|running|2|{tea}")
+    call("Pause", "t", tea)
+    assert line("--format", "plain") in ("Soup 1:00:00 +1", "Soup 59:59 +1")  # running before paused
+    call("Cancel", "t", tea)
+    paused = add("Rice", 300, start=("b", True), **QUIET)
+    call("Pause", "t", paused)
+    call("Cancel", "t", timers_by_label()["Soup"])
+    assert line("--format", "plain") == "Rice 5:00 (paused)"
+    assert json.loads(line("--format", "waybar"))["alt"] == "paused"
+    assert line("--format", "polybar").startswith(f"%{{A1:tocsin resume {paused}:}}")
+
+
+def timers_by_label():
+    return {state["label"]: id for id, state in timers().items()}
+
+
+def test_idle_is_an_empty_line_and_a_rung_timer_rings_for_its_ring(signals):
+    assert line("--format", "plain") == ""
+    assert json.loads(line("--format", "waybar")) == {"text": "", "alt": "idle", "tooltip": "", "class": "idle", "percentage": 0}
+    assert json.loads(line("--format", "i3status-rs"))["state"] == "Idle"
+    eggs = add("Eggs", 0.2, ring=("d", 30), **QUIET)
+    signals.wait_for("Finished", id=eggs)
+    assert line("--format", "plain") == "Eggs done"
+    assert json.loads(line("--format", "i3status-rs"))["state"] == "Critical"
+    assert line("--format", "polybar") == f"%{{A1:tocsin snooze {eggs}:}}Eggs done%{{A}}"
+
+
+def test_following_writes_every_whole_second_while_running_and_nothing_while_paused():
+    tea = add("Tea", 600, **QUIET)
+    bar = subprocess.Popen([TOCSIN, "ls", "--follow", "--format", "waybar"], stdout=subprocess.PIPE, text=True)
+    try:
+        arrivals = []
+        for _ in range(4):
+            json.loads(bar.stdout.readline())
+            arrivals.append(time.time())
+        # After the first line, each comes just after a whole second of the wall clock.
+        assert all(arrival % 1 < 0.3 for arrival in arrivals[1:]), arrivals
+        call("Pause", "t", tea)
+        assert json.loads(bar.stdout.readline())["alt"] == "paused"
+        ready, _, _ = select.select([bar.stdout], [], [], 2.5)
+        assert not ready, "a line while nothing changed"
+    finally:
+        bar.terminate()
+        bar.wait(DEADLINE)
+
+
+def test_i3bar_streams_its_protocol_and_a_click_pauses_the_timer_shown():
+    tea = add("Tea", 600, **QUIET)
+    bar = subprocess.Popen([TOCSIN, "ls", "--follow", "--format", "i3bar"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           text=True)
+    try:
+        assert json.loads(bar.stdout.readline()) == {"version": 1, "click_events": True}
+        assert bar.stdout.readline() == "[\n"
+        first = json.loads(bar.stdout.readline())
+        assert first[0]["name"] == "tocsin" and first[0]["full_text"].startswith("Tea ")
+        following = bar.stdout.readline()
+        assert following.startswith(",[") and json.loads(following[1:])[0]["name"] == "tocsin"
+        bar.stdin.write('[\n{"name":"tocsin","instance":"","button":1,"x":10,"y":5}\n')
+        bar.stdin.flush()
+        wait_until(lambda: timers()[tea]["state"] == "suspended", what="the click to pause Tea")
+        while True:
+            shown = json.loads(bar.stdout.readline()[1:])[0]["full_text"]
+            if shown.endswith("(paused)"):
+                break
+    finally:
+        bar.terminate()
+        bar.wait(DEADLINE)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--format", "i3bar"], "--format i3bar is a stream: add --follow"),
+    (["--format", "waybar", "--json"], "--json and --format are two different outputs"),
+    (["--format", "lemonbar"], "The value 'lemonbar' is invalid for '--format <format>'"),
+])
+def test_bad_formats_are_usage_errors(arguments, message):
+    result = subprocess.run([TOCSIN, "ls", *arguments], capture_output=True, text=True, timeout=DEADLINE)
+    assert result.returncode == 2 and message in result.stderr, result

@@ -23,12 +23,13 @@ done
 # headless X server, a notification server, a sound server, sound and image
 # tools, the freedesktop sound theme, time zones (the DST tests), gdbus and
 # busctl (the timer service's tests and docs), a media player with MPRIS
-# and playerctl (an alarm pauses the music); Debian's packaging tools
+# and playerctl (an alarm pauses the music), i3 with i3bar and xdotool (a
+# real status bar, clicked); Debian's packaging tools
 # (make deb) and debootstrap (the fresh-Debian test). (Not dbus-x11: with it a program that
 # has a display but no bus address silently starts a stray bus.)
 desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
   dbus libglib2.0-bin systemd man-db xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils
-  mpv mpv-mpris playerctl
+  mpv mpv-mpris playerctl i3-wm xdotool
   dpkg-dev lintian debootstrap xz-utils)
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

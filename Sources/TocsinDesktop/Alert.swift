@@ -96,8 +96,6 @@ public struct Alert: Sendable, Hashable {
 
     /// The quietest and loudest `volume` (dB).
     public static let volumeRange: ClosedRange<Double> = -60...10
-    /// The longest `fade`.
-    public static let longestFade = Duration.seconds(300)
 
     /// Why `soundFile` cannot be played, checked when the alert is made
     /// (empty, missing, not a regular file, unreadable); nil if it can be
@@ -113,8 +111,6 @@ public struct Alert: Sendable, Hashable {
         return nil
     }
 
-    /// The longest `snooze`.
-    public static let longestSnooze = Duration.seconds(86400)
 
     /// True if the notifier follows the timer's time, not only its finish.
     var followsTime: Bool { live || warning != nil }

@@ -359,7 +359,7 @@ def test_stop_ends_the_ring_at_once(signals, notifications):
     tea = add("Tea", 0.5, live=("b", False), ring=("d", 30))
     (finish,) = signals.wait_for("Finished", id=tea)
     wait_until(lambda: [c for c in notifications.calls() if c["body"] == "Time is up"])
-    time.sleep(1.0)
+    wait_until(lambda: audio_rms(finish.at + 0.2, 0.6) > 0.01, step=0.25, what="the ring to be heard")
     press("Stop")
     stopped = boot_time()
     assert audio_rms(stopped + 1.0, 2.0) < 0.005  # silent soon after Stop, 28 s before its ring would end
@@ -373,6 +373,13 @@ def tone(path, seconds=2.0, hertz=440):
     return path
 
 
+def quiet_since(start):
+    """True once the recording from boot time `start` to a moment ago holds
+    a whole silent second (the alarm sound's own pauses are shorter)."""
+    end = boot_time() - 0.3
+    return end - start >= 1.0 and audio_rms(end - 1.0, 1.0) < 0.003
+
+
 def test_the_alarm_plays_its_own_sound_file_at_its_volume(signals, tmp_path):
     """`sound_file`: the recording hears the test's 440 Hz tone, not the
     theme's alarm; `volume` -20 dB plays it at a tenth of the amplitude."""
@@ -380,7 +387,7 @@ def test_the_alarm_plays_its_own_sound_file_at_its_volume(signals, tmp_path):
     loud = add("Loud", 0.3, live=("b", False), alert=("b", False), ring=("d", 0), sound_file=("s", gong))
     (finish,) = signals.wait_for("Finished", id=loud)
     loud_rms, frequency = audio_rms(finish.at + 0.4, 1.2), audio_frequency(finish.at + 0.4, 1.2)
-    time.sleep(2.5)
+    wait_until(lambda: quiet_since(finish.at + 2.0), step=0.25, what="the 2 s tone to end")
     quiet = add("Quiet", 0.3, live=("b", False), alert=("b", False), ring=("d", 0), sound_file=("s", gong),
                 volume=("d", -20))
     (finish,) = signals.wait_for("Finished", id=quiet)
@@ -397,7 +404,7 @@ def test_the_volume_applies_to_the_theme_sound_too(signals):
         timer = add(label, 0.3, live=("b", False), alert=("b", False), ring=("d", 0), volume=("d", volume))
         (finish,) = signals.wait_for("Finished", id=timer)
         rms.append(audio_rms(finish.at + 0.2, 1.5))
-        time.sleep(6.5)  # the alarm sound is 6.1 s long
+        wait_until(lambda: quiet_since(finish.at + 6.0), timeout=20, step=0.25, what="the 6.1 s alarm sound to end")
     print(f"theme sound: RMS {rms[0]:.4f} at 0 dB, {rms[1]:.4f} at -20 dB")
     assert rms[0] > 0.05 and 0.05 < rms[1] / rms[0] < 0.2
 

@@ -2,7 +2,7 @@
 extension CalendarSpec {
     /// `text` cut at every `separator` (empty pieces kept).
     static func split(_ text: String, on separator: String) -> [String] {
-        let characters = Array(text), cut = Array(separator)
+        let characters = Array(text.unicodeScalars), cut = Array(separator.unicodeScalars)
         var pieces: [String] = []
         var piece = ""
         var index = 0
@@ -12,7 +12,7 @@ extension CalendarSpec {
                 piece = ""
                 index += cut.count
             } else {
-                piece.append(characters[index])
+                piece.unicodeScalars.append(characters[index])
                 index += 1
             }
         }
@@ -24,17 +24,17 @@ extension CalendarSpec {
     /// and without duplicates (as systemd normalizes them); nil for `*`.
     static func field(_ text: String, _ name: String, _ range: ClosedRange<Int>,
                       column: Int) throws(CalendarSpecError) -> [Element]? {
-        if text == "*" { return nil }
+        if text.isSame(as: "*") { return nil }
         guard !text.isEmpty else { throw CalendarSpecError("the \(name) is missing", column: column) }
         var elements: [Element] = []
         var offset = 0
         for part in split(text, on: ",") {
             let here = column + offset
-            offset += part.count + 1
+            offset += part.unicodeScalars.count + 1
             let stepParts = split(part, on: "/")
             guard stepParts.count <= 2 else { throw CalendarSpecError("'\(part)' has more than one /", column: here) }
             var element: Element
-            if stepParts[0] == "*" {
+            if stepParts[0].isSame(as: "*") {
                 guard stepParts.count == 2 else { throw CalendarSpecError("'*' cannot be part of a list", column: here) }
                 element = Element(start: range.lowerBound)
             } else {
@@ -43,7 +43,7 @@ extension CalendarSpec {
                 let start = try number(bounds[0], name, range, column: here)
                 element = Element(start: start)
                 if bounds.count == 2 {
-                    let stop = try number(bounds[1], name, range, column: here + bounds[0].count + 2)
+                    let stop = try number(bounds[1], name, range, column: here + bounds[0].unicodeScalars.count + 2)
                     guard stop >= start else {
                         throw CalendarSpecError("the \(name) range \(stepParts[0]) ends before it starts", column: here)
                     }
@@ -53,7 +53,7 @@ extension CalendarSpec {
             if stepParts.count == 2 {
                 guard let step = Int(stepParts[1]), step > 0, step <= range.upperBound + 1 else {
                     throw CalendarSpecError("'\(stepParts[1])' is not a repetition: a whole number above 0",
-                                            column: here + stepParts[0].count + 1)
+                                            column: here + stepParts[0].unicodeScalars.count + 1)
                 }
                 element.step = step
             }

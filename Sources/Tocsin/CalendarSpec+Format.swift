@@ -38,7 +38,7 @@ extension CalendarSpec {
         guard let elements else { return "*" }
         func padded(_ value: Int) -> String {
             let text = String(value)
-            return String(repeating: "0", count: max(0, digits - text.count)) + text
+            return String(repeating: "0", count: max(0, digits - text.utf8.count)) + text
         }
         return elements.map { element in
             var text = padded(element.start)

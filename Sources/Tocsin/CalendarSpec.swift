@@ -109,14 +109,14 @@ extension CalendarSpec {
         var column = 1
         var current = ""
         var start = 1
-        for character in text {
-            if character == " " || character == "\t" {
+        for scalar in text.unicodeScalars {  // columns count scalars: see `Text.swift`
+            if scalar == " " || scalar == "\t" {
                 if !current.isEmpty { words.append((current, start)) }
                 current = ""
                 start = column + 1
             } else {
                 if current.isEmpty { start = column }
-                current.append(character)
+                current.unicodeScalars.append(scalar)
             }
             column += 1
         }
@@ -125,7 +125,7 @@ extension CalendarSpec {
 
         if words.count == 1 || (words.count == 2 && Self.isZoneWord(words[1].text)),
            case let name = Self.asciiLowercased(words[0].text),
-           let expansion = Self.shorthands.first(where: { $0.name == name })?.spec {
+           let expansion = Self.shorthands.first(where: { $0.name.isSame(as: name) })?.spec {
             try self.init(parsing: expansion + (words.count == 2 ? " " + words[1].text : ""), checkingZone: checkingZone)
             return
         }
@@ -140,14 +140,14 @@ extension CalendarSpec {
         var sawTime = false
         while index < words.count {
             let word = words[index]
-            if !sawDate && !sawTime && (word.text.contains("-") || word.text.contains("~")) && !word.text.contains(":") {
+            if !sawDate && !sawTime && (word.text.hasByte("-") || word.text.hasByte("~")) && !word.text.hasByte(":") {
                 try parseDate(word.text, column: word.column)
                 sawDate = true
-            } else if !sawTime && word.text.contains(":") {
+            } else if !sawTime && word.text.hasByte(":") {
                 try parseTime(word.text, column: word.column)
                 sawTime = true
             } else if index == words.count - 1 && (sawDate || sawTime || index > 0) && Self.isZoneWord(word.text) {
-                if word.text != "UTC" && checkingZone && !Self.compiledZoneExists(word.text) {
+                if !word.text.isSame(as: "UTC") && checkingZone && !Self.compiledZoneExists(word.text) {
                     throw CalendarSpecError("unknown time zone '\(word.text)'", column: word.column)
                 }
                 zone = word.text
@@ -184,7 +184,7 @@ extension CalendarSpec {
                     throw CalendarSpecError("'\(bound)' is not a weekday (Mon, Tue, … or Monday, …)", column: column + boundOffset)
                 }
                 days.append(day)
-                boundOffset += bound.count + 2
+                boundOffset += bound.unicodeScalars.count + 2
             }
             if days.count == 2 {
                 guard days[0] <= days[1] else {  // as systemd: the week runs Mon..Sun
@@ -194,7 +194,7 @@ extension CalendarSpec {
             } else {
                 mask |= 1 << days[0]
             }
-            offset += part.count + 1
+            offset += part.unicodeScalars.count + 1
         }
         return mask
     }
@@ -203,27 +203,27 @@ extension CalendarSpec {
     /// full name, any case.
     static func weekday(_ word: String) -> Int? {
         let lower = asciiLowercased(word)
-        return weekdayNames.firstIndex { $0 == lower || (lower.count == 3 && $0.hasPrefix(lower)) }
+        return weekdayNames.firstIndex { $0.isSame(as: lower) || (lower.utf8.count == 3 && $0.utf8.starts(with: lower.utf8)) }
     }
 
     private mutating func parseDate(_ text: String, column: Int) throws(CalendarSpecError) {
-        let fromEnd = text.contains("~")
+        let fromEnd = text.hasByte("~")
         var parts: [(String, Int)] = []
         var current = ""
         var start = column
         var position = column
-        for character in text {
-            if character == "-" || character == "~" {
+        for scalar in text.unicodeScalars {
+            if scalar == "-" || scalar == "~" {
                 parts.append((current, start))
                 current = ""
                 start = position + 1
             } else {
-                current.append(character)
+                current.unicodeScalars.append(scalar)
             }
             position += 1
         }
         parts.append((current, start))
-        guard parts.count == 2 || parts.count == 3, !(fromEnd && !text.hasSuffix("~" + parts[parts.count - 1].0)) else {
+        guard parts.count == 2 || parts.count == 3, !(fromEnd && !text.utf8.reversed().starts(with: ("~" + parts[parts.count - 1].0).utf8.reversed())) else {
             throw CalendarSpecError("'\(text)' is not a date: Y-M-D, M-D, or ~ before the day to count from the month's end",
                                     column: column)
         }
@@ -240,10 +240,10 @@ extension CalendarSpec {
         }
         var offset = 0
         let columns = parts.map { part -> Int in
-            defer { offset += part.count + 1 }
+            defer { offset += part.unicodeScalars.count + 1 }
             return column + offset
         }
-        if parts.count == 3, parts[2].contains(".") {
+        if parts.count == 3, parts[2].hasByte(".") {
             throw CalendarSpecError("whole seconds only: '\(parts[2])'", column: columns[2])
         }
         hours = try Self.field(parts[0], "hour", 0...23, column: columns[0])

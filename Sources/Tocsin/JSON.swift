@@ -17,9 +17,9 @@ package enum JSON: Equatable {
 
     package static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
-        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0.isSame(as: $1.0) && $0.1 == $1.1 }
         case (.array(let a), .array(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
+        case (.string(let a), .string(let b)): a.isSame(as: b)
         case (.integer(let a), .integer(let b)): a == b
         case (.number(let a), .number(let b)): a == b
         case (.bool(let a), .bool(let b)): a == b
@@ -28,9 +28,14 @@ package enum JSON: Equatable {
         }
     }
 
+    /// True if this is the string `text` (compared byte for byte: see `Text.swift`).
+    package func isString(_ text: String) -> Bool {
+        if case .string(let value) = self { value.isSame(as: text) } else { false }
+    }
+
     package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
+        return members.first { $0.0.isSame(as: key) }?.1
     }
 
     // MARK: - Writing
@@ -61,7 +66,7 @@ package enum JSON: Equatable {
                 case "\t": out += "\\t"
                 case _ where scalar.value < 0x20:
                     let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
                 default: out.unicodeScalars.append(scalar)
                 }
             }
@@ -90,7 +95,7 @@ package enum JSON: Equatable {
         }
         let text = String(fraction)
         return (micros < 0 ? "-" : "") + String(magnitude / 1_000_000) + "."
-            + String(repeating: "0", count: digits - text.count) + text
+            + String(repeating: "0", count: digits - text.utf8.count) + text
     }
 
     /// One line, no spaces: a journal's line.
@@ -159,7 +164,7 @@ package enum JSON: Equatable {
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
-                guard !members.contains(where: { $0.0 == key }) else { return nil }  // no duplicate keys
+                guard !members.contains(where: { $0.0.isSame(as: key) }) else { return nil }  // no duplicate keys
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1

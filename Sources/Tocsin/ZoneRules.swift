@@ -27,7 +27,7 @@ package struct ZoneRules: Sendable {
     /// The zone `name` (`Europe/Berlin`) from `$TZDIR`, else
     /// /usr/share/zoneinfo; nil if there is no such compiled zone.
     package init?(named name: String) {
-        guard name != "UTC" else {
+        guard !name.isSame(as: "UTC") else {
             self = .utc
             return
         }
@@ -69,8 +69,8 @@ package struct ZoneRules: Sendable {
     /// The local zone for a given value of `$TZ`.
     static func local(tz raw: String?) -> ZoneRules {
         if let raw, !raw.isEmpty {
-            let name = raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
-            if name.hasPrefix("/"), let rules = ZoneCache.shared.rules(atPath: name) { return rules }
+            let name = raw.utf8.first == UInt8(ascii: ":") ? String(decoding: raw.utf8.dropFirst(), as: UTF8.self) : raw
+            if name.utf8.first == UInt8(ascii: "/"), let rules = ZoneCache.shared.rules(atPath: name) { return rules }
             if let rules = ZoneRules(named: name) { return rules }
             if let rule = PosixZoneRule(name) { return ZoneRules(rule: rule) }
         }

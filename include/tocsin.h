@@ -84,9 +84,9 @@ typedef uint64_t tocsin_timer;
 /* --------------------------------------------------------------- version -- */
 
 #define TOCSIN_VERSION_MAJOR 0
-#define TOCSIN_VERSION_MINOR 7
+#define TOCSIN_VERSION_MINOR 8
 #define TOCSIN_VERSION_PATCH 0
-#define TOCSIN_VERSION_STRING "0.7.0"
+#define TOCSIN_VERSION_STRING "0.8.0"
 /** (major << 16) | (minor << 8) | patch, comparable with integer operators. */
 #define TOCSIN_VERSION_HEX                                                     \
     ((TOCSIN_VERSION_MAJOR << 16) | (TOCSIN_VERSION_MINOR << 8) |             \
@@ -506,6 +506,47 @@ enum { TOCSIN_TICKS_EVERY = 0, TOCSIN_TICKS_COALESCE = 1 };
  */
 TOCSIN_EXTERN int tocsin_timer_set_tick_policy(tocsin_engine *engine,
                                                tocsin_timer timer, int policy);
+
+/** The largest leeway tocsin_timer_set_leeway() takes: a day. */
+#define TOCSIN_LEEWAY_MAX_SECONDS 86400.0
+
+/**
+ * Lets the timer's events (its ticks and its FINISH) be delivered up to
+ * leeway_seconds late, so that the engine fires it in the same wake-up as
+ * others, as DispatchSourceTimer's leeway or g_timeout_add_seconds() do.
+ * Each event falls due at the first multiple of the leeway on the boot
+ * clock (CLOCK_BOOTTIME; an engine's manual clock when it has one) at or
+ * after its deadline. That grid is the machine's, not the engine's: timers
+ * with the same leeway, or with leeways that divide one another (0.25, 0.5,
+ * 1 s), whose events are due within one step of it fire together, in every
+ * engine of every process, and the thread or poll fd wakes once for them.
+ * 100 stopwatches ticking every second at random phases wake the engine
+ * once a second with a leeway of 1 s, and 100 times a second without.
+ *
+ * An event is never delivered before its deadline, nor later than the
+ * leeway after it plus the system's wake-up latency (the same latency an
+ * event without leeway has). Its `lateness` still counts from its
+ * deadline, and `elapsed`, `remaining` and tick numbers are those of the
+ * deadline, as always. Within one wake-up, events come in the order they
+ * were armed, which may differ from the order of their deadlines. A leeway
+ * of 0 (the default) keeps every event exactly at its deadline.
+ *
+ * Any state; set on a RUNNING timer it applies to the event due next. Kept
+ * across runs and saved (tocsin_engine_save()). Since 0.8. Returns
+ * TOCSIN_EINVAL for NaN, a negative leeway or one above
+ * TOCSIN_LEEWAY_MAX_SECONDS, TOCSIN_ENOENT, TOCSIN_ECLOSED, TOCSIN_ENOMEM
+ * (nothing changed). Cost: O(log n) on a RUNNING timer, O(1) otherwise.
+ */
+TOCSIN_EXTERN int tocsin_timer_set_leeway(tocsin_engine *engine,
+                                          tocsin_timer timer,
+                                          double leeway_seconds);
+
+/**
+ * Stores the timer's leeway in seconds (0 if none) in *out. Since 0.8.
+ * Returns TOCSIN_EINVAL for a NULL out, TOCSIN_ENOENT, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_timer_leeway(tocsin_engine *engine, tocsin_timer timer,
+                                      double *out);
 
 /**
  * Changes a countdown's duration by delta_seconds (negative shortens) for

@@ -60,14 +60,15 @@ extension EngineCore {
     }
 
     /// The FINISH of running calendar alarm `index`, whose occurrence fell
-    /// due at `due` (the heap's top): it moves on to the first occurrence
+    /// due at `due` and fires at `firedAt` (the heap's top; later with a
+    /// leeway): it moves on to the first occurrence
     /// after the wall clock now, re-timing its heap entry, and stays
     /// RUNNING. Nil if no occurrence is left: the caller finishes it.
-    mutating func stepCalendar(_ index: Int32, due: Int64) -> EngineEvent? {
+    mutating func stepCalendar(_ index: Int32, due: Int64, firedAt: Int64) -> EngineEvent? {
         guard let schedule = calendars[index], let time = alarmTimes[index] else { return nil }
         let clocks = wallAndBootClocks()
-        // A manual clock being advanced reads the time of the event.
-        let now = max(clocks.boot, due)
+        // A manual clock being advanced reads the time the event fires at.
+        let now = max(clocks.boot, firedAt)
         let wall = clocks.wall.addingSaturated(now - clocks.boot)
         let passed = schedule.occurrences(after: time, through: max(time, wall))
         guard let next = passed.next else { return nil }

@@ -40,7 +40,8 @@ extension EngineCore {
             guard let top = heap.top, top.deadline <= limit else { return nil }
             if isEarly(top) || skipUnheardTicks(top, until: limit) { continue }
             if let event = fire(top, until: limit) {
-                if delivery == .manualClock { manualNow = max(manualNow, event.due) }
+                // The time it fired at: a leeway's key may be after its due time.
+                if delivery == .manualClock { manualNow = max(manualNow, max(event.due, top.deadline)) }
                 return event
             }
         }
@@ -82,7 +83,7 @@ extension EngineCore {
     mutating func retimeTop(_ index: Int32) {
         let slot = slots[index]
         if let next = nextDue(index) {
-            heap.retimeTop(to: slot.pointee.deadline(forRunningTime: next.runningTime))
+            heap.retimeTop(to: firingTime(slot.pointee.deadline(forRunningTime: next.runningTime), of: index))
         } else {
             heap.removeTop()
             slot.pointee.armKey = 0
@@ -103,7 +104,7 @@ extension EngineCore {
         let handle = slots.handle(of: index)
         if due.isTick, var schedule = ticks[index] {
             var tick = schedule.next
-            var (runningTime, deadline) = (due.runningTime, top.deadline)
+            var (runningTime, deadline) = (due.runningTime, dueTime(of: top, runningTime: due.runningTime))
             if slot.pointee.flags.contains(.coalescesTicks) {
                 tick = latestTickDueFirst(top, schedule: schedule, until: limit)
                 if tick != schedule.next {
@@ -120,15 +121,16 @@ extension EngineCore {
             retimeTop(index)
             return event
         }
-        if isCalendar(index), let event = stepCalendar(index, due: top.deadline) { return event }
+        let dueAt = dueTime(of: top, runningTime: due.runningTime)
+        if isCalendar(index), let event = stepCalendar(index, due: dueAt, firedAt: top.deadline) { return event }
         heap.removeTop()
         slot.pointee.armKey = 0
         slot.pointee.anchor = slot.pointee.duration
         slot.pointee.state = .finished
-        enqueueState(of: index, at: top.deadline, front: true)
+        enqueueState(of: index, at: dueAt, front: true)
         return EngineEvent(
             kind: .finish, state: .finished, handle: handle, elapsed: slot.pointee.duration,
-            remaining: 0, tick: 0, due: top.deadline)
+            remaining: 0, tick: 0, due: dueAt)
     }
 
     /// The last tick of the heap's top timer (coalescing, running, ticks

@@ -17,7 +17,8 @@ extension EngineCore {
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
                 laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index],
                 coalescesTicks: slot.flags.contains(.coalescesTicks), clock: clock(of: index),
-                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized, wake: wakes(index))
+                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized, wake: wakes(index),
+                leeway: leeway(of: index))
         }
     }
 
@@ -59,6 +60,10 @@ extension EngineCore {
             slot.pointee.flags.insert(.extras)
         }
         if saved.coalescesTicks { slot.pointee.flags.insert(.coalescesTicks) }
+        if saved.leeway != 0 {
+            leeways[index] = saved.leeway
+            slot.pointee.flags.insert(.extras)
+        }
         if let original = saved.originalDuration {
             baseDurations[index] = original
             slot.pointee.flags.insert(.extras)

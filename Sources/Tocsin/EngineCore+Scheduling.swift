@@ -10,7 +10,8 @@ extension EngineCore {
     }
 
     /// Pushes the timer's next due event, if any, onto the heap and returns
-    /// its deadline (never before `notBefore`); the kernel timer is left alone.
+    /// its key (the deadline, never before `notBefore`, rounded up to the
+    /// timer's leeway); the kernel timer is left alone.
     @inline(__always)
     mutating func pushDeadline(_ index: Int32, notBefore: Int64 = .min) throws(TocsinError) -> Int64? {
         let slot = slots[index]
@@ -18,7 +19,7 @@ extension EngineCore {
             slot.pointee.armKey = 0
             return nil
         }
-        let deadline = max(slot.pointee.deadline(forRunningTime: due.runningTime), notBefore)
+        let deadline = firingTime(max(slot.pointee.deadline(forRunningTime: due.runningTime), notBefore), of: index)
         let key = (nextSequence << 24) | UInt64(index)
         guard heap.push(HeapEntry(deadline: deadline, key: key)) else { throw .outOfMemory }
         // 40 bits of sequence: ties keep start order for 10^12 starts.

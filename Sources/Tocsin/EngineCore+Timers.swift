@@ -53,7 +53,7 @@ extension EngineCore {
         _ = bumpBatchEpoch(for: slots.handle(of: index))
     }
 
-    /// Drops the timer's labels, laps, ticks and held finish.
+    /// Drops the timer's labels, laps, ticks, held finish and the like.
     mutating func clearSideTables(_ index: Int32) {
         let flags = slots[index].pointee.flags
         if flags.contains(.extras) {
@@ -61,6 +61,7 @@ extension EngineCore {
             laps[index] = nil
             heldFinishes[index] = nil
             baseDurations[index] = nil
+            leeways[index] = nil
             awakeTimers.remove(index)
             alarmTimes[index] = nil
             calendars[index] = nil

@@ -14,7 +14,7 @@ import TocsinBase
 /// `+Scheduling` (the heap, the kernel timer, the queue), `+Delivery` (what
 /// falls due next), `+Batch` (STATE events claimed in batches), `+Restore`
 /// (the timer file's contents), `+Clocks` (awake timers, alarms, the
-/// simulated machine), `+Calendar` (calendar alarms), `+Wake` (timers
+/// simulated machine), `+Calendar` (calendar alarms), `+Leeway` (timers that share wake-ups), `+Wake` (timers
 /// that wake the machine), `+Prefault` (table pages faulted in ahead), `+Teardown`.
 struct EngineCore {
     let delivery: TimerEngine.Delivery
@@ -35,6 +35,8 @@ struct EngineCore {
     var ticks: [Int32: TickSchedule] = [:]
     /// Due times (engine clock) of FINISH events held for restored timers.
     var heldFinishes: [Int32: Int64] = [:]
+    /// Leeways in ns (see `+Leeway`).
+    var leeways: [Int32: Int64] = [:]
     /// The duration an adjusted countdown was created with, for its next
     /// restart (an adjustment lasts for the run).
     var baseDurations: [Int32: Int64] = [:]

@@ -64,6 +64,15 @@ extension LockedCore {
         }
     }
 
+    package func setLeeway(nanoseconds leeway: Int64, for timer: TimerID) throws(TocsinError) {
+        guard leeway >= 0, leeway <= TimerEngine.maxLeeway else { throw .invalidArgument }
+        try withTimer(timer) { core, index throws(TocsinError) in try core.setLeeway(leeway, of: index) }
+    }
+
+    package func leeway(of timer: TimerID) throws(TocsinError) -> Int64 {
+        try withTimer(timer) { core, index in core.leeway(of: index) }
+    }
+
     package func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
         let label = label ?? ""
         guard label.utf8.count <= TimerEngine.maxLabelBytes else { throw .invalidArgument }

@@ -98,6 +98,38 @@ extension TimerEngine {
         try core.tickPolicy(of: timer)
     }
 
+    /// Lets the timer, and its ticks, be delivered up to `leeway` late, so
+    /// that the engine fires it in the same wake-up as others: its events
+    /// fall due at the first multiple of `leeway` on the boot clock at or
+    /// after their deadline, so timers with the same leeway (or leeways
+    /// that divide one another) due within one step wake the engine once.
+    /// Never early; `lateness` still counts from the deadline. Zero (the
+    /// default) keeps every event at its deadline. Any state; kept across
+    /// runs and saved with the timer.
+    ///
+    /// - Throws: `.invalidArgument` for a negative leeway or one over a day.
+    /// - Complexity: O(log n) on a running timer, O(1) otherwise.
+    public func setLeeway(_ leeway: Duration, for timer: TimerID) throws(TocsinError) {
+        guard let nanoseconds = Nanos.from(leeway) else { throw .invalidArgument }
+        try core.setLeeway(nanoseconds: nanoseconds, for: timer)
+    }
+
+    package func setLeeway(nanoseconds leeway: Int64, for timer: TimerID) throws(TocsinError) {
+        try core.setLeeway(nanoseconds: leeway, for: timer)
+    }
+
+    /// The timer's leeway (zero if none).
+    public func leeway(of timer: TimerID) throws(TocsinError) -> Duration {
+        .nanoseconds(try core.leeway(of: timer))
+    }
+
+    package func leewayNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64 {
+        try core.leeway(of: timer)
+    }
+
+    /// `TOCSIN_LEEWAY_MAX_SECONDS` in ns: a day.
+    package static let maxLeeway: Int64 = 86_400 * Nanos.perSecond
+
     /// Sets the timer's label (nil or empty: none), at most 4096 bytes of UTF-8.
     public func setLabel(_ label: String?, for timer: TimerID) throws(TocsinError) {
         try core.setLabel(label, for: timer)

@@ -22,6 +22,8 @@ struct SavedTimer: Equatable {
     var calendar: String? = nil
     /// Wakes a suspended machine (`tocsin_timer_set_wake`).
     var wake = false
+    /// Leeway in ns (`tocsin_timer_set_leeway`); 0: none.
+    var leeway: Int64 = 0
 }
 
 /// Which boot of the machine, and the boot clock then: a file saved and
@@ -50,15 +52,15 @@ package struct BootStamp: Equatable, Sendable {
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
-        let id = String(decoding: buffer.prefix(count), as: UTF8.self).filter { !$0.isWhitespace }
+        let id = String(decoding: buffer.prefix(count).filter { $0 > 0x20 }, as: UTF8.self)
         return isBootID(id) ? BootStamp(id: id, time: bootClockNow(), awake: Clocks.monotonic()) : nil
     }
 
     /// 8-4-4-4-12 lowercase hexadecimal digits.
     static func isBootID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        let groups = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         return groups.map { $0.count } == [8, 4, 4, 4, 12]
-            && groups.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } }
+            && groups.allSatisfy { $0.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
     }
 }
 
@@ -107,7 +109,7 @@ package enum TimerFile {
 
     /// As `decode`, from the file's JSON.
     static func decode(document: JSON) throws(TocsinError) -> (header: Header, timers: [SavedTimer]) {
-        guard case .string(format)? = document["format"],
+        guard document["format"]?.isString(format) == true,
               case .integer(let fileVersion)? = document["version"], fileVersion == 1 || fileVersion == version,
               case .integer(let savedAt)? = document["saved_realtime_ns"], savedAt >= 0,
               case .array(let items)? = document["timers"], items.count <= Int(SlotTable.maxSlots)
@@ -144,7 +146,7 @@ package enum TimerFile {
     }
 
     static func timeAway(since saved: Header, realtime: Int64, boot: BootStamp?) -> TimeAway {
-        if let then = saved.boot, let now = boot, then.id == now.id {
+        if let then = saved.boot, let now = boot, then.id.isSame(as: now.id) {
             let awake = then.awake.flatMap { before in now.awake.map { max(0, $0 - before) } } ?? 0
             return TimeAway(boot: max(0, now.time - then.time), awake: awake)
         }
@@ -214,7 +216,7 @@ package enum TimerFile {
             unlink(temporary)
             return failure
         }
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: path.utf8[..<$0], as: UTF8.self) } ?? "."
         let dirfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)  // the rename itself reaches the disk
@@ -238,6 +240,7 @@ extension SavedTimer {
         if let alarmTime { members.append(("alarm_unix_ns", .integer(alarmTime))) }
         if let calendar { members.append(("calendar", .string(calendar))) }
         if wake { members.append(("wake", .bool(true))) }
+        if leeway != 0 { members.append(("leeway_ns", .integer(leeway))) }
         return .object(members)
     }
 
@@ -247,16 +250,16 @@ extension SavedTimer {
 
     /// A saved timer, or nil if anything in it is out of range or inconsistent.
     init?(_ json: JSON) {
-        guard case .string(let kind)? = json["kind"], ["countdown", "stopwatch", "alarm", "calendar"].contains(kind),
+        guard case .string(let kind)? = json["kind"], ["countdown", "stopwatch", "alarm", "calendar"].containsSame(kind),
               case .string(let label)? = json["label"], label.utf8.count <= TimerEngine.maxLabelBytes,
               case .integer(let duration)? = json["duration_ns"],
               case .integer(let tick)? = json["tick_ns"], (0...Nanos.max).contains(tick),
               case .string(let stateName)? = json["state"],
-              let state = TimerState.allCases.first(where: { $0.description == stateName }),
+              let state = TimerState.allCases.first(where: { $0.description.isSame(as: stateName) }),
               case .integer(let elapsed)? = json["elapsed_ns"], elapsed >= 0,
               case .array(let lapItems)? = json["laps_ns"], lapItems.count <= 1_000_000
         else { return nil }
-        let stopwatch = kind == "stopwatch"
+        let stopwatch = kind.isSame(as: "stopwatch")
         var laps: [Int64] = []
         var lapTotal: Int64 = 0
         for item in lapItems {
@@ -282,17 +285,20 @@ extension SavedTimer {
         }
         let coalesces: Bool
         switch json["tick_policy"] {
-        case nil, .string("every")?: coalesces = false
-        case .string("coalesce")?: coalesces = true
+        case nil: coalesces = false
+        case let value? where value.isString("every"): coalesces = false
+        case let value? where value.isString("coalesce"): coalesces = true
         default: return nil
         }
         let clock: TimerClock
         switch json["clock"] {
-        case nil, .string("boot")?: clock = .boot
-        case .string("awake")? where kind != "alarm" && kind != "calendar": clock = .awake
+        case nil: clock = .boot
+        case let value? where value.isString("boot"): clock = .boot
+        case let value? where value.isString("awake") && !kind.isSame(as: "alarm") && !kind.isSame(as: "calendar"):
+            clock = .awake
         default: return nil
         }
-        let isAlarm = kind == "alarm" || kind == "calendar"
+        let isAlarm = kind.isSame(as: "alarm") || kind.isSame(as: "calendar")
         var alarmTime: Int64?
         switch (isAlarm, json["alarm_unix_ns"]) {
         case (true, .integer(let time)?) where (0...Nanos.max).contains(time) && original == nil: alarmTime = time
@@ -306,19 +312,25 @@ extension SavedTimer {
         case .bool(true)? where !stopwatch && clock == .boot: wake = true
         default: return nil
         }
+        var leeway: Int64 = 0
+        switch json["leeway_ns"] {
+        case nil: break
+        case .integer(let value)? where (0...TimerEngine.maxLeeway).contains(value): leeway = value
+        default: return nil
+        }
         var calendar: String?
-        switch (kind, json["calendar"]) {
-        case ("calendar", .string(let text)?):
+        switch (kind.isSame(as: "calendar"), json["calendar"]) {
+        case (true, .string(let text)?):
             // The zone may have gone since the save: the alarm then has no
             // occurrence left, and comes back rather than losing the file.
             guard (try? CalendarSpec(parsing: text, checkingZone: false)) != nil else { return nil }
             calendar = text
-        case ("calendar", _): return nil
+        case (true, _): return nil
         case (_, nil): calendar = nil
         default: return nil
         }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
                   elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces,
-                  clock: clock, alarmTime: alarmTime, calendar: calendar, wake: wake)
+                  clock: clock, alarmTime: alarmTime, calendar: calendar, wake: wake, leeway: leeway)
     }
 }

@@ -102,6 +102,24 @@ public func tocsin_timer_set_tick_policy(_ pointer: OpaquePointer?, _ timer: toc
     }
 }
 
+@_cdecl("tocsin_timer_set_leeway")
+public func tocsin_timer_set_leeway(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ seconds: Double) -> Int32 {
+    status(pointer) { core throws(TocsinError) in
+        guard let leeway = Nanos.from(seconds: seconds) else { throw .invalidArgument }
+        try core.setLeeway(nanoseconds: leeway, for: TimerID(rawValue: timer))
+    }
+}
+
+@_cdecl("tocsin_timer_leeway")
+public func tocsin_timer_leeway(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    guard let out else { return Int32(TOCSIN_EINVAL) }
+    return status(pointer) { core throws(TocsinError) in
+        out.pointee = Nanos.seconds(try core.leeway(of: TimerID(rawValue: timer)))
+    }
+}
+
 @_cdecl("tocsin_timer_adjust")
 public func tocsin_timer_adjust(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ deltaSeconds: Double) -> Int32 {
     status(pointer) { core throws(TocsinError) in

@@ -46,6 +46,8 @@ private func checkSignatures() {
     sameSignature(CTocsin.tocsin_timer_cancel, TocsinC.tocsin_timer_cancel)
     sameSignature(CTocsin.tocsin_timer_adjust, TocsinC.tocsin_timer_adjust)
     sameSignature(CTocsin.tocsin_timer_set_tick_policy, TocsinC.tocsin_timer_set_tick_policy)
+    sameSignature(CTocsin.tocsin_timer_set_leeway, TocsinC.tocsin_timer_set_leeway)
+    sameSignature(CTocsin.tocsin_timer_leeway, TocsinC.tocsin_timer_leeway)
     sameSignature(CTocsin.tocsin_timer_lap, TocsinC.tocsin_timer_lap)
     sameSignature(CTocsin.tocsin_timer_laps, TocsinC.tocsin_timer_laps)
     sameSignature(CTocsin.tocsin_timer_state, TocsinC.tocsin_timer_state)

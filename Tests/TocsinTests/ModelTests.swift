@@ -15,6 +15,7 @@ import Tocsin
         case tick(Int, milliseconds: Int64)
         case adjust(Int, milliseconds: Int64)
         case coalesce(Int, Bool)
+        case leeway(Int, milliseconds: Int64)
         case freeOnNextEvent(Int)
         /// Timer #a's handler frees timer #b on #a's next event.
         case freeOtherOnNextEvent(Int, Int)
@@ -44,6 +45,7 @@ import Tocsin
             case .tick(let i, let ms): "tick(#\(i), \(ms)ms)"
             case .adjust(let i, let ms): "adjust(#\(i), \(ms)ms)"
             case .coalesce(let i, let on): "coalesce(#\(i), \(on))"
+            case .leeway(let i, let ms): "leeway(#\(i), \(ms)ms)"
             case .freeOnNextEvent(let i): "freeOnNextEvent(#\(i))"
             case .freeOtherOnNextEvent(let a, let b): "freeOtherOnNextEvent(#\(a), #\(b))"
             case .observe: "observe"
@@ -96,6 +98,9 @@ import Tocsin
             case 84..<86: ops.append(.setWall(milliseconds: Int64(random.next() % 600_000)))
             case 86..<88: ops.append(.suspendFor(milliseconds: Int64(random.next() % 5000)))
             case 88..<90: ops.append(.calendar); created += 1
+            case 90..<92:
+                let choices: [Int64] = [0, 50, 250, 333, 1000, 1500, 86_400_001, -1]
+                ops.append(.leeway(pick(), milliseconds: choices[Int(random.next() % UInt64(choices.count))]))
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -209,6 +214,7 @@ final class RealSide: @unchecked Sendable {
             case .tick(let i, let ms): try engine.setTickInterval(.milliseconds(ms), for: handle(i))
             case .adjust(let i, let ms): try engine.adjust(handle(i), by: .milliseconds(ms))
             case .coalesce(let i, let on): try engine.setTickPolicy(on ? .coalesce : .every, for: handle(i))
+            case .leeway(let i, let ms): try engine.setLeeway(.milliseconds(ms), for: handle(i))
             case .freeOnNextEvent(let i):
                 _ = try engine.state(of: handle(i))
                 freeOnEvent.withLock { _ = $0.insert(handle(i).rawValue) }
@@ -314,6 +320,8 @@ struct Model {
         /// An alarm's wall time (a calendar alarm's coming occurrence).
         var alarmTime: Int64?
         var isCalendar = false
+        /// Events fall due at the first multiple of it at or after their deadline.
+        var leeway: Int64 = 0
 
         func running(at now: Int64) -> Int64 {
             let value = state == .running ? banked + (now - segmentStart) : banked
@@ -333,6 +341,14 @@ struct Model {
         func deadline(suspended: Int64) -> Int64? {
             guard state == .running, armedSequence != nil, let (at, _) = nextDue else { return nil }
             return max(segmentStart + (at - banked) + (awake ? suspended : 0), dueNoSooner ?? .min)
+        }
+
+        /// When it fires: the deadline, rounded up to a multiple of the leeway.
+        func firing(suspended: Int64) -> Int64? {
+            guard let deadline = deadline(suspended: suspended) else { return nil }
+            guard leeway > 0 else { return deadline }
+            let steps = deadline >= 0 ? (deadline + leeway - 1) / leeway : deadline / leeway
+            return steps * leeway
         }
     }
 
@@ -480,6 +496,11 @@ struct Model {
         case .coalesce(let i, let on):
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.coalesces = on
+        case .leeway(let i, let ms):
+            guard ms >= 0, ms <= 86_400_000 else { return fail(.invalidArgument) }  // checked first
+            guard exists(i) else { return fail(.noSuchTimer) }
+            timers[i]!.leeway = ms * 1_000_000
+            if timers[i]!.state == .running { arm(i) }
         case .freeOnNextEvent(let i):
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.freeOnEvent = true
@@ -632,7 +653,7 @@ struct Model {
     private mutating func nextEvent(until target: Int64) -> [String]? {
         var due: (index: Int, deadline: Int64, sequence: Int64)?
         for (index, timer) in timers.enumerated() {
-            guard let timer, let deadline = timer.deadline(suspended: suspended), deadline <= target else { continue }
+            guard let timer, let deadline = timer.firing(suspended: suspended), deadline <= target else { continue }
             if due == nil || (deadline, timer.armedSequence!) < (due!.deadline, due!.sequence) {
                 due = (index, deadline, timer.armedSequence!)
             }
@@ -647,6 +668,7 @@ struct Model {
         guard let due else { return nil }
         now = max(now, due.deadline)
         var timer = timers[due.index]!
+        let deadline = timer.deadline(suspended: suspended)!  // before a leeway rounded it up
         let (_, isTick) = timer.nextDue!
         let text: String
         if isTick {
@@ -655,7 +677,7 @@ struct Model {
             if timer.coalesces {
                 var last = target
                 for (index, other) in timers.enumerated() where index != due.index {
-                    guard let other, let deadline = other.deadline(suspended: suspended) else { continue }
+                    guard let other, let deadline = other.firing(suspended: suspended) else { continue }
                     last = min(last, other.armedSequence! > due.sequence ? deadline : deadline - 1)
                 }
                 if let head = pending.first { last = min(last, head.time - 1) }
@@ -689,7 +711,7 @@ struct Model {
             timer.state = .finished
             timer.armedSequence = nil
             timers[due.index] = timer
-            queueState(due.index, front: true, at: due.deadline)
+            queueState(due.index, front: true, at: deadline)
             text = "finish finished e=\(timer.duration!) r=0 t=0 m=0"
         }
         return deliver(due.index, text)

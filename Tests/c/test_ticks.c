@@ -94,10 +94,91 @@ static void a_stalled_host_gets_one_tick_on_a_real_clock(void) {
     tocsin_engine_free(engine);
 }
 
+/* Leeway: each event falls due at the first multiple of the leeway at or
+   after its deadline; lateness counts from the deadline. */
+static void leeway_moves_events_onto_its_grid(void) {
+    static event_log log;
+    atomic_store(&log.count, 0);
+    tocsin_engine *engine = manual();
+    tocsin_engine_advance(engine, 0.3);
+    tocsin_timer watch = 0;
+    CHECK_EQ(TOCSIN_OK, tocsin_stopwatch_new(engine, &watch));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_callback(engine, watch, record_event, &log));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_tick(engine, watch, 1));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_leeway(engine, watch, 1));
+    double leeway = -1;
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_leeway(engine, watch, &leeway));
+    CHECK(leeway == 1.0);
+    tocsin_timer_start(engine, watch); /* ticks due at 1.3, 2.3 s fire at 2, 3 s */
+    CHECK_EQ(1, tocsin_engine_advance(engine, 1.699));
+    CHECK_EQ(1, tocsin_engine_advance(engine, 0.001));
+    CHECK_EQ(1, tocsin_engine_advance(engine, 1));
+    CHECK(!strcmp(event_summary(&log), "S1 T1 T2"));
+    for (int i = 1; i <= 2; i++) {
+        CHECK_NEAR(0.7, log.events[i].lateness, 1e-9);
+        CHECK_NEAR(i, log.events[i].elapsed, 1e-9);
+        CHECK_NEAR(i + 1, log.delivered_at[i], 1e-9);
+    }
+    /* Bad leeways are refused and change nothing. */
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_leeway(engine, watch, -0.001));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_leeway(engine, watch, NAN));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_leeway(engine, watch, INFINITY));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_leeway(engine, watch, TOCSIN_LEEWAY_MAX_SECONDS + 1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_leeway(engine, watch, NULL));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_timer_set_leeway(engine, 0, 1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_timer_set_leeway(NULL, watch, 1));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_leeway(engine, watch, &leeway));
+    CHECK(leeway == 1.0);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_leeway(engine, watch, TOCSIN_LEEWAY_MAX_SECONDS));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_leeway(engine, watch, 0));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_leeway(engine, watch, &leeway));
+    CHECK(leeway == 0.0);
+    tocsin_engine_free(engine);
+}
+
+/* On the engine's own thread: 20 stopwatches ticking every 0.2 s at
+   scattered phases, leeway 0.2 s. No tick is delivered before the grid
+   point its deadline rounds up to, and their deadlines fall on few points. */
+static void leeway_on_a_real_clock_is_never_before_the_grid(void) {
+    static event_log log;
+    atomic_store(&log.count, 0);
+    tocsin_engine *engine = NULL;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine));
+    for (int i = 0; i < 20; i++) {
+        tocsin_timer watch = 0;
+        CHECK_EQ(TOCSIN_OK, tocsin_stopwatch_new(engine, &watch));
+        CHECK_EQ(TOCSIN_OK, tocsin_timer_set_events(engine, watch, TOCSIN_EVENTS_TICK));
+        CHECK_EQ(TOCSIN_OK, tocsin_timer_set_callback(engine, watch, record_event, &log));
+        CHECK_EQ(TOCSIN_OK, tocsin_timer_set_tick(engine, watch, 0.2));
+        CHECK_EQ(TOCSIN_OK, tocsin_timer_set_leeway(engine, watch, 0.2));
+        CHECK_EQ(TOCSIN_OK, tocsin_timer_start(engine, watch));
+        sleep_ms(7);
+    }
+    CHECK(wait_for(&log.count, 60, 30000));
+    int count = atomic_load(&log.count);
+    double grid[MAX_EVENTS];
+    int points = 0;
+    for (int i = 0; i < count; i++) {
+        double due = log.delivered_at[i] - log.events[i].lateness;
+        double point = ceil(due / 0.2 - 1e-9) * 0.2;
+        CHECK(log.events[i].lateness >= 0);
+        CHECK(log.delivered_at[i] >= point - 1e-6);
+        int known = 0;
+        for (int j = 0; j < points; j++) known |= fabs(grid[j] - point) < 1e-6;
+        if (!known) grid[points++] = point;
+    }
+    /* 60+ ticks on at most one point per 0.2 s they span (plus one). */
+    double span = log.delivered_at[count - 1] - log.delivered_at[0];
+    CHECK(points <= (int)(span / 0.2) + 2);
+    tocsin_engine_free(engine);
+}
+
 const test_case ticks_tests[] = {
     {"a_long_advance_gives_one_coalesced_tick", a_long_advance_gives_one_coalesced_tick},
     {"every_tick_is_the_default", every_tick_is_the_default},
     {"coalescing_stops_at_other_events", coalescing_stops_at_other_events},
     {"a_stalled_host_gets_one_tick_on_a_real_clock", a_stalled_host_gets_one_tick_on_a_real_clock},
+    {"leeway_moves_events_onto_its_grid", leeway_moves_events_onto_its_grid},
+    {"leeway_on_a_real_clock_is_never_before_the_grid", leeway_on_a_real_clock_is_never_before_the_grid},
     {NULL, NULL},
 };

@@ -44,7 +44,7 @@ def test_library_missing_functions_is_reported_as_too_old(tmp_path):
 
 def test_versions():
     assert tocsin.library_version().count(".") == 2
-    assert tocsin.__version__ == tocsin.library_version() == "0.7.0"
+    assert tocsin.__version__ == tocsin.library_version() == "0.8.0"
 
 
 def test_a_state_prints_as_the_word_the_command_uses():

@@ -33,7 +33,7 @@ from ._library import LibraryNotFoundError, load
 from ._timer import Timer
 from ._values import Clock, Event, EventKind, State, TickPolicy
 
-__version__ = "0.7.0"
+__version__ = "0.8.0"
 
 #: How long before its deadline a wake timer wakes the machine (tocsin.h's
 #: TOCSIN_WAKE_LEAD_SECONDS).

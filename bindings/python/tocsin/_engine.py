@@ -198,10 +198,11 @@ class Engine:
     def countdown(
         self, seconds: Seconds, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
         tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
+        leeway: Optional[Seconds] = None,
     ) -> Timer:
         """A new idle countdown of ``seconds`` (0 < seconds <= 100 years).
         ``tick_policy``: see ``Timer.set_tick_policy``; ``clock``: see
-        ``Timer.set_clock``."""
+        ``Timer.set_clock``; ``leeway``: see ``Timer.set_leeway``."""
         given = seconds
         if type(seconds) is not float:  # the common case skips the checks
             seconds = to_seconds(seconds)
@@ -212,20 +213,21 @@ class Engine:
         status = self._countdown_new(pointer, seconds, byref(handle))  # inline: a hot path
         if status < 0:
             raise seconds_error(status, "countdown", given)
-        return self._adopt(handle.value, label, tick, tick_policy, clock)
+        return self._adopt(handle.value, label, tick, tick_policy, clock, leeway)
 
     def stopwatch(
         self, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
         tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
+        leeway: Optional[Seconds] = None,
     ) -> Timer:
         """A new idle stopwatch: counts up, never finishes."""
         handle = c_uint64()
         self._call("tocsin_stopwatch_new", byref(handle))
-        return self._adopt(handle.value, label, tick, tick_policy, clock)
+        return self._adopt(handle.value, label, tick, tick_policy, clock, leeway)
 
     def alarm(
         self, when: "float | int | datetime", *, label: Optional[str] = None, tick: Optional[Seconds] = None,
-        tick_policy: "Optional[TickPolicy | str]" = None,
+        tick_policy: "Optional[TickPolicy | str]" = None, leeway: Optional[Seconds] = None,
     ) -> Timer:
         """A new idle alarm that finishes when the wall clock reaches ``when``
         (a Unix time, or a datetime: a naive one is local time), following
@@ -234,11 +236,11 @@ class Engine:
         and adjust."""
         handle = c_uint64()
         self._call("tocsin_alarm_new", to_unix_time(when), byref(handle))
-        return self._adopt(handle.value, label, tick, tick_policy)
+        return self._adopt(handle.value, label, tick, tick_policy, leeway=leeway)
 
     def calendar(
         self, spec: str, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
-        tick_policy: "Optional[TickPolicy | str]" = None,
+        tick_policy: "Optional[TickPolicy | str]" = None, leeway: Optional[Seconds] = None,
     ) -> Timer:
         """A new idle calendar alarm: started, it rings at every occurrence
         of ``spec`` (systemd's calendar syntax: "Mon..Fri 07:00",
@@ -261,7 +263,7 @@ class Engine:
             raise spec_error(spec)
         if status < 0:
             raise error_for(status, "tocsin_calendar_new")
-        return self._adopt(handle.value, label, tick, tick_policy)
+        return self._adopt(handle.value, label, tick, tick_policy, leeway=leeway)
 
     def after(
         self, seconds: Seconds, handler: Callable[..., object], *args: object, label: Optional[str] = None
@@ -313,6 +315,7 @@ class Engine:
     def _adopt(
         self, handle: int, label: Optional[str], tick: Optional[Seconds],
         tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
+        leeway: Optional[Seconds] = None,
     ) -> Timer:
         timer = Timer(self, handle)
         self._timers[handle] = weakref.ref(timer)
@@ -329,6 +332,8 @@ class Engine:
                 self._call("tocsin_timer_set_tick_policy", handle, int(to_tick_policy(tick_policy)))
             if clock is not None:
                 self._call("tocsin_timer_set_clock", handle, int(to_clock(clock)))
+            if leeway:
+                self._call("tocsin_timer_set_leeway", handle, to_seconds(leeway))
         except BaseException:
             timer.free()  # a failed call leaves nothing behind
             raise

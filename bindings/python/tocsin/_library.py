@@ -48,7 +48,7 @@ from ._errors import TocsinError, error_for, set_strerror
 #: The C ABI major version this binding speaks (see TOCSIN_VERSION_MAJOR).
 ABI_MAJOR = 0
 #: The oldest library minor version that has every function below.
-ABI_MINOR = 7
+ABI_MINOR = 8
 
 ENV_VARIABLE = "TOCSIN_LIBRARY"
 _BUNDLED_DIR = Path(__file__).resolve().parent / "_lib"
@@ -112,6 +112,8 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_timer_calendar", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),
     ("tocsin_timer_set_wake", [_ENGINE, _TIMER, c_int], c_int, _check),  # since 0.6
     ("tocsin_timer_wake", [_ENGINE, _TIMER], c_int, _check),
+    ("tocsin_timer_set_leeway", [_ENGINE, _TIMER, c_double], c_int, _check),  # since 0.8
+    ("tocsin_timer_leeway", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_engine_can_wake", [_ENGINE], c_int, _check),
     ("tocsin_engine_wake_reason", [_ENGINE, c_char_p, c_size_t], c_int, _check),
     ("tocsin_countdown_new", [_ENGINE, c_double, POINTER(c_uint64)], c_int, _check),

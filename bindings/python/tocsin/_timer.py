@@ -267,6 +267,20 @@ class Timer:
         self._call("tocsin_timer_set_tick_policy", int(to_tick_policy(policy)))
         return self
 
+    def set_leeway(self, seconds: Optional[Seconds]) -> "Timer":
+        """Lets the timer's ticks and finish come up to ``seconds`` late
+        (None or 0: never), so that timers share the engine's wake-ups:
+        each event falls due at the first multiple of ``seconds`` on the
+        boot clock at or after its deadline. Never early; ``event.lateness``
+        still counts from the deadline. At most a day. Returns the timer."""
+        self._call("tocsin_timer_set_leeway", 0.0 if seconds is None else to_seconds(seconds))
+        return self
+
+    @property
+    def leeway(self) -> float:
+        """The timer's leeway in seconds (0.0 if none)."""
+        return self._double("tocsin_timer_leeway")
+
     def set_wake(self, wake: bool = True) -> "Timer":
         """Makes a countdown, alarm or calendar alarm wake a suspended
         machine 2 minutes (``tocsin.WAKE_LEAD_SECONDS``) before it is due,

@@ -3,7 +3,7 @@
 # Swift runtime library to carry (the little it needs is compiled in).
 #   scripts/build-embedded.sh OUTPUT.so              libtocsin.so, the engine's C ABI
 #                                                    (TocsinBase, Tocsin, TocsinC):
-#                                                    about 290 KB stripped, libc and libm only
+#                                                    about 320 KB stripped, libc and libm only
 #   scripts/build-embedded.sh --notifier OUTPUT.so   libtocsin-notify.so, the notifier's
 #                                                    (TocsinBase, TocsinDesktop, TocsinNotifyC):
 #                                                    about 250 KB, libc, libm and the desktop's libraries

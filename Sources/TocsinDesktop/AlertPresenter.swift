@@ -56,6 +56,17 @@ final class AlertPresenter {
         if shown[key] == nil { adopted[key] = id }
     }
 
+    /// Closes the notification an earlier process showed for `key` (see
+    /// `adopt`), if one was handed over and nothing replaced it: the timer
+    /// will not show one of its own (its place went to sooner timers).
+    /// True if there was one.
+    @discardableResult
+    func closeAdopted(_ key: AlertKey) -> Bool {
+        guard let id = adopted.removeValue(forKey: key) else { return false }
+        closeStray(id)
+        return true
+    }
+
     /// The server id of the notification showing for `key`, if any.
     func notificationID(of key: AlertKey) -> UInt32? {
         shown[key].map { tocsin_notification_id($0) }

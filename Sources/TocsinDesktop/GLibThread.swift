@@ -36,10 +36,11 @@ final class GLibThread: @unchecked Sendable {
         g_main_context_unref(context)
     }
 
-    /// Runs `work` on the thread, soon, in the order given. Thread-safe and
-    /// non-blocking.
-    func run(_ work: @escaping @Sendable () -> Void) {
-        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { raw in
+    /// Runs `work` on the thread, soon, in the order given; `urgent` work
+    /// (an alarm) goes ahead of other work waiting (live updates, closes).
+    /// Thread-safe and non-blocking.
+    func run(urgent: Bool = false, _ work: @escaping @Sendable () -> Void) {
+        g_main_context_invoke_full(context, urgent ? G_PRIORITY_HIGH : G_PRIORITY_DEFAULT, { raw in
             WorkBox.take(raw).takeRetainedValue().work()
             return 0  // G_SOURCE_REMOVE
         }, WorkBox(work).handOver(), nil)

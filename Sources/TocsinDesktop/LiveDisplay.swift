@@ -38,9 +38,10 @@ enum LiveDisplay {
         var urgency: Alert.Urgency
         var buttons: [AlertButton]
 
+        /// The same text, urgency and buttons: the percentage alone (which
+        /// moves at every look) is no reason to send a notification again.
         static func == (a: Frame, b: Frame) -> Bool {
-            a.summary.isSame(as: b.summary) && a.body.isSame(as: b.body) && a.value == b.value && a.urgency == b.urgency
-                && a.buttons == b.buttons
+            a.summary.isSame(as: b.summary) && a.body.isSame(as: b.body) && a.urgency == b.urgency && a.buttons == b.buttons
         }
     }
 
@@ -79,6 +80,33 @@ enum LiveDisplay {
         var next = (remaining - 1) % second + 1  // until the shown seconds count down by one
         if let warning, !warned, remaining > warning { next = min(next, remaining - warning) }
         return next
+    }
+
+    /// The least time between two live frames of one timer sent by the
+    /// beat: a second, less the beat's own jitter.
+    static let minimumGap: Int64 = 9 * second / 10
+
+    /// How many notifications left by an earlier process one look closes.
+    static let straysPerLook = 8
+
+    /// How many timers the summary notification names before "…".
+    static let summaryLines = 5
+
+    /// A live timer's place: the running countdown ending soonest first,
+    /// then running stopwatches, then paused timers.
+    static func rank(_ reading: HostReading) -> Int64 {
+        switch (reading.state, reading.remaining) {
+        case (.running, let remaining?): max(0, remaining)
+        case (.running, nil): Int64.max / 4
+        default: Int64.max / 2 + min(reading.remaining ?? 0, Int64.max / 4)
+        }
+    }
+
+    /// A timer's line in the summary: "Rice 3:12", "Eggs 7:40 paused",
+    /// "Run 12:03" (a stopwatch's time elapsed).
+    static func brief(label: String, reading: HostReading) -> String {
+        let time = reading.remaining.map { clock($0, roundUp: true) } ?? clock(reading.elapsed, roundUp: false)
+        return "\(label) \(time)" + (reading.state == .suspended ? " paused" : "")
     }
 
     /// True when the warning is due now.

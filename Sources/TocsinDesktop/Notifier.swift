@@ -20,10 +20,16 @@ public final class Notifier: Sendable {
         public var quiet: Bool
         /// How long the "+1 min" button snoozes.
         public var snooze: Duration
+        /// How many live notifications show at once: those of the timers
+        /// ending soonest (running countdowns, then stopwatches, then paused
+        /// timers). The others are summed up in one notification, updated
+        /// in place ("4 more timers": "Rice 3:12 · Eggs 7:40 …").
+        public var liveLimit: Int
 
-        public init(quiet: Bool = false, snooze: Duration = .seconds(60)) {
+        public init(quiet: Bool = false, snooze: Duration = .seconds(60), liveLimit: Int = 3) {
             self.quiet = quiet
             self.snooze = snooze
+            self.liveLimit = liveLimit
         }
     }
 

@@ -46,6 +46,7 @@ extension NotifierCore {
         for key in keys { sound.post(.stop(key)) }
         glib.run { [self] in
             for key in Array(following.keys) { stopFollowing(key) }  // cancels their timeouts, which hold self
+            stopBeat()
             presenter.closeAll()
             presenter.dropCallbacks()
         }

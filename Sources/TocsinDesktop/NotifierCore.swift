@@ -26,8 +26,10 @@ package final class NotifierCore: @unchecked Sendable {
     private(set) var presenter: AlertPresenter!
     /// GLib thread only.
     let media = MediaPauser()
-    /// The timers whose time is followed (live or warned); GLib thread only.
+    /// The timers whose time is followed (live or warned), and the beat
+    /// and summary of the live ones; GLib thread only.
     var following: [AlertKey: Following] = [:]
+    var board = LiveBoard()
     package let lock = TocsinLock()
     // Guarded by `lock`:
     var attachments: [AlertKey: Attachment] = [:]
@@ -207,7 +209,8 @@ package final class NotifierCore: @unchecked Sendable {
         let attachment = closed ? nil : attachments[key]
         lock.unlock()
         guard let attachment else { return false }
-        if let notification { glib.run { [self] in presenter.adopt(notification, for: key) } }
+        // Urgent, as the alarm after it, so that it comes first.
+        if let notification { glib.run(urgent: true) { [self] in presenter.adopt(notification, for: key) } }
         var alert = override ?? attachment.alert
         alert.stackTag = attachment.alert.stackTag
         presentFinish(key, alert: alert, host: attachment.host, finish: true)
@@ -231,7 +234,7 @@ package final class NotifierCore: @unchecked Sendable {
                 lock.unlock()
             }
             let work = UnsafeSendable(content)
-            glib.run { [self] in
+            glib.run(urgent: true) { [self] in  // never behind live updates
                 switch presenter.show(key, work.value) {
                 case .success(let server):
                     report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key),
@@ -270,6 +273,7 @@ package final class NotifierCore: @unchecked Sendable {
 
     /// A button was pressed; on the GLib thread.
     private func perform(_ action: String, on key: AlertKey) {
+        guard key != Self.summaryKey else { return }  // it has no buttons; a click does nothing
         lock.lock()
         let attachment = attachments[key]
         lock.unlock()
@@ -372,6 +376,7 @@ package final class NotifierCore: @unchecked Sendable {
     }
 
     private func dismissed(_ key: AlertKey, byUser: Bool) {
+        if key == Self.summaryKey { return hushSummary() }
         sound.post(.stop(key))  // a dismissed alert stops ringing
         hushFollowing(key)
         report(.dismissed, key, byUser ? "dismissed by the user" : "closed", nil)

@@ -113,13 +113,16 @@ package final class TimerService: @unchecked Sendable {
                 }
             } else if report.kind == .shown, let notification = report.notification {
                 Self.onMainLoop { [unowned self] in noteNotification(notification, of: timer) }
+            } else if report.kind == .dismissed {
+                Self.onMainLoop { [unowned self] in noteNotification(nil, of: timer) }
             }
         }
         if let store { restore(from: store) }
     }
 
-    /// Keeps the id of the notification showing for `timer` (saved when new).
-    private func noteNotification(_ notification: UInt32, of timer: TimerID) {
+    /// Keeps the id of the notification showing for `timer` (saved when
+    /// new); nil: it was closed (a restart has nothing to replace).
+    private func noteNotification(_ notification: UInt32?, of timer: TimerID) {
         guard let id = idsByHandle[timer.rawValue], entries[id]?.notification != notification else { return }
         entries[id]?.notification = notification
         saveAfterEvent([id])

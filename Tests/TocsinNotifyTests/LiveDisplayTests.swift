@@ -100,3 +100,38 @@ struct LiveDisplayTests {
         #expect(LiveDisplay.phrase(7200 * second) == "2 hours")
     }
 }
+
+@Suite struct LiveRankTests {
+    private func reading(_ state: HostReading.State, remaining: Int64?, elapsed: Int64 = 0) -> HostReading {
+        HostReading(state: state, remaining: remaining, elapsed: elapsed, isAlarm: false)
+    }
+
+    @Test func runningCountdownsComeFirstBySoonestThenStopwatchesThenPaused() {
+        let second = LiveDisplay.second
+        let ranks = [
+            LiveDisplay.rank(reading(.suspended, remaining: 5 * second)),
+            LiveDisplay.rank(reading(.running, remaining: nil, elapsed: 3 * second)),
+            LiveDisplay.rank(reading(.running, remaining: 90 * second)),
+            LiveDisplay.rank(reading(.running, remaining: 30 * second)),
+            LiveDisplay.rank(reading(.suspended, remaining: nil)),
+        ]
+        #expect(ranks.indices.sorted { ranks[$0] < ranks[$1] } == [3, 2, 1, 4, 0])
+    }
+
+    @Test func theSummaryLineOfATimer() {
+        let second = LiveDisplay.second
+        #expect(LiveDisplay.brief(label: "Rice", reading: reading(.running, remaining: 191 * second + 1)) == "Rice 3:12")
+        #expect(LiveDisplay.brief(label: "Eggs", reading: reading(.suspended, remaining: 460 * second)) == "Eggs 7:40 paused")
+        #expect(LiveDisplay.brief(label: "Run", reading: reading(.running, remaining: nil, elapsed: 723 * second)) == "Run 12:03")
+    }
+
+    @Test func aFrameIsTheSameWhenOnlyItsPercentageMoved() {
+        let second = LiveDisplay.second
+        let early = LiveDisplay.frame(label: "Tea", reading: reading(.running, remaining: 5 * second + 900_000_000, elapsed: 100_000_000),
+                                      warning: nil, warned: false, announcing: false)
+        let later = LiveDisplay.frame(label: "Tea", reading: reading(.running, remaining: 5 * second + 100_000_000, elapsed: 900_000_000),
+                                      warning: nil, warned: false, announcing: false)
+        #expect(early?.value != later?.value)
+        #expect(early == later)
+    }
+}

@@ -74,12 +74,12 @@ def test_a_live_countdown_is_one_notification_updated_once_a_second_then_the_ala
     assert live[0]["actions"] == ["pause", "Pause", "snooze", "+1 min", "cancel", "Cancel"]
 
     # At most one update a second while it runs (a button's shows at once,
-    # and the next waits a second after it); none while paused.
+    # and the beat's next one waits 0.9 s after it); none while paused.
     first_paused = next(i for i, call in enumerate(live) if call["body"].endswith("paused"))
     last_paused = max(i for i, call in enumerate(live) if call["body"].endswith("paused"))
     running_before, paused, running_after = live[:first_paused], live[first_paused:last_paused + 1], live[last_paused + 1:]
     gaps = [b["boot"] - a["boot"] for a, b in zip(live, live[1:])]
-    assert all(gap >= 0.95 for i, gap in enumerate(gaps) if i + 1 != first_paused), \
+    assert all(gap >= 0.9 for i, gap in enumerate(gaps) if i + 1 != first_paused), \
         [(round(call["boot"] - start, 4), call["body"], call["hints"].get("value")) for call in live]
     assert abs(paused[0]["boot"] - paused_at) < 0.3 and abs(running_after[0]["boot"] - resumed_at) < 0.3
     assert [call["body"] for call in paused] == [paused[0]["body"]] and paused[0]["body"].endswith(" left · paused")
@@ -175,11 +175,16 @@ def test_a_server_without_actions_gets_the_live_text_and_no_error_spam(run_drive
     calls = [json.loads(line) for line in log.read_text().splitlines()]
     notify = [call for call in calls if call["member"] == "Notify"]
     assert notify and all(call["actions"] == [] for call in notify)
+    # The time counts down on the beat at each whole second; the beat just
+    # after the first frame may be too close to it (under 0.9 s) to send,
+    # which skips one frame.
+    frames = ["0:03 left", "0:02 left", "0:01 left"]
     if "body" in capabilities:
-        assert [call["body"] for call in notify][:3] == ["0:03 left", "0:02 left", "0:01 left"]
+        shown = [call["body"] for call in notify if call["body"] in frames]
     else:
-        assert [call["summary"] for call in notify][:3] == ["Tea: 0:03 left", "Tea: 0:02 left", "Tea: 0:01 left"]
+        shown = [call["summary"].removeprefix("Tea: ") for call in notify if call["summary"].removeprefix("Tea: ") in frames]
         assert all(call["body"] == "" for call in notify)
+    assert shown[0] == "0:03 left" and len(shown) >= 2 and shown == sorted(set(shown), key=frames.index), shown
     assert len(notify) <= 5  # three live frames, the alarm: no retry loop
     assert not [line for line in lines if line.startswith(f"REPORT {REPORT_ALERT_FAILED} ")]
     assert driver.stderr == ""

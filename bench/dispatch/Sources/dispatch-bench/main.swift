@@ -1,6 +1,6 @@
 // The bench workloads on DispatchSourceTimer, printing the same key=value
 // lines as bench/oneshot.c and bench/workloads.c (engine=dispatch):
-//   dispatch-bench oneshot N SEED | ticks | idle | contention
+//   dispatch-bench oneshot N SEED | ticks | idle | contention | leeway LEEWAY_MS [SECONDS]
 import Dispatch
 import Foundation
 import Glibc
@@ -158,6 +158,59 @@ func idle() {
     print(String(format: "workload=idle engine=dispatch switches_per_s=%.2f late_us=%.1f", rate, Double(fired.at - deadline) / 1e3))
 }
 
+/// 100 DispatchSourceTimers repeating every second at scattered phases on
+/// one serial queue, with `leeway`: bench/leeway.c's workload (same phases,
+/// same window, same measures).
+func leeway(milliseconds: Int, seconds: Double) {
+    let timers = 100, second: Int64 = 1_000_000_000
+    var phases: [Int64] = []
+    srand(42)  // the C benchmark's phases
+    for _ in 0..<timers { phases.append(Int64(rand() % 1000) * 1_000_000 + Int64(rand() % 1_000_000)) }
+    phases.sort()
+    let t0 = nowNs()
+    let from = t0 + 5 * second / 2, to = from + Int64(seconds * 1e9)
+    final class Samples: @unchecked Sendable {
+        let lock = NSLock()
+        var values: [Int64] = []
+        var switchesInWindow = 0
+    }
+    let samples = Samples()
+    let measurer = Thread {
+        sleepUntil(from)
+        let before = switches()
+        sleepUntil(to)
+        samples.switchesInWindow = switches() - before
+    }
+    measurer.start()
+    let queue = DispatchQueue(label: "leeway")
+    var sources: [any DispatchSourceTimer] = []
+    for i in 0..<timers {
+        sleepUntil(t0 + phases[i])
+        let armedAt = nowNs()
+        var tick: Int64 = 0
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(milliseconds))
+        source.setEventHandler {
+            tick += 1
+            let now = nowNs()
+            guard now >= from && now < to else { return }
+            samples.lock.lock()
+            samples.values.append(now - (armedAt + tick * second))
+            samples.lock.unlock()
+        }
+        source.resume()
+        sources.append(source)
+    }
+    sleepUntil(to + second / 5)
+    for source in sources { source.cancel() }
+    let values = samples.lock.withLock { samples.values.sorted() }
+    guard !values.isEmpty else { print("dispatch-bench: no ticks"); exit(1) }
+    print(String(format: "workload=leeway engine=dispatch-%d wakeups_per_s=%.2f ticks_per_s=%.1f late_p50_ms=%.3f late_p99_ms=%.3f late_max_ms=%.3f",
+                 milliseconds, Double(samples.switchesInWindow) / seconds, Double(values.count) / seconds,
+                 Double(values[values.count / 2]) / 1e6, Double(values[Int(Double(values.count) * 0.99)]) / 1e6,
+                 Double(values[values.count - 1]) / 1e6))
+}
+
 func contention() {
     let threads = 4, pairs = 250_000
     let queue = DispatchQueue(label: "shared")
@@ -180,7 +233,10 @@ case "oneshot" where arguments.count == 4: oneshot(n: Int(arguments[2])!, seed: 
 case "ticks": ticks()
 case "idle": idle()
 case "contention": contention()
+case "leeway":
+    leeway(milliseconds: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 0 : 0,
+           seconds: CommandLine.arguments.count > 3 ? Double(CommandLine.arguments[3]) ?? 10 : 10)
 default:
-    FileHandle.standardError.write("usage: dispatch-bench oneshot N SEED | ticks | idle | contention\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: dispatch-bench oneshot N SEED | ticks | idle | contention | leeway MS [SECONDS]\n".data(using: .utf8)!)
     exit(2)
 }

@@ -15,13 +15,23 @@
  *   "1:23 elapsed"), the "value" hint = percent done (servers such as dunst
  *   draw a bar), low urgency, the "resident" and "suppress-sound" hints, no
  *   expiry, no sound. It is updated in place (one notification id, the
- *   protocol's replaces_id) only when its text changes: at most once a
- *   second while running (a button's effect shows at once, and the next
- *   update waits a second after it), never while paused. Buttons: Pause / Resume (one
+ *   protocol's replaces_id) only when its text changes (the percentage
+ *   alone is no reason to send): since 0.8 every live notification of a
+ *   notifier is updated on one beat, at each whole second of the wall
+ *   clock, so a hundred live timers wake the notifier once a second; a
+ *   button's effect shows at once (the beat's next update then waits at
+ *   least 0.9 s), nothing is sent while paused. Since 0.8 at most the 3
+ *   live timers ending soonest (running countdowns, then stopwatches,
+ *   then paused timers) show their own notification; the others are
+ *   summed up in one notification ("5 more timers": "Rice 3:12 · Eggs
+ *   7:40 · …", low urgency, no buttons), updated in place and closed when
+ *   3 or fewer are left; a timer moving into the first 3 gets its own
+ *   again. Alarms never wait behind live updates. Buttons: Pause / Resume (one
  *   button that toggles), +1 min (tocsin_timer_adjust; not for a stopwatch)
  *   and Cancel. At zero the same notification becomes the alarm (critical,
  *   the sound, Stop / Restart / +1 min) and then counts the time since
- *   ("Ran out 0:20 ago", "Rang 0:20 ago" for an alarm) every 10 s until it
+ *   ("Ran out 0:20 ago", "Rang 0:20 ago" for an alarm) every 10 s (on the
+ *   beat) until it
  *   is stopped or dismissed. Dismissing the live notification hides it
  *   until the timer's next state change. It is withdrawn when the timer is
  *   cancelled, freed or detached. The notifier reads the timer's times

@@ -30,3 +30,11 @@ static inline guint32 tocsin_notification_id(NotifyNotification *notification) {
 static inline void tocsin_notification_set_id(NotifyNotification *notification, guint32 id) {
     g_object_set(notification, "id", (gint)id, NULL);
 }
+
+/* Names the calling thread (top -H, /proc/PID/task/TID/comm): a GNU
+   extension the Glibc module does not declare. */
+#include <pthread.h>
+extern int pthread_setname_np(pthread_t thread, const char *name);
+static inline void tocsin_name_thread(const char *name) {
+    (void)pthread_setname_np(pthread_self(), name);
+}

@@ -20,6 +20,7 @@ final class GLibThread: @unchecked Sendable {
         let me = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { raw in
             let glib = Unmanaged<GLibThread>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue()
+            tocsin_name_thread("tocsin-notify")  // in top -H and /proc: whose thread this is
             g_main_context_push_thread_default(glib.context)
             g_main_loop_run(glib.loop)
             g_main_context_pop_thread_default(glib.context)

@@ -1,4 +1,5 @@
 import CCanberra
+import CNotify
 import Glibc
 import TocsinBase
 
@@ -111,6 +112,7 @@ final class SoundPlayer: @unchecked Sendable {
         self.media = media
         let me = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { raw in
+            tocsin_name_thread("tocsin-sound")
             Unmanaged<SoundPlayer>.fromOpaque(raw.unsafelyUnwrapped).takeRetainedValue().run()
             return nil
         }, me)

@@ -145,8 +145,9 @@ final class ServiceBus: @unchecked Sendable {
                 reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
-                let items = service.list().map { Self.dictionary($0) }
-                reply = [Self.array(of: "a{sv}", items)]
+                g_dbus_method_invocation_return_value(invocation, Self.serialized(PropertyListEncoder.encode(service.list()),
+                                                                                   type: "(aa{sv})"))
+                return
             case "Watch":
                 watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
                 reply = []
@@ -258,6 +259,17 @@ final class ServiceBus: @unchecked Sendable {
         let childType = g_variant_type_new(type)
         defer { g_variant_type_free(childType) }
         return items.withUnsafeBufferPointer { g_variant_new_array(childType, $0.baseAddress, gsize($0.count)) }
+    }
+
+    /// A value from its serialized form (trusted: made by this program).
+    static func serialized(_ bytes: [UInt8], type: String) -> OpaquePointer? {
+        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        let variantType = g_variant_type_new(type)
+        defer {
+            g_bytes_unref(data)
+            g_variant_type_free(variantType)
+        }
+        return g_variant_new_from_bytes(variantType, data, 1)
     }
 
     static func tuple(_ items: [OpaquePointer?]) -> OpaquePointer? {

@@ -5,27 +5,30 @@ import TocsinBase
 extension TimerService {
     /// The properties `List` and `Changed` carry.
     func properties(of entry: Entry) -> [(String, ServiceValue)]? {
-        let timer = entry.timer
-        guard let state = try? engine.state(of: timer), let elapsed = try? engine.elapsed(of: timer) else { return nil }
+        guard let reading = (try? engine.readings(of: [entry.timer]))?.first ?? nil else { return nil }
+        return properties(of: entry, reading)
+    }
+
+    /// The properties of a timer read already (`List` reads them all at once).
+    func properties(of entry: Entry, _ reading: TimerReading) -> [(String, ServiceValue)] {
         var properties: [(String, ServiceValue)] = [
-            ("id", .id(entry.id)), ("label", .text((try? engine.label(of: timer)) ?? "")),
-            ("kind", .text(entry.kind.rawValue)), ("state", .text(state.description)),
-            ("elapsed", .number(Nanos.seconds(elapsed.nanoseconds))),
-            ("clock", .text((try? engine.clock(of: timer)) == .awake ? "awake" : "boot")),
-            ("laps", .numbers(((try? engine.laps(of: timer)) ?? []).map { Nanos.seconds($0.nanoseconds) })),
+            ("id", .id(entry.id)), ("label", .text(reading.label)),
+            ("kind", .text(entry.kind.rawValue)), ("state", .text(reading.state.description)),
+            ("elapsed", .number(Nanos.seconds(reading.elapsed))),
+            ("clock", .text(reading.clock == .awake ? "awake" : "boot")),
+            ("laps", .numbers(reading.laps.map { Nanos.seconds($0) })),
             ("live", .flag(entry.live)), ("warn", .number(Nanos.seconds(entry.warn))),
-            ("wake", .flag((try? engine.wakes(timer)) ?? false)), ("finishes", .id(entry.finishes)),
+            ("wake", .flag(reading.wakes)), ("finishes", .id(entry.finishes)),
             ("snooze", .number(Nanos.seconds(entry.snooze))), ("ring", .number(Nanos.seconds(entry.ring))),
             ("pause_media", .flag(entry.pauseMedia)),
         ]
-        if let remaining = try? engine.remaining(of: timer), let duration = try? engine.duration(of: timer) {
-            properties += [("remaining", .number(Nanos.seconds(remaining.nanoseconds))),
-                           ("duration", .number(Nanos.seconds(duration.nanoseconds)))]
+        if let remaining = reading.remaining, let duration = reading.duration {
+            properties += [("remaining", .number(Nanos.seconds(remaining))), ("duration", .number(Nanos.seconds(duration)))]
         }
-        if let time = try? engine.alarmTime(of: timer) {
-            properties.append(("alarm_time", .number(Nanos.seconds(time.nanoseconds))))
-            if let spec = try? engine.calendarSpec(of: timer) {
-                properties += [("calendar", .text(spec.normalized)), ("next", .number(Nanos.seconds(time.nanoseconds)))]
+        if let time = reading.alarmTime {
+            properties.append(("alarm_time", .number(Nanos.seconds(time))))
+            if let spec = reading.calendar {
+                properties += [("calendar", .text(spec.normalized)), ("next", .number(Nanos.seconds(time)))]
                 if let rang = entry.finishedAt { properties.append(("rang_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - rang)))) }
             }
         }
@@ -34,7 +37,7 @@ extension TimerService {
         if entry.fade > 0 { properties.append(("fade", .number(Nanos.seconds(entry.fade)))) }
         if let until = entry.snoozedUntil { properties.append(("snoozed_until", .number(until))) }
         if let after = entry.after { properties.append(("after", .id(after))) }
-        if state == .finished, let finishedAt = entry.finishedAt {
+        if reading.state == .finished, let finishedAt = entry.finishedAt {
             properties.append(("finished_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - finishedAt))))
         }
         return properties

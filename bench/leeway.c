@@ -54,23 +54,7 @@ static void sleep_until(int64_t deadline) {
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) != 0) {}
 }
 
-/* Context switches of every thread of this process but the measuring one. */
-static long switches(void) {
-    long total = 0;
-    DIR *tasks = opendir("/proc/self/task");
-    struct dirent *entry;
-    while (tasks && (entry = readdir(tasks))) {
-        if (entry->d_name[0] == '.' || atoi(entry->d_name) == measurer) continue;
-        char path[300], line[256];
-        snprintf(path, sizeof path, "/proc/self/task/%s/status", entry->d_name);
-        FILE *status = fopen(path, "r");
-        while (status && fgets(line, sizeof line, status))
-            if (strstr(line, "ctxt_switches:")) total += atol(strchr(line, ':') + 1);
-        if (status) fclose(status);
-    }
-    if (tasks) closedir(tasks);
-    return total;
-}
+static long switches(void) { return process_switches(measurer); }
 
 static void *measure(void *unused) {
     (void)unused;

@@ -124,23 +124,7 @@ static const int64_t IDLE_AWAY = 5000000000; /* 5 s */
 static int64_t idle_deadline, idle_fired;
 static pid_t measurer;
 
-/* Context switches of every thread of this process but the measuring one. */
-static long switches(void) {
-    long total = 0;
-    DIR *tasks = opendir("/proc/self/task");
-    struct dirent *entry;
-    while (tasks && (entry = readdir(tasks))) {
-        if (entry->d_name[0] == '.' || atoi(entry->d_name) == measurer) continue;
-        char path[300], line[256];
-        snprintf(path, sizeof path, "/proc/self/task/%s/status", entry->d_name);
-        FILE *status = fopen(path, "r");
-        while (status && fgets(line, sizeof line, status))
-            if (strstr(line, "ctxt_switches:")) total += atol(strchr(line, ':') + 1);
-        if (status) fclose(status);
-    }
-    if (tasks) closedir(tasks);
-    return total;
-}
+static long switches(void) { return process_switches(measurer); }
 
 static double idle_rate;
 static void *measure_idle(void *unused) {

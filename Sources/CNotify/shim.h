@@ -31,10 +31,10 @@ static inline void tocsin_notification_set_id(NotifyNotification *notification, 
     g_object_set(notification, "id", (gint)id, NULL);
 }
 
-/* Names the calling thread (top -H, /proc/PID/task/TID/comm): a GNU
-   extension the Glibc module does not declare. */
-#include <pthread.h>
-extern int pthread_setname_np(pthread_t thread, const char *name);
+/* Names the calling thread (top -H, /proc/PID/task/TID/comm). prctl, not
+   pthread_setname_np: that one moved into libc at glibc 2.34 under a new
+   symbol version, above the libraries' 2.17 floor. */
+#include <sys/prctl.h>
 static inline void tocsin_name_thread(const char *name) {
-    (void)pthread_setname_np(pthread_self(), name);
+    (void)prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }

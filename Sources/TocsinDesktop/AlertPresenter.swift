@@ -173,8 +173,27 @@ final class AlertPresenter {
         onClosed = { _, _ in }
     }
 
+    /// Closes every notification shown, without waiting for each answer
+    /// (closing one by one, a round trip each, took a busy server over
+    /// 20 s for a hundred); returns once the requests are written.
     func closeAll() {
-        for key in Array(shown.keys) { close(key) }
+        let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil)
+        for (_, notification) in shown {
+            let id = tocsin_notification_id(notification)
+            if let bus, id != 0 {
+                var argument = g_variant_new_uint32(id)
+                g_dbus_connection_call(
+                    bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
+                    "CloseNotification", g_variant_new_tuple(&argument, 1), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil, nil, nil)
+            }
+            g_object_unref(UnsafeMutableRawPointer(notification))
+        }
+        shown = [:]
+        adopted = [:]
+        if let bus {
+            g_dbus_connection_flush_sync(bus, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(bus))
+        }
         for notification in closing { g_object_unref(UnsafeMutableRawPointer(notification)) }
         closing = []
     }

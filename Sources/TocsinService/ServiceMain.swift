@@ -20,6 +20,8 @@ package final class ServiceMain: @unchecked Sendable {
         package var grace: Double = 3600
         /// No alerts or sounds (tests, headless use).
         package var quiet = false
+        /// Live notifications shown at once (`Notifier.Options.liveLimit`).
+        package var liveLimit = 3
 
         package init() {}
     }
@@ -53,7 +55,7 @@ package final class ServiceMain: @unchecked Sendable {
             logLine("cannot make an engine: \(error)")
             return 1
         }
-        let notifier = options.quiet ? nil : try? Notifier()
+        let notifier = options.quiet ? nil : try? Notifier(options: .init(liveLimit: options.liveLimit))
         let store = options.statePath.map(ServiceStore.init(path:)) ?? ServiceStore.standard()
         let service = TimerService(engine: engine, store: store, notifier: notifier)
         service.grace = options.grace

@@ -36,6 +36,11 @@ struct Service: ParsableCommand {
     @Flag(help: "No desktop alerts or sounds.")
     var quiet = false
 
+    @Option(help: ArgumentHelp(
+        "How many live notifications show at once, those of the timers ending soonest; the others are summed up in one (default 3, or $TOCSIN_SERVICE_LIVE_LIMIT).",
+        valueName: "count"))
+    var liveLimit: Int = getenv("TOCSIN_SERVICE_LIVE_LIMIT").flatMap { Int(String(cString: $0)) } ?? 3
+
     @Flag(help: ArgumentHelp(
         "Make this install's service startable by your session: link its D-Bus activation file and systemd unit into ~/.local/share, then have the bus and systemd read them (for an install into a prefix the bus does not search).",
         visibility: .default))
@@ -44,6 +49,7 @@ struct Service: ParsableCommand {
     func validate() throws {
         guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError("--idle-exit takes seconds >= 0") }
         guard grace.isFinite, grace >= 0 else { throw ValidationError("--grace takes seconds >= 0") }
+        guard (0...1000).contains(liveLimit) else { throw ValidationError("--live-limit takes a count from 0 to 1000") }
     }
 
     func run() throws {
@@ -56,6 +62,7 @@ struct Service: ParsableCommand {
         options.statePath = state
         options.grace = grace
         options.quiet = quiet
+        options.liveLimit = liveLimit
         let status = ServiceMain(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -6,10 +6,11 @@ package import TocsinService
 /// `tocsin ls --format FORMAT [--follow]`: the status line of the service's
 /// timers for a bar. Following, it keeps the timers as the service's signals
 /// change them, redraws at every whole second, and writes a line only when
-/// it differs from the last: silent while nothing changes. A slow reader
-/// slows only this command (the service sends its signals regardless; the
-/// line written is always the latest). i3bar's clicks (standard input)
-/// pause, resume or snooze the timer shown.
+/// it differs from the last: silent while nothing changes. A bar that stops
+/// reading slows nothing: the service sends its signals regardless, and
+/// this command keeps reading them and keeps only the newest line for the
+/// bar (`LatestLineWriter`). i3bar's clicks (standard input) pause, resume
+/// or snooze the timer shown.
 package final class StatusLine {
     private let client: ServiceClient
     private let format: StatusBar.Format
@@ -17,6 +18,7 @@ package final class StatusLine {
     private var seen: [UInt64: StatusBar.Seen] = [:]
     private var last: String?
     private var written = 0
+    private var output: LatestLineWriter?
 
     package init(client: ServiceClient, format: StatusBar.Format, template: String?) {
         self.client = client
@@ -39,7 +41,9 @@ package final class StatusLine {
         if !follow {
             return Descriptor.say(StatusBar.render(summary(), format: format, template: template))
         }
-        if format == .i3bar { Descriptor.say(StatusBar.i3barHeader) }
+        let output = LatestLineWriter()
+        self.output = output
+        if format == .i3bar { output.write(StatusBar.i3barHeader) }
         update()
         client.follow(beat: { [unowned self] in update() }, readInput: format == .i3bar) { [unowned self] line in click(line) }
     }
@@ -63,7 +67,8 @@ package final class StatusLine {
         let line = StatusBar.render(summary(), format: format, template: template)
         guard line != last else { return }
         last = line
-        Descriptor.say(format == .i3bar && written > 0 ? "," + line : line)
+        let text = format == .i3bar && written > 0 ? "," + line : line
+        if let output { output.write(text) } else { Descriptor.say(text) }
         written += 1
     }
 

@@ -116,3 +116,41 @@ def test_i3bar_streams_its_protocol_and_a_click_pauses_the_timer_shown():
 def test_bad_formats_are_usage_errors(arguments, message):
     result = subprocess.run([TOCSIN, "ls", *arguments], capture_output=True, text=True, timeout=DEADLINE)
     assert result.returncode == 2 and message in result.stderr, result
+
+
+def test_a_bar_that_stops_reading_blocks_nothing_and_then_gets_the_line_of_now():
+    """A stalled bar (its pipe full) does not block `ls --follow` in a write:
+    it keeps serving the bus, keeps only the newest line, and when the bar
+    reads again the line of now arrives, not one per second missed."""
+    import fcntl
+
+    add("Tea", 600, **QUIET)
+    padding = "x" * 1500  # a line a second fills a one-page pipe in three
+    follower = subprocess.Popen([TOCSIN, "ls", "--follow", "--template", padding + " {remaining}"],
+                                stdout=subprocess.PIPE)
+    try:
+        fcntl.fcntl(follower.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
+        first = follower.stdout.readline()
+        assert first.endswith(b"\n")
+        # Not read for 6 s: the pipe fills; the command must not sit in write().
+        wait_until(lambda: open(f"/proc/{follower.pid}/wchan").read() not in ("", "0"), what="the command to wait")
+        time.sleep(6)
+        wchan = open(f"/proc/{follower.pid}/wchan").read()
+        assert "pipe_write" not in wchan, f"blocked in a write to the stalled bar ({wchan})"
+        assert follower.poll() is None
+        remaining_now = timers()[timers_by_label()["Tea"]]["remaining"]
+        lines = []
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            if select.select([follower.stdout], [], [], 0.2)[0]:
+                lines.append(follower.stdout.readline())
+        assert all(text.startswith(padding.encode()) and text.endswith(b"\n") for text in lines), "a half line"
+        shown = [text.decode().split()[-1] for text in lines]
+        # What the pipe held, the line begun when it filled, then the newest
+        # (the ones between were dropped): not a line for each second missed.
+        assert len(lines) <= 5, shown
+        minutes, seconds = map(int, shown[-1].split(":"))
+        assert abs(minutes * 60 + seconds - remaining_now) < 3, (shown, remaining_now)
+    finally:
+        follower.kill()
+        follower.wait()

@@ -21,12 +21,13 @@
  *   clock, so a hundred live timers wake the notifier once a second; a
  *   button's effect shows at once (the beat's next update then waits at
  *   least 0.9 s), nothing is sent while paused. Since 0.8 at most the 3
- *   live timers ending soonest (running countdowns, then stopwatches,
- *   then paused timers) show their own notification; the others are
- *   summed up in one notification ("5 more timers": "Rice 3:12 · Eggs
- *   7:40 · …", low urgency, no buttons), updated in place and closed when
- *   3 or fewer are left; a timer moving into the first 3 gets its own
- *   again. Alarms never wait behind live updates. Buttons: Pause / Resume (one
+ *   live timers ending soonest (running countdowns, then stopwatches, then
+ *   paused timers; the 3: tocsin_notify_set_live_limit) show their own
+ *   notification; the others are summed up in one notification ("5 more
+ *   timers": "Rice 3:12 · Eggs 7:40 · …", low urgency, no buttons),
+ *   updated in place and closed when 3 or fewer are left; a timer moving
+ *   into the first 3 gets its own again. Alarms never wait behind live
+ *   updates. Buttons: Pause / Resume (one
  *   button that toggles), +1 min (tocsin_timer_adjust; not for a stopwatch)
  *   and Cancel. At zero the same notification becomes the alarm (critical,
  *   the sound, Stop / Restart / +1 min) and then counts the time since
@@ -288,6 +289,15 @@ TOCSIN_EXTERN int tocsin_notify_forget_engine(tocsin_notifier *notifier,
 TOCSIN_EXTERN int tocsin_notify_stop(tocsin_notifier *notifier,
                                      tocsin_engine *engine,
                                      tocsin_timer timer);
+
+/**
+ * How many live notifications show at once (0 to 1000; 3 by default): those
+ * of the timers ending soonest; the others are summed up in one (see LIVE
+ * NOTIFICATIONS). Applies at once. Since 0.8. Returns TOCSIN_EINVAL for a
+ * NULL notifier or a count out of range, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_notify_set_live_limit(tocsin_notifier *notifier,
+                                               int count);
 
 /**
  * Shows `alert` now, with no timer (summary defaults to "Tocsin"; the only

@@ -48,6 +48,15 @@ public final class Notifier: Sendable {
         core.setReportHandler(handler)
     }
 
+    /// Changes `Options.liveLimit` (0 to 1,000): the live notifications
+    /// shown at once from now on.
+    ///
+    /// - Throws: `.invalidArgument` for a count out of range.
+    public func setLiveLimit(_ count: Int) throws(TocsinError) {
+        guard (0...1000).contains(count) else { throw .invalidArgument }
+        core.setLiveLimit(count)
+    }
+
     /// Shows `alert` now, with no timer (no Restart or +1 min buttons).
     public func show(_ alert: Alert) {
         core.show(alert)

@@ -188,7 +188,7 @@ extension NotifierCore {
         var live: [(key: AlertKey, rank: Int64)] = []
         for (key, state) in following where state.liveFrame != nil { live.append((key, state.rank)) }
         live.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.key.timer < $1.key.timer }
-        let limit = max(0, options.liveLimit)
+        let limit = liveLimit
         let now = Clocks.monotonic()
         var strays = 0
         for (position, entry) in live.enumerated() {
@@ -266,7 +266,16 @@ extension NotifierCore {
         var live: [(key: AlertKey, rank: Int64)] = []
         for (key, state) in following where state.liveFrame != nil { live.append((key, state.rank)) }
         live.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.key.timer < $1.key.timer }
-        board.summaryHushed = live.dropFirst(max(0, options.liveLimit)).map { $0.key }
+        board.summaryHushed = live.dropFirst(liveLimit).map { $0.key }
+    }
+
+    /// Changes how many live notifications show at once; the others are
+    /// summed up from the next presentation (at once).
+    package func setLiveLimit(_ count: Int) {
+        glib.run { [self] in
+            liveLimit = max(0, count)
+            presentLiveSoon()
+        }
     }
 
     /// Cancels the beat and a pending presentation (closing).

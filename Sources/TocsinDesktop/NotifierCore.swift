@@ -30,6 +30,9 @@ package final class NotifierCore: @unchecked Sendable {
     /// and summary of the live ones; GLib thread only.
     var following: [AlertKey: Following] = [:]
     var board = LiveBoard()
+    /// How many live notifications show at once (`Options.liveLimit`,
+    /// `setLiveLimit`); GLib thread only.
+    var liveLimit: Int
     package let lock = TocsinLock()
     // Guarded by `lock`:
     var attachments: [AlertKey: Attachment] = [:]
@@ -45,6 +48,7 @@ package final class NotifierCore: @unchecked Sendable {
 
     init(options: Options) throws(TocsinError) {
         self.options = options
+        liveLimit = max(0, options.liveLimit)
         do {
             glib = try GLibThread()
         } catch {

@@ -215,6 +215,14 @@ public func tocsin_notify_stop(_ pointer: OpaquePointer?, _ engine: OpaquePointe
     }
 }
 
+@_cdecl("tocsin_notify_set_live_limit")
+public func tocsin_notify_set_live_limit(_ pointer: OpaquePointer?, _ count: Int32) -> Int32 {
+    status(pointer) { notifier throws(TocsinError) in
+        try notifier.notifier.setLiveLimit(Int(count))
+        return Int32(TOCSIN_OK)
+    }
+}
+
 @_cdecl("tocsin_notify_show")
 public func tocsin_notify_show(_ pointer: OpaquePointer?, _ cAlert: UnsafePointer<tocsin_alert>?) -> Int32 {
     status(pointer) { notifier throws(TocsinError) in

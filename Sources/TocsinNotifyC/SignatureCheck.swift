@@ -12,6 +12,7 @@ private func checkSignatures() {
     sameSignature(CTocsinNotify.tocsin_notify_detach, TocsinNotifyC.tocsin_notify_detach)
     sameSignature(CTocsinNotify.tocsin_notify_forget_engine, TocsinNotifyC.tocsin_notify_forget_engine)
     sameSignature(CTocsinNotify.tocsin_notify_stop, TocsinNotifyC.tocsin_notify_stop)
+    sameSignature(CTocsinNotify.tocsin_notify_set_live_limit, TocsinNotifyC.tocsin_notify_set_live_limit)
     sameSignature(CTocsinNotify.tocsin_notify_show, TocsinNotifyC.tocsin_notify_show)
     sameSignature(CTocsinNotify.tocsin_notify_flush, TocsinNotifyC.tocsin_notify_flush)
     sameSignature(CTocsinNotify.tocsin_notify_diagnose, TocsinNotifyC.tocsin_notify_diagnose)

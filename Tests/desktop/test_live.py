@@ -214,3 +214,28 @@ def test_detaching_or_freeing_the_timer_withdraws_its_live_notification(monitor)
         wait_until(lambda: len(monitor.calls("CloseNotification")) == 2, what="Soup's to be withdrawn")
     summaries = {call["summary"] for call in monitor.calls()}
     assert summaries == {"Rice", "Soup"}
+
+
+def test_a_hosts_live_limit_sums_up_the_rest(monitor):
+    """From Python: with set_live_limit(1), of two live timers the one ending
+    sooner shows its own notification and the other the summary; raised to 2,
+    both show their own and the summary goes."""
+    import tocsin
+    import tocsin.notify
+
+    with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine() as engine:
+        notifier.set_live_limit(1)
+        timers = [engine.countdown(seconds, label=label) for seconds, label in ((60, "Rice"), (90, "Soup"))]
+        for timer in timers:
+            notifier.attach(timer, live=True)
+            timer.start()
+        wait_until(lambda: displayed() == 2, what="Rice and the summary")
+        latest = {call["summary"]: call for call in monitor.calls()}
+        assert "Rice" in latest and "Soup" not in latest
+        assert latest["1 more timer"]["body"].startswith("Soup 1:")
+        # Its id: the beat's next update of the summary replaces it.
+        summary = wait_until(lambda: [call["replaces"] for call in monitor.calls()
+                                      if call["summary"] == "1 more timer" and call["replaces"]], what="an update")[0]
+        notifier.set_live_limit(2)
+        wait_until(lambda: [call for call in monitor.calls() if call["summary"] == "Soup"], what="Soup on its own")
+        wait_until(lambda: summary in [call["id"] for call in monitor.calls("CloseNotification")], what="the summary to go")

@@ -49,6 +49,7 @@ static void null_and_unknown_arguments(void) {
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_detach(NULL, engine, timer));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_forget_engine(NULL, engine));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_stop(NULL, engine, timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_set_live_limit(NULL, 3));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_show(NULL, NULL));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_flush(NULL, 1));
     char text[8];
@@ -59,6 +60,10 @@ static void null_and_unknown_arguments(void) {
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_detach(notifier, NULL, timer));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_forget_engine(notifier, NULL));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_stop(notifier, NULL, timer));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_set_live_limit(notifier, -1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_set_live_limit(notifier, 1001));
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_set_live_limit(notifier, 0));
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_set_live_limit(notifier, 1000));
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_diagnose(notifier, NULL, 8));  /* a size with no buffer */
     tocsin_notify_free(notifier);
     tocsin_engine_free(engine);

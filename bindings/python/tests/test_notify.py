@@ -90,3 +90,12 @@ def test_closing_the_engine_detaches_its_alerts(no_desktop):
         engine.close()  # the notifier forgets the engine before it goes
         with pytest.raises(tocsin.EngineClosedError):
             notifier.attach(timer)
+
+
+@pytest.mark.parametrize("count", [-1, 1001, 2.5, "3", True, None])
+def test_bad_live_limits_are_refused(count):
+    with tocsin.notify.Notifier(quiet=True) as notifier:
+        with pytest.raises(tocsin.InvalidArgumentError):
+            notifier.set_live_limit(count)
+        notifier.set_live_limit(0)
+        notifier.set_live_limit(1000)

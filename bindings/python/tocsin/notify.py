@@ -92,6 +92,7 @@ _PROTOTYPES: list[tuple[str, list[Any], Any, Any]] = [
     ("tocsin_notify_detach", [c_void_p, c_void_p, c_uint64], c_int, _check),
     ("tocsin_notify_forget_engine", [c_void_p, c_void_p], c_int, _check),
     ("tocsin_notify_stop", [c_void_p, c_void_p, c_uint64], c_int, _check),
+    ("tocsin_notify_set_live_limit", [c_void_p, c_int], c_int, _check),  # since 0.8
     ("tocsin_notify_show", [c_void_p, POINTER(_CAlert)], c_int, _check),
     ("tocsin_notify_flush", [c_void_p, c_double], c_int, _check),
     ("tocsin_notify_diagnose", [c_void_p, c_char_p, c_size_t], c_int, _check),
@@ -199,6 +200,14 @@ class Notifier:
         """Silences and dismisses the timer's alert (the Stop button); it stays
         attached for the next finish. NoSuchTimerError if none is attached."""
         self._lib.tocsin_notify_stop(self._pointer(), timer.engine._c_pointer(), timer.handle)
+
+    def set_live_limit(self, count: int) -> None:
+        """How many live notifications show at once (0 to 1000; 3 by
+        default): those of the timers ending soonest; the others are summed
+        up in one notification, updated in place."""
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 1000:
+            raise InvalidArgumentError(-1, f"live limit must be a whole number from 0 to 1000, not {count!r}")
+        self._lib.tocsin_notify_set_live_limit(self._pointer(), count)
 
     def show(self, summary: str = "Tocsin", body: Optional[str] = None, **options: Any) -> None:
         """Shows an alert now, with no timer."""

@@ -198,11 +198,8 @@ extension LockedCore {
 
     package func remainingNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64? {
         try withTimer(timer) { core, index in
-            let slot = core.slots[index].pointee
-            if let time = core.alarmTimes[index], slot.state == .idle || slot.state == .suspended {
-                return max(0, time - core.wallClock())  // its duration is at least 1 ns
-            }
-            return slot.remaining(after: slot.runningTime(at: core.clockNow()))
+            var wall: Int64?
+            return core.remaining(of: index, elapsed: core.slots[index].pointee.runningTime(at: core.clockNow()), wall: &wall)
         }
     }
 

@@ -22,6 +22,20 @@ package struct TimerReading: Sendable {
     package var calendar: CalendarSpec?
 }
 
+extension EngineCore {
+    /// Countdown: the time left after `elapsed`; an idle or suspended
+    /// alarm: the time until its wall time (`wall`, read once and kept for
+    /// the next timer). Nil for a stopwatch.
+    func remaining(of index: Int32, elapsed: Int64, wall: inout Int64?) -> Int64? {
+        let slot = slots[index].pointee
+        if !alarmTimes.isEmpty, let time = alarmTimes[index], slot.state == .idle || slot.state == .suspended {
+            if wall == nil { wall = wallClock() }
+            return max(0, time - (wall ?? 0))  // its duration is at least 1 ns
+        }
+        return slot.remaining(after: elapsed)
+    }
+}
+
 extension LockedCore {
     package func readings(of timers: [TimerID]) throws(TocsinError) -> [TimerReading?] {
         try withOpenCore { core in
@@ -33,12 +47,8 @@ extension LockedCore {
                 defer { core.rearmWakeIfWakes(index) }  // as every call on a timer: its deadline may have moved
                 let slot = core.slots[index].pointee
                 let elapsed = slot.runningTime(at: now)
-                var remaining = slot.remaining(after: elapsed)
+                let remaining = core.remaining(of: index, elapsed: elapsed, wall: &wall)
                 let alarmTime = core.alarmTimes.isEmpty ? nil : core.alarmTimes[index]
-                if let time = alarmTime, slot.state == .idle || slot.state == .suspended {
-                    if wall == nil { wall = core.wallClock() }
-                    remaining = max(0, time - (wall ?? 0))
-                }
                 let extras = slot.flags.contains(.extras)
                 return TimerReading(
                     state: slot.state, elapsed: elapsed, remaining: remaining, duration: slot.isStopwatch ? nil : slot.duration,

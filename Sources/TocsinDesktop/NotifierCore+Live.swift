@@ -185,30 +185,37 @@ extension NotifierCore {
     /// `minimumGap` after the last, so a button's frame is not followed by
     /// the beat's an instant later), the others are closed and summed up in one.
     private func presentLive(paced: Bool) {
-        var live: [(key: AlertKey, rank: Int64)] = []
-        for (key, state) in following where state.liveFrame != nil { live.append((key, state.rank)) }
-        live.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.key.timer < $1.key.timer }
+        let live = rankedLive()
         let limit = liveLimit
         let now = Clocks.monotonic()
         var strays = 0
-        for (position, entry) in live.enumerated() {
-            guard var state = following[entry.key], let frame = state.liveFrame else { continue }
+        for (position, key) in live.enumerated() {
+            guard var state = following[key], let frame = state.liveFrame else { continue }
             if position < limit {
                 guard frame != state.shownFrame, !paced || state.shownFrame == nil || now - state.lastSent >= LiveDisplay.minimumGap,
-                      let alert = attachedAlert(entry.key) else { continue }
-                showFrame(&state, entry.key, frame, alert: alert)
+                      let alert = attachedAlert(key) else { continue }
+                showFrame(&state, key, frame, alert: alert)
             } else if state.shownFrame != nil {
-                presenter.close(entry.key)  // summed up from now on
+                presenter.close(key)  // summed up from now on
                 state.shownFrame = nil
-            } else if strays < LiveDisplay.straysPerLook, presenter.closeAdopted(entry.key) {
+            } else if strays < LiveDisplay.straysPerLook, presenter.closeAdopted(key) {
                 // An earlier process's, left showing: closed a few at a time
                 // (each is a round trip), and the host forgets its id.
                 strays += 1
-                report(.dismissed, entry.key, "closed: its place went to sooner timers", nil)
+                report(.dismissed, key, "closed: its place went to sooner timers", nil)
             }
-            following[entry.key] = state
+            following[key] = state
         }
-        presentSummary(live.count > limit ? live[limit...].map { $0.key } : [])
+        presentSummary(Array(live.dropFirst(limit)))
+    }
+
+    /// The timers that show a live frame, soonest first (`LiveDisplay.rank`),
+    /// ties broken by their handle.
+    private func rankedLive() -> [AlertKey] {
+        var live: [(key: AlertKey, rank: Int64)] = []
+        for (key, state) in following where state.liveFrame != nil { live.append((key, state.rank)) }
+        live.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.key.timer < $1.key.timer }
+        return live.map { $0.key }
     }
 
     /// Sends one frame (a live one, or a warning), replacing the timer's
@@ -263,10 +270,7 @@ extension NotifierCore {
     /// The person closed the summary: closed while the same timers are summed up.
     func hushSummary() {
         board.summary = nil
-        var live: [(key: AlertKey, rank: Int64)] = []
-        for (key, state) in following where state.liveFrame != nil { live.append((key, state.rank)) }
-        live.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.key.timer < $1.key.timer }
-        board.summaryHushed = live.dropFirst(liveLimit).map { $0.key }
+        board.summaryHushed = Array(rankedLive().dropFirst(liveLimit))
     }
 
     /// Changes how many live notifications show at once; the others are

@@ -1,6 +1,6 @@
 /* The timer service under load, from a D-Bus client (GDBus, synchronous
    calls as a script would make them): N Add round trips (p50, p99), List
-   of all N (the median of 5), then the service's RSS (and its growth since
+   and ListColumns of all N (the median of 5 each), then the service's RSS (and its growth since
    it started, per timer) and the CPU it uses over 5 s while the N timers
    wait. Compared in the same run with N `sleep` processes, the
    way a shell keeps N timers (`sleep 3600 &`): the time to start each and
@@ -27,6 +27,30 @@ static GVariant *call(GDBusConnection *bus, const char *method, GVariant *argume
         exit(1);
     }
     return reply;
+}
+
+/* The median of 5 round trips of `method`, in ms; `*count`: how many
+   elements the reply's first value has (timers or columns' rows). */
+static double median_call_ms(GDBusConnection *bus, const char *method, GVariant *arguments, size_t *count) {
+    int64_t trips[5];
+    if (arguments) g_variant_ref_sink(arguments);
+    for (int k = 0; k < 5; k++) {
+        int64_t began = now_ns();
+        GVariant *reply = call(bus, method, arguments);
+        trips[k] = now_ns() - began;
+        GVariant *items = g_variant_get_child_value(reply, 0);
+        *count = g_variant_n_children(items);
+        if (g_variant_is_of_type(items, G_VARIANT_TYPE("a{sv}"))) { /* columns: the rows of "id" */
+            GVariant *ids = g_variant_lookup_value(items, "id", G_VARIANT_TYPE("at"));
+            *count = ids ? g_variant_n_children(ids) : 0;
+            if (ids) g_variant_unref(ids);
+        }
+        g_variant_unref(items);
+        g_variant_unref(reply);
+    }
+    if (arguments) g_variant_unref(arguments);
+    qsort(trips, 5, sizeof *trips, compare_int64);
+    return trips[2] / 1e6;
 }
 
 static long service_pid(GDBusConnection *bus) {
@@ -87,29 +111,22 @@ int main(int argc, char **argv) {
         g_variant_unref(call(bus, "Add", g_variant_new("(sda{sv})", "Bench", 3600.0 + i * 0.001, &options)));
         trips[i] = now_ns() - began;
     }
-    /* List: the median of 5 round trips, each decoded as a client would. */
-    int64_t lists[5];
-    size_t count = 0;
-    for (int k = 0; k < 5; k++) {
-        int64_t list_began = now_ns();
-        GVariant *listed = call(bus, "List", NULL);
-        lists[k] = now_ns() - list_began;
-        GVariant *items = g_variant_get_child_value(listed, 0);
-        count = g_variant_n_children(items);
-        g_variant_unref(items);
-        g_variant_unref(listed);
-    }
-    qsort(lists, 5, sizeof *lists, compare_int64);
-    int64_t list_ns = lists[2];
+    /* List and ListColumns (every column): the median of 5 round trips
+       each, the reply taken apart as a client would (to its arrays). */
+    size_t count = 0, counted = 0;
+    double list_ms = median_call_ms(bus, "List", NULL, &count);
+    const char *every_column[] = {NULL};
+    double columns_ms = median_call_ms(bus, "ListColumns", g_variant_new("(^as)", every_column), &counted);
+    if (counted != count) { fprintf(stderr, "service: List has %zu timers, ListColumns %zu\n", count, counted); return 1; }
 
     double cpu_before = cpu_seconds(pid);
     sleep(5);
     double cpu_used = cpu_seconds(pid) - cpu_before;
     long rss_kb = proc_field(status, "VmRSS:");
     qsort(trips, (size_t)n, sizeof *trips, compare_int64);
-    printf("engine=tocsin-service n=%d add_p50_us=%.0f add_p99_us=%.0f list_ms=%.1f listed=%zu rss_kb=%ld "
+    printf("engine=tocsin-service n=%d add_p50_us=%.0f add_p99_us=%.0f list_ms=%.1f columns_ms=%.1f listed=%zu rss_kb=%ld "
            "rss0_kb=%ld bytes_per_timer=%.0f cpu_5s_ms=%.0f\n",
-           n, trips[n / 2] / 1e3, trips[(size_t)(n * 0.99)] / 1e3, list_ns / 1e6, count, rss_kb, rss0_kb,
+           n, trips[n / 2] / 1e3, trips[(size_t)(n * 0.99)] / 1e3, list_ms, columns_ms, count, rss_kb, rss0_kb,
            (rss_kb - rss0_kb) * 1024.0 / n, cpu_used * 1e3);
 
     /* The shell's way: N sleep processes. */

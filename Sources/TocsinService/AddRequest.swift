@@ -143,7 +143,7 @@ package struct AddRequest: Equatable, Sendable {
             }
             self.nanoseconds = nanoseconds
         case .alarm:
-            guard let nanoseconds else {
+            guard let nanoseconds, nanoseconds >= 0 else {
                 throw ServiceError(.invalidArgument, "an alarm's time must be a Unix time (seconds since 1970), got \(seconds)")
             }
             self.nanoseconds = nanoseconds

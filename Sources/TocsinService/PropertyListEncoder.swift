@@ -12,11 +12,20 @@ struct PropertyListEncoder {
 
     /// The serialized `aa{sv}` of `timers`.
     static func encode(_ timers: [[(String, ServiceValue)]]) -> [UInt8] {
+        encode(count: timers.count) { body in timers.forEach(body) }
+    }
+
+    /// The serialized `aa{sv}` of the table's rows, written as they are made.
+    static func encode(_ table: TimerTable) -> [UInt8] {
+        encode(count: table.ids.count, table.forEachRow)
+    }
+
+    private static func encode(count: Int, _ rows: (([(String, ServiceValue)]) -> Void) -> Void) -> [UInt8] {
         var encoder = PropertyListEncoder()
-        encoder.bytes.reserveCapacity(timers.count * 640)
+        encoder.bytes.reserveCapacity(count * 640)
         var timerEnds: [Int] = []
-        timerEnds.reserveCapacity(timers.count)
-        for properties in timers {
+        timerEnds.reserveCapacity(count)
+        rows { properties in
             encoder.pad(to: 8)
             encoder.dictionary(properties)
             timerEnds.append(encoder.bytes.count)

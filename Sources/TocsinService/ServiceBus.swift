@@ -145,9 +145,14 @@ final class ServiceBus: @unchecked Sendable {
                 reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
-                g_dbus_method_invocation_return_value(invocation, Self.serialized(PropertyListEncoder.encode(service.list()),
+                g_dbus_method_invocation_return_value(invocation, Self.serialized(service.serializedList(),
                                                                                    type: "(aa{sv})"))
                 return
+            case "ListColumns":
+                let names = g_variant_get_strv(child(parameters, 0), nil)
+                defer { g_free(names) }
+                let requested = (0...).lazy.prefix { names?[$0] != nil }.map { String(cString: names![$0]!) }
+                reply = [Self.columns(try service.table(Array(requested)))]
             case "Watch":
                 watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
                 reply = []
@@ -239,10 +244,14 @@ final class ServiceBus: @unchecked Sendable {
     }
 
     static func dictionary(_ properties: [(String, ServiceValue)]) -> OpaquePointer? {
-        let entries: [OpaquePointer?] = properties.map { name, value in
-            g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_variant(variant(value)))
-        }
-        return array(of: "{sv}", entries)
+        dictionary(properties.map { name, value in (name, variant(value)) })
+    }
+
+    /// An `a{sv}` of GVariants (floating references, taken).
+    static func dictionary(_ values: [(String, OpaquePointer?)]) -> OpaquePointer? {
+        array(of: "{sv}", values.map { name, value in
+            g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_variant(value))
+        })
     }
 
     static func variant(_ value: ServiceValue) -> OpaquePointer? {
@@ -305,6 +314,10 @@ final class ServiceBus: @unchecked Sendable {
             </method>
             <method name="List">
               <arg name="timers" type="aa{sv}" direction="out"/>
+            </method>
+            <method name="ListColumns">
+              <arg name="names" type="as" direction="in"/>
+              <arg name="columns" type="a{sv}" direction="out"/>
             </method>
             <method name="Watch"/>
             <signal name="Changed">

@@ -58,7 +58,27 @@ package final class ServiceClient {
         return g_variant_get_double(value)
     }
 
+    /// Every timer, oldest first: `ListColumns`, or `List` from a service
+    /// older than 0.8 (one started before an upgrade).
     package func list() throws(Failure) -> [Timer] {
+        let reply: OpaquePointer
+        do {
+            reply = try call("ListColumns", ServiceBus.tuple([g_variant_new_strv(nil, 0)]))
+        } catch where error.name == Self.unknownMethod {
+            return try listDictionaries()
+        }
+        defer { g_variant_unref(reply) }
+        let columns = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(columns) }
+        guard let table = ServiceBus.table(columns) else {
+            throw Failure(name: "Failed", message: "the service's ListColumns reply is malformed")
+        }
+        return table.rows().map { Timer($0, uniquingKeysWith: { first, _ in first }) }
+    }
+
+    private static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+
+    private func listDictionaries() throws(Failure) -> [Timer] {
         let reply = try call("List", nil)
         defer { g_variant_unref(reply) }
         let items = g_variant_get_child_value(reply, 0)!

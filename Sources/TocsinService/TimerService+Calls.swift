@@ -120,11 +120,4 @@ extension TimerService {
         signals.removed(id)
         announce(rest)
     }
-
-    /// Every timer's properties, in creation order.
-    package func list() -> [[(String, ServiceValue)]] {
-        let listed = entries.values.sorted { $0.id < $1.id }
-        guard let readings = try? engine.readings(of: listed.map { $0.timer }) else { return [] }
-        return zip(listed, readings).compactMap { entry, reading in reading.map { properties(of: entry, $0) } }
-    }
 }

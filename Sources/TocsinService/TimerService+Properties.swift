@@ -1,45 +1,130 @@
 import Tocsin
 import TocsinBase
 
-/// A timer's D-Bus properties, as `List` and `Changed` carry them.
+/// Timers' D-Bus properties: `ListColumns`' table, and `List`'s and
+/// `Changed`'s dictionaries, which are that table's rows.
 extension TimerService {
-    /// The properties `List` and `Changed` carry.
+    typealias Column = TimerTable.Column
+
+    /// The properties `Changed` carries.
     func properties(of entry: Entry) -> [(String, ServiceValue)]? {
         guard let reading = (try? engine.readings(of: [entry.timer]))?.first ?? nil else { return nil }
-        return properties(of: entry, reading)
+        return table(of: Listing(entries: [entry], readings: [reading]), Column.allCases).rows().first
     }
 
-    /// The properties of a timer read already (`List` reads them all at once).
-    func properties(of entry: Entry, _ reading: TimerReading) -> [(String, ServiceValue)] {
-        var properties: [(String, ServiceValue)] = [
-            ("id", .id(entry.id)), ("label", .text(reading.label)),
-            ("kind", .text(entry.kind.rawValue)), ("state", .text(reading.state.description)),
-            ("elapsed", .number(Nanos.seconds(reading.elapsed))),
-            ("clock", .text(reading.clock == .awake ? "awake" : "boot")),
-            ("laps", .numbers(reading.laps.map { Nanos.seconds($0) })),
-            ("live", .flag(entry.live)), ("warn", .number(Nanos.seconds(entry.warn))),
-            ("wake", .flag(reading.wakes)), ("finishes", .id(entry.finishes)),
-            ("snooze", .number(Nanos.seconds(entry.snooze))), ("ring", .number(Nanos.seconds(entry.ring))),
-            ("pause_media", .flag(entry.pauseMedia)),
-        ]
-        if let remaining = reading.remaining, let duration = reading.duration {
-            properties += [("remaining", .number(Nanos.seconds(remaining))), ("duration", .number(Nanos.seconds(duration)))]
+    /// Every timer's properties, in creation order (`List`).
+    package func list() -> [[(String, ServiceValue)]] {
+        table(of: listing(), Column.allCases).rows()
+    }
+
+    /// `List`'s reply, serialized (`PropertyListEncoder`).
+    package func serializedList() -> [UInt8] {
+        PropertyListEncoder.encode(table(of: listing(), Column.allCases))
+    }
+
+    /// The columns `names` (every column if it is empty; `id` always) of
+    /// every timer, in creation order (`ListColumns`).
+    package func table(_ names: [String]) throws(ServiceError) -> TimerTable {
+        let columns = try TimerTable.columns(named: names).get()
+        return table(of: listing(), columns)
+    }
+
+    /// Timers and their readings, side by side.
+    private struct Listing {
+        var entries: [Entry]
+        var readings: [TimerReading]
+        var count: Int { entries.count }
+        var indices: Range<Int> { 0..<count }
+    }
+
+    /// Every timer with its reading, in creation order, read in one engine
+    /// call. Arrays sized up front: at 10,000 timers, growing them (an
+    /// entry is large) cost more than reading the engine.
+    private func listing() -> Listing {
+        let ids = entries.keys.sorted()
+        var listed: [Entry] = []
+        listed.reserveCapacity(ids.count)
+        for id in ids { if let entry = entries[id] { listed.append(entry) } }
+        guard let readings = try? engine.readings(of: listed.map(\.timer)) else { return Listing(entries: [], readings: []) }
+        guard readings.contains(where: { $0 == nil }) else { return Listing(entries: listed, readings: readings.map { $0! }) }
+        let kept = listed.indices.filter { readings[$0] != nil }  // (a timer the engine no longer has: none in practice)
+        return Listing(entries: kept.map { listed[$0] }, readings: kept.compactMap { readings[$0] })
+    }
+
+    private func table(of listing: Listing, _ columns: [Column]) -> TimerTable {
+        let now = Nanos.seconds(Clocks.realtime())
+        return TimerTable(columns.map { ($0, values(of: $0, listing, now: now)) })
+    }
+
+    /// One column: see `TimerTable.Values` for what stands for "none".
+    private func values(of column: Column, _ listing: Listing, now: Double) -> TimerTable.Values {
+        let entries = listing.entries, readings = listing.readings
+        func each<T>(_ value: (Entry, TimerReading) -> T) -> [T] {
+            listing.indices.map { value(entries[$0], readings[$0]) }
         }
-        if let time = reading.alarmTime {
-            properties.append(("alarm_time", .number(Nanos.seconds(time))))
-            if let spec = reading.calendar {
-                properties += [("calendar", .text(spec.normalized)), ("next", .number(Nanos.seconds(time)))]
-                if let rang = entry.finishedAt { properties.append(("rang_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - rang)))) }
-            }
+        let none = -1.0  // (an optional column's "does not apply")
+        func seconds(_ value: (Entry, TimerReading) -> Int64?) -> TimerTable.Values {
+            .numbers(each { value($0, $1).map(Nanos.seconds) ?? none })
         }
-        if let file = entry.soundFile { properties.append(("sound_file", .text(file))) }
-        if entry.volume != 0 { properties.append(("volume", .number(entry.volume))) }
-        if entry.fade > 0 { properties.append(("fade", .number(Nanos.seconds(entry.fade)))) }
-        if let until = entry.snoozedUntil { properties.append(("snoozed_until", .number(until))) }
-        if let after = entry.after { properties.append(("after", .id(after))) }
-        if reading.state == .finished, let finishedAt = entry.finishedAt {
-            properties.append(("finished_ago", .number(max(0, Nanos.seconds(Clocks.realtime()) - finishedAt))))
+        func flags(_ value: (Entry, TimerReading) -> Bool) -> TimerTable.Values {
+            .codes(each { value($0, $1) ? 1 : 0 })
         }
-        return properties
+        /// A calendar alarm's time (its coming occurrence), or nil.
+        func occurrence(_ reading: TimerReading) -> Int64? { reading.calendar == nil ? nil : reading.alarmTime }
+        switch column {
+        case .id: return .ids(entries.map(\.id))
+        case .label: return .texts(readings.map(\.label))
+        case .kind: return .codes(entries.map(\.kind.code))
+        case .state: return .codes(readings.map { UInt8(truncatingIfNeeded: $0.state.rawValue) })
+        case .clock: return .codes(readings.map { $0.clock == .awake ? 1 : 0 })
+        case .elapsed: return seconds { $1.elapsed }
+        case .remaining: return seconds { $1.duration == nil ? nil : $1.remaining }
+        case .duration: return seconds { $1.remaining == nil ? nil : $1.duration }
+        case .alarmTime: return seconds { $1.alarmTime }
+        case .calendar:
+            return .textsByID(listing.indices.compactMap { row in
+                guard occurrence(readings[row]) != nil, let spec = readings[row].calendar else { return nil }
+                return (entries[row].id, spec.normalized)
+            })
+        case .next: return seconds { occurrence($1) }
+        case .rangAgo:
+            return .numbers(each { entry, reading in
+                guard occurrence(reading) != nil, let rang = entry.finishedAt else { return none }
+                return max(0, now - rang)
+            })
+        case .finishedAgo:
+            return .numbers(each { entry, reading in
+                guard reading.state == .finished, let finishedAt = entry.finishedAt else { return none }
+                return max(0, now - finishedAt)
+            })
+        case .finishes: return .ids(entries.map(\.finishes))
+        case .after: return .ids(entries.map { $0.after ?? 0 })
+        case .live: return flags { entry, _ in entry.live }
+        case .warn: return seconds { entry, _ in entry.warn }
+        case .wake: return flags { $1.wakes }
+        case .snooze: return seconds { entry, _ in entry.snooze }
+        case .ring: return seconds { entry, _ in entry.ring }
+        case .pauseMedia: return flags { entry, _ in entry.pauseMedia }
+        case .soundFile: return .textsByID(entries.compactMap { entry in entry.soundFile.map { (entry.id, $0) } })
+        case .volume: return .numbers(entries.map(\.volume))
+        case .fade: return seconds { entry, _ in entry.fade }
+        case .snoozedUntil: return .numbers(entries.map { $0.snoozedUntil ?? none })
+        case .laps:
+            return .lapsByID(listing.indices.compactMap { row in
+                readings[row].laps.isEmpty ? nil : (entries[row].id, readings[row].laps.map(Nanos.seconds))
+            })
+        }
+    }
+}
+
+extension TimerService.Kind {
+    /// Its code in `ListColumns`' `kind` column (its place in `allCases`).
+    var code: UInt8 {
+        switch self {
+        case .countdown: 0
+        case .stopwatch: 1
+        case .alarm: 2
+        case .calendar: 3
+        }
     }
 }

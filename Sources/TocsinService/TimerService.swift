@@ -25,7 +25,7 @@ package struct ServiceSignals {
 /// `@unchecked Sendable`: used on one thread (the service's main loop); the
 /// engine is polled there, so its handlers run there too.
 package final class TimerService: @unchecked Sendable {
-    package enum Kind: String, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         case countdown, stopwatch, alarm, calendar
     }
 

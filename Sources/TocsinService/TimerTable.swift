@@ -1,0 +1,191 @@
+import Tocsin
+
+/// Timers' properties column by column: `ListColumns`' reply, and the one
+/// place that says what each property of `List` and `Changed` holds (those
+/// are this table's `rows()`).
+///
+/// Columns rather than a dictionary per timer because of what D-Bus costs:
+/// GDBus converts a message value by value, some 0.5 µs each on each side,
+/// and `List`'s `aa{sv}` is 170,000 values for 10,000 timers (240 ms). An
+/// array of a fixed-size type (`at`, `ad`, `ay`) is copied whole, so
+/// numbers, codes and flags are such arrays, one element per timer; what
+/// few timers have (a calendar spec, a sound file, laps) is a list of (id,
+/// value) pairs of only those timers. Only labels cost a value per timer.
+package struct TimerTable: Equatable, Sendable {
+    /// One column's values: dense (one per timer, in the table's order) or
+    /// sparse (by id, only the timers that have one, in the table's order).
+    package enum Values: Equatable, Sendable {
+        /// `at`: ids and counts; 0 where a column says "none" (`after`).
+        case ids([UInt64])
+        /// `ad`: seconds (or dB); -1 where an `isOptional` column's
+        /// property does not apply to the timer (they are never negative
+        /// otherwise). Not NaN: `busctl --json` cannot write it.
+        case numbers([Double])
+        /// `ay`: the codes of `Column.codeNames`, or 0/1 for flags.
+        case codes([UInt8])
+        /// `as`: one text per timer.
+        case texts([String])
+        /// `a(ts)`: the timers that have a text, with it. (Pairs, not a
+        /// dictionary: `busctl --json` writes only string-keyed ones.)
+        case textsByID([(UInt64, String)])
+        /// `a(tad)`: the timers that have laps, with them.
+        case lapsByID([(UInt64, [Double])])
+
+        package static func == (left: Values, right: Values) -> Bool {
+            switch (left, right) {
+            case (.ids(let a), .ids(let b)): a == b
+            case (.numbers(let a), .numbers(let b)): a == b
+            case (.codes(let a), .codes(let b)): a == b
+            case (.texts(let a), .texts(let b)): a == b
+            case (.textsByID(let a), .textsByID(let b)): a.elementsEqual(b) { $0 == $1 }
+            case (.lapsByID(let a), .lapsByID(let b)): a.elementsEqual(b) { $0.0 == $1.0 && $0.1 == $1.1 }
+            default: false
+            }
+        }
+
+        /// How many values a dense column has; nil for a sparse one.
+        var count: Int? {
+            switch self {
+            case .ids(let values): values.count
+            case .numbers(let values): values.count
+            case .codes(let values): values.count
+            case .texts(let values): values.count
+            case .textsByID, .lapsByID: nil
+            }
+        }
+    }
+
+    package enum Column: String, CaseIterable, Sendable {
+        case id, label, kind, state, clock, elapsed, remaining, duration
+        case alarmTime = "alarm_time", calendar, next
+        case rangAgo = "rang_ago", finishedAgo = "finished_ago", finishes, after
+        case live, warn, wake, snooze, ring
+        case pauseMedia = "pause_media", soundFile = "sound_file", volume, fade
+        case snoozedUntil = "snoozed_until", laps
+
+        /// The names a code column's values stand for, by code; nil for a
+        /// column of another type. Flags (`live`, `wake`, `pause_media`)
+        /// are codes 0 and 1.
+        package var codeNames: [String]? {
+            switch self {
+            case .kind: TimerService.Kind.allCases.map(\.rawValue)  // countdown, stopwatch, alarm, calendar
+            case .state: TimerState.allCases.map(\.description)  // tocsin.h's TOCSIN_IDLE … TOCSIN_CANCELED
+            case .clock: ["boot", "awake"]  // TOCSIN_CLOCK_BOOT, TOCSIN_CLOCK_AWAKE
+            default: nil
+            }
+        }
+
+        var isFlag: Bool { self == .live || self == .wake || self == .pauseMedia }
+
+        /// Number columns whose property only some timers have: -1 for
+        /// the others. (A stopwatch has no time left; only alarms have a
+        /// time of day; …)
+        package var isOptional: Bool {
+            switch self {
+            case .remaining, .duration, .alarmTime, .next, .rangAgo, .finishedAgo, .snoozedUntil: true
+            default: false
+            }
+        }
+
+        /// Columns that `List` and `Changed` leave out of a timer's
+        /// properties when they hold their "none" (or, for these two, 0).
+        var isLeftOutAtZero: Bool { self == .volume || self == .fade }
+    }
+
+    package private(set) var columns: [(Column, Values)]
+
+    package init(_ columns: [(Column, Values)]) {
+        self.columns = columns
+    }
+
+    package static func == (left: TimerTable, right: TimerTable) -> Bool {
+        left.columns.elementsEqual(right.columns) { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+
+    /// The timers' ids, in the table's order (every table has them).
+    package var ids: [UInt64] {
+        if case .ids(let ids)? = columns.first(where: { $0.0 == .id })?.1 { ids } else { [] }
+    }
+
+    /// True if it has ids, every dense column a value for each timer and
+    /// every sparse one only timers of the table.
+    package var isWellFormed: Bool {
+        guard columns.contains(where: { $0.0 == .id }) else { return false }
+        let ids = ids, known = Set(ids)
+        return columns.allSatisfy { _, values in
+            switch values {
+            case .textsByID(let byID): byID.allSatisfy { known.contains($0.0) }
+            case .lapsByID(let byID): byID.allSatisfy { known.contains($0.0) }
+            default: values.count == ids.count
+            }
+        }
+    }
+
+    /// Each timer's properties as `List` and `Changed` carry them: a
+    /// property that does not apply to the timer is left out (except
+    /// `laps`: empty).
+    package func rows() -> [[(String, ServiceValue)]] {
+        var rows: [[(String, ServiceValue)]] = []
+        rows.reserveCapacity(ids.count)
+        forEachRow { rows.append($0) }
+        return rows
+    }
+
+    /// `rows()` one at a time, in order, without keeping them: `List`
+    /// writes each straight into its reply.
+    package func forEachRow(_ body: ([(String, ServiceValue)]) -> Void) {
+        let sparse = columns.map { _, values -> [UInt64: ServiceValue]? in
+            switch values {
+            case .textsByID(let byID): Dictionary(byID.map { ($0, .text($1)) }, uniquingKeysWith: { first, _ in first })
+            case .lapsByID(let byID): Dictionary(byID.map { ($0, .numbers($1)) }, uniquingKeysWith: { first, _ in first })
+            default: nil
+            }
+        }
+        var row: [(String, ServiceValue)] = []
+        row.reserveCapacity(columns.count)
+        for (index, id) in ids.enumerated() {
+            row.removeAll(keepingCapacity: true)
+            for ((column, values), byID) in zip(columns, sparse) {
+                let value = if let byID { byID[id] ?? (column == .laps ? .numbers([]) : nil) }
+                    else { Self.value(values, index, column) }
+                if let value { row.append((column.rawValue, value)) }
+            }
+            body(row)
+        }
+    }
+
+    private static func value(_ values: Values, _ row: Int, _ column: Column) -> ServiceValue? {
+        switch values {
+        case .ids(let ids):
+            return column == .after && ids[row] == 0 ? nil : .id(ids[row])
+        case .numbers(let numbers):
+            let number = numbers[row]
+            return (column.isOptional && number < 0) || (column.isLeftOutAtZero && number == 0) ? nil : .number(number)
+        case .codes(let codes):
+            if column.isFlag { return .flag(codes[row] != 0) }
+            guard let names = column.codeNames, Int(codes[row]) < names.count else { return nil }
+            return .text(names[Int(codes[row])])
+        case .texts(let texts):
+            return .text(texts[row])
+        case .textsByID, .lapsByID:
+            return nil
+        }
+    }
+}
+
+extension TimerTable {
+    /// The columns `names` asks for (every column if it is empty), the id
+    /// first; nil names the first unknown one.
+    package static func columns(named names: [String]) -> Result<[Column], ServiceError> {
+        guard !names.isEmpty else { return .success(Column.allCases) }
+        var chosen: [Column] = [.id]
+        for name in names {
+            guard let column = Column(rawValue: name) else {
+                return .failure(ServiceError(.invalidArgument,
+                    "no column '\(name)'; the columns are \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
+            }
+            if !chosen.contains(column) { chosen.append(column) }
+        }
+        return .success(chosen)
+    }
+}

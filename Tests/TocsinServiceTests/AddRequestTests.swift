@@ -85,6 +85,8 @@ import TocsinService
             ("Tea", -1, [:], ServiceError(.invalidArgument, "seconds must be a finite number above 0, at most 100 years; got -1.0")),
             ("Tea", .nan, ["kind": .text("alarm")], ServiceError(.invalidArgument,
                 "an alarm's time must be a Unix time (seconds since 1970), got nan")),
+            ("Wake", -1, ["kind": .text("alarm")], ServiceError(.invalidArgument,
+                "an alarm's time must be a Unix time (seconds since 1970), got -1.0")),
             (String(repeating: "x", count: TimerEngine.maxLabelBytes + 1), 60, [:],
              ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")),
         ]

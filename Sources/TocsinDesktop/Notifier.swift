@@ -48,6 +48,21 @@ public final class Notifier: Sendable {
         core.setReportHandler(handler)
     }
 
+    /// Receives the server id of the summary of the live timers beyond the
+    /// limit when it is shown, and nil when it is closed, on the notifier's
+    /// GLib thread (the timer service keeps it: `adoptSummary` after a
+    /// restart).
+    package func setSummaryHandler(_ handler: (@Sendable (UInt32?) -> Void)?) {
+        core.setSummaryHandler(handler)
+    }
+
+    /// The summary an earlier process showed (its server id): the next
+    /// summary replaces it in place, or it is closed if none is needed.
+    /// Call after attaching the timers.
+    package func adoptSummary(_ notification: UInt32) {
+        core.adoptSummary(notification)
+    }
+
     /// Changes `Options.liveLimit` (0 to 1,000): the live notifications
     /// shown at once from now on.
     ///

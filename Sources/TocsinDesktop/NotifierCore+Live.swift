@@ -249,7 +249,10 @@ extension NotifierCore {
             board.summaryHushed = nil
         }
         guard let first = keys.first.flatMap({ following[$0] }) else {
-            if board.summary != nil { presenter.close(Self.summaryKey) }
+            if board.summary != nil || presenter.closeAdopted(Self.summaryKey) {
+                presenter.close(Self.summaryKey)
+                noteSummary(nil)
+            }
             board.summary = nil
             return
         }
@@ -261,6 +264,7 @@ extension NotifierCore {
             summary: title, body: lines, icon: first.icon, urgency: .low, suppressSound: true, buttons: [],
             resident: true, stackTag: "dev.tocsin.timers.more")
         if case .success = presenter.show(Self.summaryKey, content) {
+            if board.summary == nil { noteSummary(presenter.notificationID(of: Self.summaryKey)) }
             board.summary = title + "\n" + lines
         } else {
             board.summaryHushed = keys  // no retry every second against a broken server
@@ -271,6 +275,23 @@ extension NotifierCore {
     func hushSummary() {
         board.summary = nil
         board.summaryHushed = Array(rankedLive().dropFirst(liveLimit))
+        noteSummary(nil)
+    }
+
+    /// See `Notifier.adoptSummary`.
+    func adoptSummary(_ notification: UInt32) {
+        glib.run { [self] in
+            presenter.adopt(notification, for: Self.summaryKey)
+            presentLiveSoon()  // replaced, or closed if nothing is summed up
+        }
+    }
+
+    /// Tells the host the summary's server id (nil: closed).
+    private func noteSummary(_ notification: UInt32?) {
+        lock.lock()
+        let handler = summaryHandler
+        lock.unlock()
+        handler?(notification)
     }
 
     /// Changes how many live notifications show at once; the others are

@@ -38,6 +38,8 @@ package final class NotifierCore: @unchecked Sendable {
     var attachments: [AlertKey: Attachment] = [:]
     package var hosts: [ObjectIdentifier: any AlertHost] = [:]
     var reportHandler: (@Sendable (NotifierReport) -> Void)?
+    /// `Notifier.setSummaryHandler`'s (under `lock`).
+    var summaryHandler: (@Sendable (UInt32?) -> Void)?
     var loggedReasons: [String] = []
     var pending = 0
     var closed = false
@@ -74,6 +76,12 @@ package final class NotifierCore: @unchecked Sendable {
     func setReportHandler(_ handler: (@Sendable (NotifierReport) -> Void)?) {
         lock.lock()
         reportHandler = handler
+        lock.unlock()
+    }
+
+    func setSummaryHandler(_ handler: (@Sendable (UInt32?) -> Void)?) {
+        lock.lock()
+        summaryHandler = handler
         lock.unlock()
     }
 

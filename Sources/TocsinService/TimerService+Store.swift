@@ -61,10 +61,12 @@ extension TimerService {
     func snapshot() throws(ServiceError) {
         guard let store else { return }
         let records: [JSON] = entries.values.sorted { $0.id < $1.id }.compactMap { record(of: $0).map(JSON.object) }
-        let document = JSON.object([
+        var members: [(String, JSON)] = [
             ("format", .string(ServiceStore.format)), ("version", .integer(ServiceStore.version)),
             ("change", .integer(changeNumber)), ("next_id", .integer(Int64(nextID))), ("timers", .array(records)),
-        ])
+        ]
+        if let summaryNotification { members.append(("summary_notification", .integer(Int64(summaryNotification)))) }
+        let document = JSON.object(members)
         do throws(StoreError) {
             try store.write(document)
         } catch {
@@ -122,8 +124,10 @@ extension TimerService {
             var records: [UInt64: JSON] = [:]
             var next: Int64 = 1
             var lastChange: Int64 = 0
+            var summary: UInt32?
             if let document = try store.read() {
                 found = true
+                if case .integer(let id)? = document["summary_notification"] { summary = UInt32(exactly: id) }
                 guard case .integer(let change)? = document["change"], change >= 0,
                       case .integer(let nextInFile)? = document["next_id"], nextInFile > 0,
                       case .array(let items)? = document["timers"]
@@ -218,6 +222,10 @@ extension TimerService {
             for entry in restored {
                 adopt(entry)
                 if entry.snoozedUntil != nil { armSnooze(of: entry.id) }
+            }
+            if let summary {  // after the timers: replaced if they still need one, else closed
+                summaryNotification = summary
+                notifier?.adoptSummary(summary)
             }
         } catch {
             logLine("\(store.path): \(error); set aside as \(store.path).corrupt")

@@ -98,6 +98,10 @@ package final class TimerService: @unchecked Sendable {
     var journalLines = 0
     /// Timers changed by events whose records could not be written yet.
     var unsaved: Set<UInt64> = []
+    /// The server id of the notifier's summary of the live timers beyond
+    /// its limit, while one shows: kept in the snapshot, so that after a
+    /// crash the next summary replaces it rather than leaving it orphaned.
+    var summaryNotification: UInt32?
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -117,7 +121,19 @@ package final class TimerService: @unchecked Sendable {
                 Self.onMainLoop { [unowned self] in noteNotification(nil, of: timer) }
             }
         }
+        notifier?.setSummaryHandler { [unowned self] notification in
+            Self.onMainLoop { [unowned self] in noteSummary(notification) }
+        }
         if let store { restore(from: store) }
+    }
+
+    /// Keeps the summary's id (nil: closed). In the snapshot only: it
+    /// changes when the live timers cross the limit, and a journal line of
+    /// a new kind would make an older version set the files aside.
+    private func noteSummary(_ notification: UInt32?) {
+        guard notification != summaryNotification else { return }
+        summaryNotification = notification
+        try? snapshot()  // (if it cannot be written now, it goes with the next snapshot)
     }
 
     /// Keeps the id of the notification showing for `timer` (saved when

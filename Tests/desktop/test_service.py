@@ -657,6 +657,43 @@ def test_many_live_timers_show_the_three_soonest_and_one_summary_on_one_beat(not
     assert {"T90", "T100", "T110"} <= set(latest)
 
 
+def test_a_killed_services_summary_is_replaced_in_place_and_closed_when_no_longer_needed(notifications, fresh_service):
+    """Five live timers, three on their own and two summed up; SIGKILL: the
+    restarted service's summary replaces the killed one's (the same server
+    id: GNOME and Plasma ignore the stack tag that makes dunst replace it,
+    so a new one would leave the old behind); once three are left, that
+    summary is closed."""
+    ids = [add(f"S{seconds}", seconds) for seconds in range(40, 90, 10)]
+    summaries = lambda: [c for c in notifications.calls() if c["summary"] == "2 more timers"]
+    # Updated in place at the next beat (the times in it move): its id.
+    summary_id = wait_until(lambda: next((c["replaces"] for c in summaries() if c["replaces"]), None),
+                            what="the summary updated in place")
+    wait_until(lambda: snapshot_field(fresh_service, "summary_notification") == summary_id,
+               what="the summary's id in the snapshot")
+    before = len(notifications.calls())
+    stop_service(signal.SIGKILL)
+    assert len(timers()) == 5  # reactivated
+    wait_until(lambda: [c for c in notifications.calls()[before:] if c["summary"] == "2 more timers"],
+               what="the restarted service's summary")
+    again = [c for c in notifications.calls()[before:] if c["summary"] == "2 more timers"]
+    assert again[0]["replaces"] == summary_id, again[0]
+    wait_until(lambda: displayed() == 4, what="3 live notifications and the one summary")
+    for timer in ids[:2]:
+        call("Cancel", "t", timer)
+    wait_until(lambda: summary_id in [c["id"] for c in notifications.calls("CloseNotification")],
+               what="the summary to close once three are left")
+    wait_until(lambda: snapshot_field(fresh_service, "summary_notification", "gone") == "gone",
+               what="its id gone from the snapshot")
+
+
+def snapshot_field(path, name, missing=None):
+    """A top-level field of the service's snapshot (`missing` if it has none)."""
+    try:
+        return json.loads(path.read_text()).get(name, missing)
+    except (OSError, ValueError):
+        return None
+
+
 def test_the_live_limit_is_the_services_option(notifications):
     """TOCSIN_SERVICE_LIVE_LIMIT=1 in the activation environment: of three
     live timers one shows its own notification, the other two the summary."""

@@ -2,8 +2,8 @@
 # Live notifications at any count: the release service in a headless session
 # (Xvfb, dunst, a private bus; scripts/desktop-session.sh) with 1, 3, 10 and
 # 50 live timers; for each, the context switches per second of all the
-# service's threads and the Notify calls per second dunst gets. Medians of
-# REPS runs. Not a test.
+# service's threads, the Notify calls per second dunst gets, and how often
+# its main loops wake for a timeout (strace). Medians of REPS runs. Not a test.
 #   bench/live.sh [REPS] [SECONDS]     (default 3 runs of 10 s each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +27,11 @@ for line in open(sys.argv[1]):
     fields = dict(part.split("=", 1) for part in line.split())
     rows.setdefault(int(fields["live"]), []).append(fields)
 print()
-print("| live timers | service: context switches/s (all threads) | its notifier thread | Notify calls/s | CloseNotification/s |")
-print("|---:|---:|---:|---:|---:|")
+print("| live timers | service: context switches/s (all threads) | its notifier thread | Notify calls/s | "
+      "CloseNotification/s | timeout wake-ups/s: main loop | notifier's loop |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
 for count in sorted(rows):
     med = lambda key: statistics.median(float(r[key]) for r in rows[count])
     print(f"| {count} | {med('switches_per_s'):.1f} | {med('notifier_switches_per_s'):.1f} | {med('notify_per_s'):.1f} | "
-          f"{med('close_per_s'):.1f} |")
+          f"{med('close_per_s'):.1f} | {med('main_timeouts_per_s'):.2f} | {med('notifier_timeouts_per_s'):.2f} |")
 PY

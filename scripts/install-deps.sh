@@ -13,6 +13,7 @@ declare -A needs=(
   [readelf]=binutils
   [nm]=binutils
   [python3]=python3
+  [strace]=strace  # bench/live.sh: the service's timer wake-ups
 )
 
 missing=()

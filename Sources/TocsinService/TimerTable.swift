@@ -87,8 +87,8 @@ package struct TimerTable: Equatable, Sendable {
             }
         }
 
-        /// Columns that `List` and `Changed` leave out of a timer's
-        /// properties when they hold their "none" (or, for these two, 0).
+        /// `volume` and `fade`: left out of a timer's properties in `List`
+        /// and `Changed` when 0, their default.
         var isLeftOutAtZero: Bool { self == .volume || self == .fade }
     }
 
@@ -141,20 +141,21 @@ package struct TimerTable: Equatable, Sendable {
             default: nil
             }
         }
+        let codeNames = columns.map { $0.0.codeNames }
         var row: [(String, ServiceValue)] = []
         row.reserveCapacity(columns.count)
         for (index, id) in ids.enumerated() {
             row.removeAll(keepingCapacity: true)
-            for ((column, values), byID) in zip(columns, sparse) {
-                let value = if let byID { byID[id] ?? (column == .laps ? .numbers([]) : nil) }
-                    else { Self.value(values, index, column) }
+            for (position, (column, values)) in columns.enumerated() {
+                let value = if let byID = sparse[position] { byID[id] ?? (column == .laps ? .numbers([]) : nil) }
+                    else { Self.value(values, index, column, codeNames: codeNames[position]) }
                 if let value { row.append((column.rawValue, value)) }
             }
             body(row)
         }
     }
 
-    private static func value(_ values: Values, _ row: Int, _ column: Column) -> ServiceValue? {
+    private static func value(_ values: Values, _ row: Int, _ column: Column, codeNames: [String]?) -> ServiceValue? {
         switch values {
         case .ids(let ids):
             return column == .after && ids[row] == 0 ? nil : .id(ids[row])
@@ -163,7 +164,7 @@ package struct TimerTable: Equatable, Sendable {
             return (column.isOptional && number < 0) || (column.isLeftOutAtZero && number == 0) ? nil : .number(number)
         case .codes(let codes):
             if column.isFlag { return .flag(codes[row] != 0) }
-            guard let names = column.codeNames, Int(codes[row]) < names.count else { return nil }
+            guard let names = codeNames, Int(codes[row]) < names.count else { return nil }
             return .text(names[Int(codes[row])])
         case .texts(let texts):
             return .text(texts[row])

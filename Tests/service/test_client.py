@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from conftest import TOCSIN
-from servicebus import DEADLINE, activation_environment, boot_time, properties, service_pid, stop_service, wait_until
+from servicebus import DEADLINE, activation_environment, add, boot_time, properties, service_pid, stop_service, wait_until
 
 
 def tocsin(*arguments, timeout=30):
@@ -145,6 +145,8 @@ def test_the_python_example_controls_the_service():
     assert added.returncode == 0, added.stderr
     timer = int(added.stdout)
     assert re.fullmatch(rf"{timer}  Scones  running  (599|600)\.\d s left\n", run("list").stdout)
+    stopwatch = add("Run", 0, kind=("s", "stopwatch"))
+    assert re.search(rf"^{stopwatch}  Run  running  \d+\.\d s$", run("list").stdout, re.M)
     assert run("pause", str(timer)).returncode == 0
     assert run("adjust", str(timer), "-60").returncode == 0
     assert listed_json()[0]["state"] == "suspended" and listed_json()[0]["duration"] == 540.0

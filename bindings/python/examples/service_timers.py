@@ -15,6 +15,7 @@ from jeepney.io.blocking import open_dbus_connection
 from jeepney.wrappers import DBusErrorResponse, unwrap_msg
 
 SERVICE = DBusAddress("/dev/tocsin/Timers", bus_name="dev.tocsin.Timers", interface="dev.tocsin.Timers1")
+STATES = ["idle", "running", "suspended", "finished", "canceled"]  # ListColumns' state codes
 
 
 def call(connection, method, signature="", *arguments):
@@ -30,11 +31,15 @@ def main(argv):
             (timer,) = call(connection, "Add", "sda{sv}", argv[1], float(argv[2]), {"sound": ("b", False)})
             print(timer)
         elif command == "list":
-            (timers,) = call(connection, "List")
-            for timer in timers:
-                values = {name: value for name, (_, value) in timer.items()}
-                left = f"{values['remaining']:.1f} s left" if "remaining" in values else f"{values['elapsed']:.1f} s"
-                print(f"{values['id']}  {values['label']}  {values['state']}  {left}")
+            # Column by column, only what is shown: with many timers much
+            # faster than List's dictionary per timer. A state is a code,
+            # and remaining is -1 for a stopwatch (docs/dbus.md).
+            (columns,) = call(connection, "ListColumns", "as", ["label", "state", "remaining", "elapsed"])
+            table = {name: value for name, (_, value) in columns.items()}
+            for timer, label, state, remaining, elapsed in zip(
+                    table["id"], table["label"], table["state"], table["remaining"], table["elapsed"]):
+                left = f"{remaining:.1f} s left" if remaining >= 0 else f"{elapsed:.1f} s"
+                print(f"{timer}  {label}  {STATES[state]}  {left}")
         elif command in ("pause", "resume", "cancel", "remove"):
             call(connection, command.capitalize(), "t", int(argv[1]))
         elif command == "adjust":

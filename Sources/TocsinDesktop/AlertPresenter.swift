@@ -19,12 +19,23 @@ final class AlertPresenter {
         var resident = false
         /// `Alert.stackTag`.
         var stackTag: String? = nil
+        /// A timer's finish (its alarm, its overtime, "unanswered"): counted
+        /// in `finishAlerts` while it shows.
+        var isFinishAlert = false
     }
 
     /// A button press or a close, on the GLib thread.
     /// The notifier's; replaced by no-ops when it closes (they hold it).
     private var onAction: (AlertKey, String) -> Void
     private var onClosed: (AlertKey, _ byUser: Bool) -> Void
+    /// How many timers' finish alerts show, each time that changes.
+    private var onFinishAlerts: (Int) -> Void
+
+    /// The timers whose finish alert is on screen (the timer service stays
+    /// up while any is: gone at its exit, an unanswered alarm would be missed).
+    private var finishAlerts: Set<AlertKey> = [] {
+        didSet { if finishAlerts.count != oldValue.count { onFinishAlerts(finishAlerts.count) } }
+    }
 
     private var server: NotificationServer?
     private var shown: [AlertKey: UnsafeMutablePointer<NotifyNotification>] = [:]
@@ -34,9 +45,11 @@ final class AlertPresenter {
     /// Notifications closed by us whose "closed" signal has not come back yet.
     private var closing: [UnsafeMutablePointer<NotifyNotification>] = []
 
-    init(onAction: @escaping (AlertKey, String) -> Void, onClosed: @escaping (AlertKey, Bool) -> Void) {
+    init(onAction: @escaping (AlertKey, String) -> Void, onClosed: @escaping (AlertKey, Bool) -> Void,
+         onFinishAlerts: @escaping (Int) -> Void) {
         self.onAction = onAction
         self.onClosed = onClosed
+        self.onFinishAlerts = onFinishAlerts
     }
 
     /// The server, asked again after any failure (it may have started since).
@@ -147,15 +160,18 @@ final class AlertPresenter {
         guard notify_notification_show(notification, &error) != 0 else {
             self.server = nil  // ask again next time: the server may have gone
             shown[key] = nil
+            finishAlerts.remove(key)
             g_object_unref(UnsafeMutableRawPointer(notification))
             return .failure(TocsinNotifyFailure(.unavailable, "cannot show the alert: \(consume(&error))"))
         }
+        if content.isFinishAlert && key.host != nil { finishAlerts.insert(key) } else { finishAlerts.remove(key) }
         return .success("\(server.name) \(server.version)")
     }
 
     /// Withdraws the alert for `key`, if one is showing.
     func close(_ key: AlertKey) {
         adopted[key] = nil
+        finishAlerts.remove(key)
         guard let notification = shown.removeValue(forKey: key) else { return }
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(notification, &error) == 0 {
@@ -171,6 +187,7 @@ final class AlertPresenter {
     func dropCallbacks() {
         onAction = { _, _ in }
         onClosed = { _, _ in }
+        onFinishAlerts = { _ in }
     }
 
     /// Closes every notification shown, without waiting for each answer
@@ -190,6 +207,7 @@ final class AlertPresenter {
         }
         shown = [:]
         adopted = [:]
+        finishAlerts = []
         if let bus {
             g_dbus_connection_flush_sync(bus, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(bus))
@@ -207,6 +225,7 @@ final class AlertPresenter {
         }
         guard shown[key] == notification else { return }
         shown[key] = nil
+        finishAlerts.remove(key)
         let byUser = notify_notification_get_closed_reason(notification) == 2  // dismissed
         g_object_unref(UnsafeMutableRawPointer(notification))
         onClosed(key, byUser)

@@ -56,6 +56,13 @@ public final class Notifier: Sendable {
         core.setSummaryHandler(handler)
     }
 
+    /// Receives how many timers' finish alerts (alarms, "Time is up") are
+    /// on screen, each time that changes, on the notifier's GLib thread:
+    /// the timer service does not exit while one is.
+    package func setFinishAlertsHandler(_ handler: (@Sendable (Int) -> Void)?) {
+        core.setFinishAlertsHandler(handler)
+    }
+
     /// The summary an earlier process showed (its server id): the next
     /// summary replaces it in place, or it is closed if none is needed.
     /// Call after attaching the timers.

@@ -40,6 +40,8 @@ package final class NotifierCore: @unchecked Sendable {
     var reportHandler: (@Sendable (NotifierReport) -> Void)?
     /// `Notifier.setSummaryHandler`'s (under `lock`).
     var summaryHandler: (@Sendable (UInt32?) -> Void)?
+    /// `Notifier.setFinishAlertsHandler`'s (under `lock`).
+    var finishAlertsHandler: (@Sendable (Int) -> Void)?
     var loggedReasons: [String] = []
     var pending = 0
     var closed = false
@@ -69,7 +71,13 @@ package final class NotifierCore: @unchecked Sendable {
         }
         let presenter = AlertPresenter(
             onAction: { [self] key, action in perform(action, on: key) },
-            onClosed: { [self] key, byUser in dismissed(key, byUser: byUser) })
+            onClosed: { [self] key, byUser in dismissed(key, byUser: byUser) },
+            onFinishAlerts: { [self] count in
+                lock.lock()
+                let handler = finishAlertsHandler
+                lock.unlock()
+                handler?(count)
+            })
         self.presenter = presenter
     }
 
@@ -82,6 +90,12 @@ package final class NotifierCore: @unchecked Sendable {
     func setSummaryHandler(_ handler: (@Sendable (UInt32?) -> Void)?) {
         lock.lock()
         summaryHandler = handler
+        lock.unlock()
+    }
+
+    func setFinishAlertsHandler(_ handler: (@Sendable (Int) -> Void)?) {
+        lock.lock()
+        finishAlertsHandler = handler
         lock.unlock()
     }
 
@@ -239,7 +253,7 @@ package final class NotifierCore: @unchecked Sendable {
             let content = AlertPresenter.Content(
                 summary: alert.summary ?? label, body: alert.body ?? "Time is up", icon: alert.icon,
                 urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [],
-                stackTag: alert.stackTag)
+                stackTag: alert.stackTag, isFinishAlert: true)
             if let ring = alert.repeatSound, !chain.isEmpty {
                 lock.lock()
                 alarms[key]?.ring = AlarmState.Ring(content: content, at: Int64(Glibc.time(nil)), length: ring.nanoseconds)

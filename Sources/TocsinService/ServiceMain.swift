@@ -68,6 +68,7 @@ package final class ServiceMain: @unchecked Sendable {
             g_main_loop_quit(loop)
         }
         bus.afterCall = { [unowned self] in checkIdle() }
+        service.idleMayChange = { [unowned self] in checkIdle() }
         // Events wait until the object is on the bus: the FINISH of a timer
         // that ran out while the service was away must reach the clients.
         bus.onReady = { [unowned self] in

@@ -80,6 +80,7 @@ extension TimerService {
         if let notification { entry.notification = notification }
         entries[id] = entry
         saveAfterEvent([id])
+        idleMayChange()  // (the last thing that kept it up may have been this finish)
     }
 
     /// Starts the timers that wait for timer `id` to finish.

@@ -102,6 +102,11 @@ package final class TimerService: @unchecked Sendable {
     /// its limit, while one shows: kept in the snapshot, so that after a
     /// crash the next summary replaces it rather than leaving it orphaned.
     var summaryNotification: UInt32?
+    /// How many of its timers' finish alerts are on screen (the notifier's count).
+    var finishAlertsShowing = 0
+    /// Called when `isIdle` may have changed without a call or an engine
+    /// event (an alert closed): the service's main loop checks it again.
+    package var idleMayChange: () -> Void = {}
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -123,6 +128,12 @@ package final class TimerService: @unchecked Sendable {
         }
         notifier?.setSummaryHandler { [unowned self] notification in
             Self.onMainLoop { [unowned self] in noteSummary(notification) }
+        }
+        notifier?.setFinishAlertsHandler { [unowned self] count in
+            Self.onMainLoop { [unowned self] in
+                finishAlertsShowing = count
+                idleMayChange()
+            }
         }
         if let store { restore(from: store) }
     }
@@ -149,9 +160,11 @@ package final class TimerService: @unchecked Sendable {
     package var canWake: Bool { (try? engine.wakeFailureReason()) == .some(nil) }
 
     /// True while no timer runs, is suspended, waits for one that does, or
-    /// has a finish being announced: the service may exit.
+    /// has a finish being announced or its alert on screen: the service may
+    /// exit. (Exiting closes its notifications: an alarm nobody has seen
+    /// yet would go with it, and its buttons would answer to no one.)
     package var isIdle: Bool {
-        entries.values.allSatisfy { entry in
+        finishAlertsShowing == 0 && entries.values.allSatisfy { entry in
             let state = try? engine.state(of: entry.timer)
             return state != .running && state != .suspended && !mayStart(entry) && entry.announced
         }

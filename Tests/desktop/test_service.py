@@ -295,6 +295,24 @@ def test_the_alert_buttons_act_on_the_service_timer(signals):
     assert len(timers()) == 1  # the same timer, not a new one
 
 
+def test_the_service_stays_up_while_an_alarm_is_on_screen_and_exits_once_it_is_closed(signals):
+    """With a 1 s idle exit: a timer that rang leaves its alarm on screen,
+    and the service stays up (exiting would close it, and its buttons would
+    answer to no one) until the person closes it; then it exits."""
+    activation_environment(TOCSIN_SERVICE_IDLE_EXIT=1)
+    try:
+        tea = add("Tea", 0.3, live=("b", False), ring=("d", 0))
+        signals.wait_for("FinishAnnounced", id=tea)
+        wait_until(lambda: displayed() == 1, what="the alarm on screen")
+        pid = service_pid()
+        time.sleep(3)  # three idle exits' worth: nothing may happen
+        assert service_pid() == pid and displayed() == 1
+        subprocess.run(["dunstctl", "close-all"], check=True)
+        wait_until(lambda: service_pid() is None, what="the service to exit once the alarm is closed")
+    finally:
+        activation_environment(TOCSIN_SERVICE_IDLE_EXIT=60)
+
+
 def test_service_timers_are_live_and_their_buttons_go_through_the_service(signals, tmp_path):
     """A background timer shows a live notification by default; Pause and
     +1 min on it are the service's own calls (journaled: they survive

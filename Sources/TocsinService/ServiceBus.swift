@@ -149,10 +149,11 @@ final class ServiceBus: @unchecked Sendable {
                                                                                    type: "(aa{sv})"))
                 return
             case "ListColumns":
-                let names = g_variant_get_strv(child(parameters, 0), nil)
+                var count: gsize = 0
+                let names = g_variant_get_strv(child(parameters, 0), &count)
                 defer { g_free(names) }
-                let requested = (0...).lazy.prefix { names?[$0] != nil }.map { String(cString: names![$0]!) }
-                reply = [Self.columns(try service.table(Array(requested)))]
+                let requested = (0..<Int(count)).compactMap { names?[$0].map { String(cString: $0) } }
+                reply = [Self.columns(try service.table(requested))]
             case "Watch":
                 watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
                 reply = []

@@ -46,9 +46,12 @@ extension TimerService {
         listed.reserveCapacity(ids.count)
         for id in ids { if let entry = entries[id] { listed.append(entry) } }
         guard let readings = try? engine.readings(of: listed.map(\.timer)) else { return Listing(entries: [], readings: []) }
-        guard readings.contains(where: { $0 == nil }) else { return Listing(entries: listed, readings: readings.map { $0! }) }
-        let kept = listed.indices.filter { readings[$0] != nil }  // (a timer the engine no longer has: none in practice)
-        return Listing(entries: kept.map { listed[$0] }, readings: kept.compactMap { readings[$0] })
+        var read: [TimerReading] = []
+        read.reserveCapacity(readings.count)
+        for reading in readings { if let reading { read.append(reading) } }
+        guard read.count < listed.count else { return Listing(entries: listed, readings: read) }
+        // (A timer the engine no longer has: none in practice.)
+        return Listing(entries: zip(listed, readings).filter { $0.1 != nil }.map(\.0), readings: read)
     }
 
     private func table(of listing: Listing, _ columns: [Column]) -> TimerTable {

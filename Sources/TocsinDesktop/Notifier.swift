@@ -50,7 +50,7 @@ public final class Notifier: Sendable {
 
     /// Receives the server id of the summary of the live timers beyond the
     /// limit when it is shown, and nil when it is closed, on the notifier's
-    /// GLib thread (the timer service keeps it: `adoptSummary` after a
+    /// GLib thread (the timer service keeps it: `endRestore` after a
     /// restart).
     package func setSummaryHandler(_ handler: (@Sendable (UInt32?) -> Void)?) {
         core.setSummaryHandler(handler)
@@ -63,11 +63,19 @@ public final class Notifier: Sendable {
         core.setFinishAlertsHandler(handler)
     }
 
-    /// The summary an earlier process showed (its server id): the next
-    /// summary replaces it in place, or it is closed if none is needed.
-    /// Call after attaching the timers.
-    package func adoptSummary(_ notification: UInt32) {
-        core.adoptSummary(notification)
+    /// Restoring the timers an earlier process had: call before attaching
+    /// them. Nothing live is shown until `endRestore`.
+    package func beginRestore() {
+        core.beginRestore()
+    }
+
+    /// Call once the restored timers are attached: the live notifications
+    /// show, and `summary`, the summary the earlier process showed (its
+    /// server id), is replaced in place, or closed if none is needed.
+    /// Both calls are queued on the notifier's thread in order, so timers
+    /// attached between them are all back before it decides.
+    package func endRestore(summary: UInt32?) {
+        core.endRestore(summary: summary)
     }
 
     /// Changes `Options.liveLimit` (0 to 1,000): the live notifications

@@ -54,6 +54,10 @@ struct LiveBoard {
     /// The person closed the summary: it stays closed while the same
     /// timers are summed up.
     var summaryHushed: [AlertKey]?
+    /// A restarted host is attaching the timers an earlier process had:
+    /// nothing live is shown until all are back (an adopted summary closed
+    /// while only some are would be shown anew, beside the old one).
+    var restoring = false
 }
 
 /// Why the notifier looks at a timer's time.
@@ -185,6 +189,7 @@ extension NotifierCore {
     /// `minimumGap` after the last, so a button's frame is not followed by
     /// the beat's an instant later), the others are closed and summed up in one.
     private func presentLive(paced: Bool) {
+        guard !board.restoring else { return }  // `endRestore` presents
         let live = rankedLive()
         let limit = liveLimit
         let now = Clocks.monotonic()
@@ -278,11 +283,17 @@ extension NotifierCore {
         noteSummary(nil)
     }
 
-    /// See `Notifier.adoptSummary`.
-    func adoptSummary(_ notification: UInt32) {
+    /// See `Notifier.beginRestore`.
+    func beginRestore() {
+        glib.run { [self] in board.restoring = true }
+    }
+
+    /// See `Notifier.endRestore`.
+    func endRestore(summary: UInt32?) {
         glib.run { [self] in
-            presenter.adopt(notification, for: Self.summaryKey)
-            presentLiveSoon()  // replaced, or closed if nothing is summed up
+            board.restoring = false
+            if let summary { presenter.adopt(summary, for: Self.summaryKey) }
+            presentLiveSoon()  // the summary replaced, or closed if nothing is summed up
         }
     }
 

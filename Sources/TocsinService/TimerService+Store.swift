@@ -219,14 +219,15 @@ extension TimerService {
             }
             nextID = UInt64(next)
             changeNumber = lastChange
+            // Nothing live shows until all are back: with only some, the
+            // old summary would be closed and a new one shown beside it.
+            notifier?.beginRestore()
             for entry in restored {
                 adopt(entry)
                 if entry.snoozedUntil != nil { armSnooze(of: entry.id) }
             }
-            if let summary {  // after the timers: replaced if they still need one, else closed
-                summaryNotification = summary
-                notifier?.adoptSummary(summary)
-            }
+            summaryNotification = summary
+            notifier?.endRestore(summary: summary)
         } catch {
             logLine("\(store.path): \(error); set aside as \(store.path).corrupt")
             store.setAside()

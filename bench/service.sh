@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The timer service under load (bench/service.c) on a private session bus,
-# against N `sleep` processes in the same run. Not a test.
+# against N `sleep` processes in the same run, then its restart after a
+# SIGKILL. Not a test.
 #   bench/service.sh [N...]     (default: 1000 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,12 +14,15 @@ cc -O2 -Wall bench/service.c $(pkg-config --cflags --libs gio-2.0) -o out/bench/
 for n in "${sizes[@]}"; do
   scratch=$(mktemp -d)
   { read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
-  DBUS_SESSION_BUS_ADDRESS=$address "$(swift build -c release --show-bin-path)/tocsin" service --quiet \
-    --idle-exit 0 --state "$scratch/timers.json" &
+  command=("$(swift build -c release --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$scratch/timers.json")
+  DBUS_SESSION_BUS_ADDRESS=$address "${command[@]}" &
   service=$!
   sleep 0.5
   DBUS_SESSION_BUS_ADDRESS=$address out/bench/service "$n"
-  kill "$service" "$bus_pid"
+  # Killed with its journal unfolded; the restart reads it all back.
+  kill -KILL "$service"
   wait "$service" 2> /dev/null || true
+  DBUS_SESSION_BUS_ADDRESS=$address out/bench/service restart "$n" "${command[@]}"
+  kill "$bus_pid"
   rm -rf "$scratch"
 done

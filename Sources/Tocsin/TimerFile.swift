@@ -45,6 +45,13 @@ package struct BootStamp: Equatable, Sendable {
 
     /// This boot now; nil if the kernel does not say which boot this is.
     package static func current() -> BootStamp? {
+        bootID.map { BootStamp(id: $0, time: bootClockNow(), awake: Clocks.monotonic()) }
+    }
+
+    /// This boot's id, read once: a process lives in one boot, and reading
+    /// it for each timer loaded or saved was an eighth of a service's
+    /// restart with 10,000 timers.
+    private static let bootID: String? = {
         // A /proc file says its size is 0: read what it gives.
         let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -53,8 +60,8 @@ package struct BootStamp: Equatable, Sendable {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         let id = String(decoding: buffer.prefix(count).filter { $0 > 0x20 }, as: UTF8.self)
-        return isBootID(id) ? BootStamp(id: id, time: bootClockNow(), awake: Clocks.monotonic()) : nil
-    }
+        return isBootID(id) ? id : nil
+    }()
 
     /// 8-4-4-4-12 lowercase hexadecimal digits.
     static func isBootID(_ text: String) -> Bool {
@@ -84,7 +91,7 @@ package enum TimerFile {
 
     /// The file's text for `timers`.
     static func encode(_ timers: [SavedTimer], header: Header) -> [UInt8] {
-        Array((document(timers, header: header).encoded() + "\n").utf8)
+        document(timers, header: header).encodedFile()
     }
 
     /// The file's JSON for `timers`.

@@ -8,7 +8,14 @@
 /// tables either: its error columns count scalars.
 extension String {
     package func isSame(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        // Lengths first (O(1)), then the bytes in place: a JSON record's
+        // key lookups are mostly different lengths, and the generic
+        // view-by-view walk was a seventh of a 10,000-timer restart.
+        guard utf8.count == other.utf8.count else { return false }
+        let equal = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+        }
+        return (equal ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 
     /// Whether the text has the ASCII byte `ascii` (`"-"`).

@@ -31,7 +31,7 @@ public final class StateFile {
     func write(_ engine: TimerEngine) -> String? {
         do throws(TocsinError) {
             let document = try engine.savedDocument()
-            let failure = TimerFile.writeAtomicallyReportingErrno(Array((document.encoded() + "\n").utf8), to: path)
+            let failure = TimerFile.writeAtomicallyReportingErrno(document.encodedFile(), to: path)
             return failure == 0 ? nil : String(cString: strerror(failure))
         } catch {
             return error.description

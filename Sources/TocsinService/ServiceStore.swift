@@ -117,7 +117,7 @@ package final class ServiceStore: @unchecked Sendable {
     /// - Throws: the system's reason.
     func write(_ document: JSON) throws(StoreError) {
         makeFolders()
-        let failure = TimerFile.writeAtomicallyReportingErrno(Array((document.encoded() + "\n").utf8), to: path)
+        let failure = TimerFile.writeAtomicallyReportingErrno(document.encodedFile(), to: path)
         guard failure == 0 else { throw StoreError(errno: failure, path: path) }
     }
 

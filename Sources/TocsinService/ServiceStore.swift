@@ -11,10 +11,10 @@ import TocsinBase
 /// is answered: a change costs one small write, not a rewrite of every
 /// timer. Each line and the snapshot carry a change number, so a line the
 /// snapshot already has is skipped (a crash between writing a snapshot and
-/// emptying the journal). A line cut short by a crash is the last one and
-/// is ignored. Each timer's record wraps the engine's timer file (see
-/// docs/timer-file.md) with what the service adds: its id, kind, alert and
-/// sound, the timer it waits for, when it finished.
+/// emptying the journal). A line cut short by a crash is the last one; it
+/// is ignored and cut off at the next start. Each timer's record wraps the
+/// engine's timer file (see docs/timer-file.md) with what the service adds:
+/// its id, kind, alert and sound, the timer it waits for, when it finished.
 package final class ServiceStore: @unchecked Sendable {
     package let path: String
     /// The journal's path (beside the snapshot).
@@ -68,15 +68,19 @@ package final class ServiceStore: @unchecked Sendable {
         }
     }
 
-    /// The journal's whole lines (a last one cut short is left out); nil
-    /// if there is none; `.corrupt` if a whole line is not JSON.
+    /// The journal's whole lines; `.corrupt` if a whole line is not JSON.
+    /// A last line cut short by a crash is left out, and cut off the file:
+    /// a line appended after it would make the whole journal unreadable
+    /// (the restart's new snapshot, which empties the journal, may fail on a
+    /// full disk while an append still fits). If it cannot be cut off, the
+    /// journal is `damaged`: the next save is a snapshot.
     func readJournal() throws(TocsinError) -> [JSON] {
         guard access(journalPath, F_OK) == 0 else { return [] }
         let bytes = try TimerFile.read(journalPath)
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        if bytes.last != UInt8(ascii: "\n"), !lines.isEmpty { lines.removeLast() }  // cut short by a crash
+        let whole = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+        if whole < bytes.count, truncate(journalPath, off_t(whole)) != 0 { damaged = true }
         var records: [JSON] = []
-        for line in lines {
+        for line in bytes[..<whole].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             guard let record = JSON.parse(Array(line)) else { throw .corrupt }
             records.append(record)
         }

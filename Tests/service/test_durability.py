@@ -87,6 +87,29 @@ def test_calls_are_answered_until_the_disk_is_full_and_every_answered_one_surviv
     assert not list(state_file.parent.glob("*.corrupt"))
 
 
+def test_a_line_cut_short_by_a_crash_is_never_followed_by_another(disk, state_file):
+    """A crash cut the journal's last line short, and the restarted service
+    cannot write its new snapshot (the disk is full) while a line still fits
+    in the journal's last page: the half line must be gone before the next
+    change is appended, or the journal would not read at the next start
+    (set aside as corrupt, its timers with it)."""
+    tea = add("Tea", 600, **QUIET)
+    stop_service(signal.SIGKILL)  # its Add is the journal's one line
+    journal = state_file.with_suffix(".journal")
+    whole = journal.read_bytes()
+    with open(journal, "ab") as out:
+        out.write(b'{"change":99,"id":7,"kind":"count')  # a line a crash cut short
+    disk.fill()
+    assert list(timers()) == [tea]  # activated: no room for its snapshot, the half line left out
+    assert not state_file.exists()
+    assert journal.read_bytes() == whole  # and cut off
+    call("Pause", "t", tea)  # a line in the last page's room
+    stop_service(signal.SIGKILL)
+    disk.free()
+    assert timers()[tea]["state"] == "suspended"
+    assert not list(state_file.parent.glob("*.corrupt"))
+
+
 def test_a_read_only_state_folder_refuses_changes_and_still_answers_reads(disk, bus, state_file):
     tea = add("Tea", 600, **QUIET)
     stop_service()

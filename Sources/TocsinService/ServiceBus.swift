@@ -58,6 +58,8 @@ final class ServiceBus: @unchecked Sendable {
         service.signals.removed = { [unowned self] id in emit("Removed", [g_variant_new_uint64(guint64(id))]) }
     }
 
+    static let noSessionBus = "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)"
+
     /// Asks for the name on the session bus; `onLost` if that fails.
     func own() {
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -75,7 +77,7 @@ final class ServiceBus: @unchecked Sendable {
                 guard let me else { return }
                 let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
                 let reason = switch (connection, bus.connection) {
-                case (nil, nil): "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)"
+                case (nil, nil): ServiceBus.noSessionBus
                 case (nil, _): "the session bus went away"
                 default: "\(ServiceBus.name) is owned by another process on this bus"
                 }

@@ -48,6 +48,19 @@ package final class ServiceMain: @unchecked Sendable {
             logLine("refusing to run on the system bus (\(address)): the service is per user")
             return 1
         }
+        // The session bus before the lock: a service that cannot run writes nothing.
+        var error: UnsafeMutablePointer<GError>?
+        guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            logLine(ServiceBus.noSessionBus)
+            g_clear_error(&error)
+            return 1
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(session)) }  // (the shared connection the name is owned on)
+        let store = options.statePath.map(ServiceStore.init(path:)) ?? ServiceStore.standard()
+        if let reason = store.lock() {
+            logLine(reason)
+            return 1
+        }
         let engine: TimerEngine
         do {
             engine = try TimerEngine(delivery: .polled)
@@ -56,7 +69,6 @@ package final class ServiceMain: @unchecked Sendable {
             return 1
         }
         let notifier = options.quiet ? nil : try? Notifier(options: .init(liveLimit: options.liveLimit))
-        let store = options.statePath.map(ServiceStore.init(path:)) ?? ServiceStore.standard()
         let service = TimerService(engine: engine, store: store, notifier: notifier)
         service.grace = options.grace
         self.service = service
@@ -90,6 +102,10 @@ package final class ServiceMain: @unchecked Sendable {
         if ready {  // the journal folded in (every change is in it already)
             do throws(ServiceError) { try service.snapshot() } catch { logLine(error.message) }
         }
+        // Nothing is written from here on (the loop that runs the notifier's
+        // reports has stopped): a service activated once the name is free
+        // need not wait for this one's notifications to close.
+        store.unlock()
         bus.close()
         notifier?.close()
         engine.close()

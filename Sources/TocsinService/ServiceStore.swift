@@ -27,6 +27,47 @@ package final class ServiceStore: @unchecked Sendable {
 
     deinit {
         if journal >= 0 { close(journal) }
+        if lockFile >= 0 { close(lockFile) }
+    }
+
+    /// The lock's path (beside the snapshot).
+    var lockPath: String { String(path.dropLast(path.hasSuffix(".json") ? 5 : 0)) + ".lock" }
+    private var lockFile: Int32 = -1
+
+    /// Takes the files' lock (`flock` on the `.lock` file beside them, held
+    /// until the process ends, which frees it however it ends): two services
+    /// on one state would each rewrite the files from their own timers and
+    /// lose the other's (two session buses of one user, or a service started
+    /// by hand beside the activated one). Waits up to `patience` ns for a
+    /// service that is exiting to let go.
+    /// - Returns: nil when it is taken, or when there is no lock to take (a
+    ///   read-only folder, where nothing can be written anyway); else why not.
+    func lock(patience: Int64 = 5 * Nanos.perSecond) -> String? {
+        makeFolders()
+        lockFile = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFile >= 0 else { return nil }
+        let deadline = Clocks.monotonic() + patience
+        while flock(lockFile, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return nil }
+            guard Clocks.monotonic() < deadline else {
+                var buffer = [UInt8](repeating: 0, count: 32)
+                let count = buffer.withUnsafeMutableBytes { pread(lockFile, $0.baseAddress, $0.count, 0) }
+                let holder = String(decoding: buffer.prefix(max(0, count)).filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+                return "the timers in \(path) are kept by another tocsin service"
+                    + (holder.isEmpty ? "" : " (pid \(holder))") + ": only one may run for them"
+            }
+            usleep(50_000)
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(lockFile, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(lockFile, $0.baseAddress, $0.count, 0) } }
+        return nil
+    }
+
+    /// Lets go of the lock: the service is done writing (its last snapshot
+    /// is written) and a new one may start while this one closes down.
+    func unlock() {
+        if lockFile >= 0 { close(lockFile) }
+        lockFile = -1
     }
 
     /// Appends `lines` to the journal and syncs it. On failure the journal

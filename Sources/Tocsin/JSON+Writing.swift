@@ -3,9 +3,9 @@
 extension JSON {
     /// The text for people: each member and each item of an array on its
     /// own line, indented by two spaces a level; arrays of integers on one line.
-    package func encoded(indent: String = "") -> String {
+    package func encoded() -> String {
         var out: [UInt8] = []
-        write(to: &out, indent: indent.utf8.count)
+        write(to: &out, indent: 0)
         return String(decoding: out, as: UTF8.self)
     }
 

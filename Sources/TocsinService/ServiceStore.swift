@@ -18,7 +18,7 @@ import TocsinBase
 package final class ServiceStore: @unchecked Sendable {
     package let path: String
     /// The journal's path (beside the snapshot).
-    var journalPath: String { String(path.dropLast(path.hasSuffix(".json") ? 5 : 0)) + ".journal" }
+    var journalPath: String { beside(".journal") }
     private var journal: Int32 = -1
 
     package init(path: String) {
@@ -31,7 +31,9 @@ package final class ServiceStore: @unchecked Sendable {
     }
 
     /// The lock's path (beside the snapshot).
-    var lockPath: String { String(path.dropLast(path.hasSuffix(".json") ? 5 : 0)) + ".lock" }
+    var lockPath: String { beside(".lock") }
+    /// The snapshot's path with `suffix` in place of `.json`.
+    private func beside(_ suffix: String) -> String { String(path.dropLast(path.hasSuffix(".json") ? 5 : 0)) + suffix }
     private var lockFile: Int32 = -1
 
     /// Takes the files' lock (`flock` on the `.lock` file beside them, held

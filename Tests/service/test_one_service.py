@@ -39,8 +39,11 @@ def test_a_second_service_on_the_same_timers_exits_and_changes_nothing(tmp_path,
                                    env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": other.address},
                                    stderr=subprocess.PIPE, text=True)
         try:
-            listed = wait_until(lambda: on_other_bus(other, "busctl", "--user", "--json=short", "call", "dev.tocsin.Timers",
-                                                     "/dev/tocsin/Timers", "dev.tocsin.Timers1", "List").stdout,
+            # Not auto-started: the other bus could activate a service of
+            # its own, which might take the lock before the one started here.
+            listed = wait_until(lambda: on_other_bus(other, "busctl", "--user", "--auto-start=no", "--json=short", "call",
+                                                     "dev.tocsin.Timers", "/dev/tocsin/Timers", "dev.tocsin.Timers1",
+                                                     "List").stdout,
                                 what="the service on the other bus")
             (timer,) = json.loads(listed)["data"][0]
             assert timer["id"]["data"] == tea and timer["state"]["data"] == "running"

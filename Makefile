@@ -36,7 +36,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
 	test-python-install test-debian stage-service install install-lib install-service install-wake man clean
 
 all: lib
@@ -112,8 +112,13 @@ man: command
 check: test-swift test-c test-abi test-python test-cli test-service
 	@echo "make check: all steps passed"
 
-test: test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
+# Every test step, in order (scripts/test.sh runs and times them one by one).
+TEST_STEPS := test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
+test: $(TEST_STEPS)
 	@echo "make test: all steps passed"
+
+test-steps:
+	@echo $(TEST_STEPS)
 
 test-swift:
 	swift build --build-tests

@@ -2,21 +2,98 @@ import Glibc
 import TocsinBase
 
 /// A time as a person types it: a duration ("90", "90s", "25m", "1h30m",
-/// "1h 30m", "2.5m", "1.5h") or a clock time to count down to ("14:30",
-/// "2:30pm", "7am": the next such time of day, tomorrow if already past).
+/// "1h 30m", "2.5m", "1.5h", "0:00:30", "1:30:00", "0:45", "25:00") or a
+/// clock time to count down to ("17:30", "2:30pm", "7am", or any clock
+/// time after `until`: the next such time of day, tomorrow if already past).
+///
+/// Words with colons follow one rule, read where a countdown's time goes:
+/// - three fields are hours, minutes and seconds (`0:00:30` is 30 s,
+///   `1:30:00` an hour and a half), as on a stopwatch or termdown;
+/// - two fields are minutes and seconds when they cannot be a time of day
+///   (`0:45`, `00:30`, `25:00`), and a time of day when they cannot be a
+///   length a person would write that way (`13:00` to `23:59`);
+/// - the rest (`1:00` to `12:59`) could be either, and is refused with both
+///   readings (`ambiguity(of:)`): `5m` or `0:05:00` for the duration,
+///   `until 5:00` or `5am` for the clock time;
+/// - am/pm always makes a clock time (`2:30pm`, `2:30:15pm`), and so does
+///   `until` (`until 5:00`, `until 14:30:15`).
 public enum TimeSpec: Equatable, Sendable {
     case duration(nanoseconds: Int64)
     case clock(hour: Int, minute: Int, second: Int)
 
     /// The forms accepted, for error messages and --help.
     public static let acceptedForms =
-        "seconds (90), units (90s, 25m, 1h30m, \"1h 30m\", 2.5m, 1.5h) or a clock time (14:30, 2:30pm, until 14:30)"
+        "seconds (90), units (90s, 25m, 1h30m, \"1h 30m\", 2.5m), H:MM:SS (0:00:30, 1:30:00) or a clock time (until 14:30, 2:30pm)"
 
-    /// Parses one word; nil if it is not a time.
+    /// Parses one word where a countdown's time goes; nil if it is not a
+    /// time, or could be a duration and a clock time alike (`ambiguity(of:)`
+    /// says so).
     public static func parse(_ text: String) -> TimeSpec? {
-        let word = text.lowercased().filter { $0 != " " }
+        let word = normalized(text)
         guard !word.isEmpty else { return nil }
+        if let colons = colonFields(word) { return colons.reading }
         return parseClock(word) ?? parseDuration(word)
+    }
+
+    /// Parses a clock time (after `until`): "14:30", "14:30:15", "5:00",
+    /// "2:30pm", "7am"; nil if it is not one.
+    public static func parseClockTime(_ text: String) -> TimeSpec? {
+        parseClock(normalized(text))
+    }
+
+    /// Why a word is no time where both a duration and a clock time fit
+    /// ("5:00"), with both readings and how to write each; nil otherwise.
+    public static func ambiguity(of text: String) -> String? {
+        guard let colons = colonFields(normalized(text)), colons.reading == nil,
+              case .duration(let nanoseconds)? = colons.asDuration, case .clock(let hour, let minute, _)? = colons.asClock
+        else { return nil }
+        let minutes = nanoseconds / (60 * Nanos.perSecond), seconds = nanoseconds / Nanos.perSecond % 60
+        let length = seconds == 0 ? "\(minutes) min" : "\(minutes) min \(seconds) s"
+        let unit = seconds == 0 ? "\(minutes)m" : "\(minutes)m\(seconds)s"
+        func twoDigits(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "'\(text)' could be \(length) or the clock time \(twoDigits(hour)):\(twoDigits(minute)): write \(unit) "
+            + "(or 0:\(twoDigits(minutes)):\(twoDigits(seconds))) for the length, until \(text) for the time of day"
+    }
+
+    private static func normalized(_ text: String) -> String {
+        text.lowercased().filter { $0 != " " }
+    }
+
+    /// A word of two or three colon-separated numbers without am/pm, read
+    /// both ways; nil for any other word.
+    private struct ColonFields {
+        var asDuration: TimeSpec?
+        var asClock: TimeSpec?
+        /// The reading the rule above gives, nil where it is ambiguous or neither.
+        var reading: TimeSpec?
+        /// The seconds read as a duration, unchecked (0 for "0:00").
+        var seconds = 0
+    }
+
+    private static func colonFields(_ word: String) -> ColonFields? {
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              parts.dropFirst().allSatisfy({ $0.count <= 2 }), parts.count == 3 || parts[1].count == 2, parts[0].count <= 6,
+              let first = Int(parts[0]), let second = Int(parts[1]), let third = parts.count == 3 ? Int(parts[2]) : 0
+        else { return nil }
+        var fields = ColonFields()
+        if parts.count == 3 {
+            guard second < 60, third < 60 else { return nil }
+            fields.seconds = first * 3600 + second * 60 + third
+            fields.asDuration = nanoseconds(seconds: Double(fields.seconds)).map { .duration(nanoseconds: $0) }
+            fields.reading = fields.asDuration
+            return fields
+        }
+        guard second < 60 else { return nil }
+        fields.seconds = first * 60 + second
+        fields.asDuration = nanoseconds(seconds: Double(fields.seconds)).map { .duration(nanoseconds: $0) }
+        if first < 24, parts[1].count == 2 { fields.asClock = .clock(hour: first, minute: second, second: 0) }
+        switch first {
+        case 0, 24...: fields.reading = fields.asDuration
+        case 13...23: fields.reading = fields.asClock
+        default: fields.reading = nil  // 1:00 ... 12:59: either
+        }
+        return fields
     }
 
     /// "90", "90s", "1h30m15s", "2.5m": each unit once, numbers may have decimals.
@@ -27,6 +104,9 @@ public enum TimeSpec: Equatable, Sendable {
     /// Why a word written as a duration is no countdown's time ("0", "0s",
     /// "200000h"); nil if it is one, or is not written as a duration.
     public static func rangeProblem(_ text: String) -> String? {
+        if let colons = colonFields(normalized(text)), colons.asDuration == nil, colons.asClock == nil || colons.seconds == 0 {
+            return colons.seconds <= 0 ? "a countdown must be longer than 0" : "a countdown can be 100 years at most"
+        }
         guard let seconds = seconds(text.lowercased().filter { $0 != " " }), nanoseconds(seconds: seconds) == nil else {
             return nil
         }

@@ -2,7 +2,7 @@
 ///
 /// Words that are times make timers; adjacent unlabelled durations add up
 /// (like `sleep 1h 30m`); "25m:Work" gives a timer its label and ends it;
-/// "until 14:30" counts down to a clock time; other words label the time
+/// "until 14:30" counts down to a clock time (colon words: `TimeSpec`); other words label the time
 /// before them ("10s Eggs 20s Rice": two timers), and words before any
 /// time label the timers left without one ("Tea is ready"). A word that
 /// starts with a digit but is not a time is an error, so that a typo never
@@ -55,11 +55,10 @@ public struct TimerPlan: Equatable, Sendable {
             index += 1
             if word.lowercased() == "until" {
                 guard index < words.count else { throw Failure(description: "'until' needs a clock time, e.g. until 14:30") }
-                let (spec, label) = try Self.timer(words[index])
-                index += 1
-                guard case .clock = spec else {
-                    throw Failure(description: "'until \(words[index - 1])' is not a clock time: use e.g. until 14:30 or until 2:30pm")
+                guard let (spec, label) = Self.clockTimer(words[index]) else {
+                    throw Failure(description: "'until \(words[index])' is not a clock time: use e.g. until 14:30 or until 2:30pm")
                 }
+                index += 1
                 close()
                 if let label { entries.append(Entry(time: spec, label: label)) } else { pending = spec; close() }
                 continue
@@ -104,19 +103,39 @@ public struct TimerPlan: Equatable, Sendable {
         return try timer(word)
     }
 
-    /// "25m", "25m:Work", "14:30", "14:30:Work": the time and its label.
+    /// "25m", "25m:Work", "0:30:Tea", "17:30", "17:30:Work": the time and
+    /// its label. A time that could be read two ways ("5:00") is refused
+    /// with both readings.
     private static func timer(_ word: String) throws(Failure) -> (TimeSpec, String?) {
         if let spec = TimeSpec.parse(word) { return (spec, nil) }
+        if let ambiguity = TimeSpec.ambiguity(of: word) { throw Failure(description: ambiguity) }
         var colon = word.lastIndex(of: ":")
         while let split = colon {
-            if let spec = TimeSpec.parse(String(word[..<split])) {
+            let time = String(word[..<split])
+            if let spec = TimeSpec.parse(time) {
                 let label = String(word[word.index(after: split)...])
                 return (spec, label.isEmpty ? nil : label)
             }
-            if let problem = TimeSpec.rangeProblem(String(word[..<split])) { throw Failure(description: "\(word): \(problem)") }
+            if let ambiguity = TimeSpec.ambiguity(of: time) { throw Failure(description: ambiguity) }
+            if let problem = TimeSpec.rangeProblem(time) { throw Failure(description: "\(word): \(problem)") }
             colon = word[..<split].lastIndex(of: ":")
         }
         if let problem = TimeSpec.rangeProblem(word) { throw Failure(description: "\(word): \(problem)") }
         throw Failure(description: "'\(word)' is not a time: give \(TimeSpec.acceptedForms)")
+    }
+
+    /// After `until`: "14:30", "5:00", "7am", "14:30:Standup"; nil if the
+    /// word does not start with a clock time.
+    private static func clockTimer(_ word: String) -> (TimeSpec, String?)? {
+        if let spec = TimeSpec.parseClockTime(word) { return (spec, nil) }
+        var colon = word.lastIndex(of: ":")
+        while let split = colon {
+            if let spec = TimeSpec.parseClockTime(String(word[..<split])) {
+                let label = String(word[word.index(after: split)...])
+                return (spec, label.isEmpty ? nil : label)
+            }
+            colon = word[..<split].lastIndex(of: ":")
+        }
+        return nil
     }
 }

@@ -26,10 +26,12 @@ struct FinishOptions: ParsableArguments {
     }
 }
 
-/// A time on the command line: 90, 25m, 1h30m, 14:30, 2:30pm.
+/// An option's time: 90, 25m, 1h30m, 0:30, 2:30pm. A word that could also
+/// be a clock time ("5:00") reads as one here, so that the option's own
+/// check ("takes a duration") names the problem.
 extension TimeSpec: ExpressibleByArgument {
     public init?(argument: String) {
-        guard let time = TimeSpec.parse(argument) else { return nil }
+        guard let time = TimeSpec.parse(argument) ?? TimeSpec.parseClockTime(argument) else { return nil }
         self = time
     }
 }
@@ -39,7 +41,7 @@ struct Countdown: ParsableCommand {
         abstract: "Count down (the default): tocsin 25m \"Tea is ready\".")
 
     @Argument(help: ArgumentHelp(
-        "Times and an optional label: 90, 90s, 25m, 1h30m, 2.5m, 14:30, 2:30pm, until 14:30; 25m:Work gives one timer its label.",
+        "Times and an optional label: 90, 90s, 25m, 1h30m, 2.5m; H:MM:SS (0:00:30) and M:SS (0:45, 25:00) are lengths; a clock time is until 7:00, 2:30pm or 17:30 (1:00-12:59 alone is refused: either); 25m:Work gives one timer its label.",
         valueName: "time-or-label"))
     var words: [String] = []
 

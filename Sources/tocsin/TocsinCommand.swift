@@ -14,7 +14,12 @@ struct TocsinCommand: ParsableCommand {
             EXAMPLES
               tocsin 25m "Tea is ready"      a 25-minute countdown with its label
               tocsin 90                      90 seconds (also 90s, 1h30m, 2.5m, 1.5h)
-              tocsin until 14:30 Meeting     count down to a time of day (2:30pm too)
+              tocsin 0:00:30                 H:MM:SS is a length (30 s; 1:30:00 is
+                                               90 min), so is M:SS that cannot be a
+                                               time of day (0:45, 25:00)
+              tocsin until 14:30 Meeting     count down to a time of day (2:30pm,
+                                               7am and 17:30 too; 5:00 alone could
+                                               be either and is refused)
               tocsin every 'Mon..Fri 07:00' Wake -b   ring every weekday at 07:00
                                                (systemd's calendar syntax; the
                                                timer service keeps it)

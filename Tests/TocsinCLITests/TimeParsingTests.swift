@@ -9,6 +9,9 @@ import TocsinCLI
         ("90", 90.0), ("90s", 90), ("25m", 1500), ("1h30m", 5400), ("1h 30m", 5400), ("2.5m", 150),
         ("1.5h", 5400), ("1h30m15s", 5415), ("0.5", 0.5), ("45sec", 45), ("3min", 180), ("2hours", 7200),
         ("1H", 3600), (" 10s ", 10),
+        // Colons: H:MM:SS always; M:SS where it cannot be a time of day.
+        ("00:00:30", 30), ("0:00:30", 30), ("1:30:00", 5400), ("1:2:3", 3723), ("23:59:59", 86399), ("100:00:00", 360_000),
+        ("0:45", 45), ("00:30", 30), ("00:05", 5), ("25:00", 1500), ("90:30", 5430),
     ])
     func acceptedDurations(text: String, seconds: Double) {
         #expect(TimeSpec.parse(text) == .duration(nanoseconds: Int64(seconds * 1e9)))
@@ -16,18 +19,54 @@ import TocsinCLI
 
     @Test(arguments: [
         "", "abc", "0", "0s", "-5", "-5m", "5x", "1h1h", "m", "1.2.3m", "5m30", "nan", "inf", "1e999",
-        "25:99", "24:00", "13pm", "0am", "1:5", ":30", "14:", "1:2:3:4", "+5",
+        "25:99", "13pm", "0am", "1:5", ":30", "14:", "1:2:3:4", "+5", "0:00", "0:00:00", "1:60:00", "1:00:60",
+        "5:00", "12:59", "1:00", "1:005", "١:٣٠",
     ])
     func rejectedWords(text: String) {
         #expect(TimeSpec.parse(text) == nil)
     }
 
     @Test(arguments: [
-        ("14:30", 14, 30, 0), ("2:30pm", 14, 30, 0), ("2:30 PM", 14, 30, 0), ("7am", 7, 0, 0),
-        ("12am", 0, 0, 0), ("12pm", 12, 0, 0), ("00:05", 0, 5, 0), ("23:59:59", 23, 59, 59),
+        ("14:30", 14, 30, 0), ("13:00", 13, 0, 0), ("23:59", 23, 59, 0), ("2:30pm", 14, 30, 0), ("2:30 PM", 14, 30, 0),
+        ("7am", 7, 0, 0), ("12am", 0, 0, 0), ("12pm", 12, 0, 0), ("2:30:15pm", 14, 30, 15),
     ])
     func clockTimes(text: String, hour: Int, minute: Int, second: Int) {
         #expect(TimeSpec.parse(text) == .clock(hour: hour, minute: minute, second: second))
+        #expect(TimeSpec.parseClockTime(text) == .clock(hour: hour, minute: minute, second: second))
+    }
+
+    /// After `until` every form is a clock time, the ambiguous ones too.
+    @Test(arguments: [
+        ("5:00", 5, 0, 0), ("00:05", 0, 5, 0), ("0:30", 0, 30, 0), ("12:59", 12, 59, 0), ("14:30:15", 14, 30, 15),
+        ("23:59:59", 23, 59, 59),
+    ])
+    func clockTimesAfterUntil(text: String, hour: Int, minute: Int, second: Int) throws {
+        #expect(TimeSpec.parseClockTime(text) == .clock(hour: hour, minute: minute, second: second))
+        let plan = try TimerPlan(words: ["until", text, "Up"])
+        #expect(plan.entries == [.init(time: .clock(hour: hour, minute: minute, second: second), label: "Up")])
+    }
+
+    @Test func wordsThatCouldBeEitherAreRefusedWithBothReadings() {
+        #expect(TimeSpec.ambiguity(of: "5:00") ==
+            "'5:00' could be 5 min or the clock time 05:00: write 5m (or 0:05:00) for the length, until 5:00 for the time of day")
+        #expect(TimeSpec.ambiguity(of: "12:30")?.hasPrefix("'12:30' could be 12 min 30 s or the clock time 12:30: write 12m30s (or 0:12:30)") == true)
+        for word in ["0:30", "14:30", "1:30:00", "25m", "abc"] { #expect(TimeSpec.ambiguity(of: word) == nil) }
+        for words in [["5:00"], ["5:00", "Eggs"], ["5:00:Eggs"], ["25m:Work", "7:30:Break"]] {
+            #expect { try TimerPlan(words: words) } throws: {
+                ($0 as? TimerPlan.Failure)?.description.contains("could be") == true
+            }
+        }
+    }
+
+    @Test func colonDurationsTakeLabels() throws {
+        let tea = try TimerPlan(words: ["0:00:30", "Tea"])
+        #expect(tea.entries == [.init(time: .duration(nanoseconds: 30 * Self.second), label: "Tea")])
+        let labelled = try TimerPlan(words: ["1:30:00:Work", "0:45:Break"])
+        #expect(labelled.entries == [.init(time: .duration(nanoseconds: 5400 * Self.second), label: "Work"),
+                                     .init(time: .duration(nanoseconds: 45 * Self.second), label: "Break")])
+        #expect { try TimerPlan(words: ["0:00:00"]) } throws: {
+            ($0 as? TimerPlan.Failure)?.description == "0:00:00: a countdown must be longer than 0"
+        }
     }
 
     @Test func plansFromWords() throws {

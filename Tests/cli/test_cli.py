@@ -542,6 +542,10 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
     (["5s", "--bogus"], "tocsin: unknown option --bogus (tocsin --help lists them)"),
     (["0"], "tocsin: 0: a countdown must be longer than 0"),
     (["sw", "Run", "-b", "--json"], "tocsin: --json is for a stopwatch in the foreground; drop it or -b"),
+    (["5:00", "Eggs"], "tocsin: '5:00' could be 5 min or the clock time 05:00: write 5m (or 0:05:00) for the length, "
+                       "until 5:00 for the time of day"),
+    (["25m:Work", "12:30:Lunch"], "tocsin: '12:30' could be 12 min 30 s or the clock time 12:30: write 12m30s (or 0:12:30) "
+                                  "for the length, until 12:30 for the time of day"),
 ])
 def test_odd_input_gets_one_line_naming_the_actual_problem(arguments, message):
     result = run(*arguments)
@@ -569,3 +573,29 @@ def test_json_carries_the_notifiers_reports():
     assert reports["sound_failed"]["label"] == "Tea" and "no sound server" in reports["sound_failed"]["detail"]
     assert [event["event"] for event in events if event["event"] != "notifier"] == ["state", "finish", "state"]
     assert result.returncode == 0 and result.stderr == ""
+
+
+def first_event(*words):
+    """The first JSON event of a countdown (then it is stopped)."""
+    process = subprocess.Popen([TOCSIN, *words, "--json", "--quiet"], stdout=subprocess.PIPE, text=True)
+    try:
+        return json.loads(process.stdout.readline())
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_colon_times_are_lengths_and_clock_times_by_one_rule():
+    """H:MM:SS and M:SS that is no time of day count down that long; after
+    `until` a colon word is a clock time (the two are 12 h apart)."""
+    began = time.monotonic()
+    short = run("0:00:01", "Tea", "--json", "--quiet")
+    took = time.monotonic() - began
+    events = [json.loads(line) for line in short.stdout.splitlines()]
+    assert short.returncode == 0 and events[0]["remaining"] == 1.0 and events[-2]["event"] == "finish", short
+    assert 1.0 <= took < 20
+    for word, seconds in (("00:00:30", 30), ("0:45", 45), ("1:30:00", 5400), ("25:00", 1500), ("1:2:3", 3723)):
+        event = first_event(word, "X")
+        assert (event["label"], event["remaining"]) == ("X", seconds), (word, event)
+    morning, evening = first_event("until", "5:00", "Up")["remaining"], first_event("until", "17:00", "Up")["remaining"]
+    assert abs((evening - morning) % 86400 - 43200) < 5, (morning, evening)

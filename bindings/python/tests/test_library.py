@@ -1,6 +1,7 @@
 import ctypes.util
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -67,3 +68,24 @@ def test_a_missing_notifier_says_in_its_first_line_what_to_install(monkeypatch, 
                             "apt install libtocsin-notify0")
     with tocsin.Engine(manual_clock=True) as engine:  # the engine needs none of it
         assert engine.countdown(1).duration == 1
+
+
+def test_submodules_load_on_first_use_after_a_plain_import():
+    """``import tocsin`` then ``tocsin.aio.Engine()``, as the README writes
+    it (a fresh interpreter: this one has imported tocsin.aio already)."""
+    script = (
+        "import asyncio, sys, tocsin\n"
+        "assert 'tocsin.aio' not in sys.modules and 'tocsin.notify' not in sys.modules\n"
+        "async def main():\n"
+        "    async with tocsin.aio.Engine() as engine:\n"
+        "        await engine.countdown(0.05).start().finished()\n"
+        "asyncio.run(main())\n"
+        "assert tocsin.notify.Notifier is not None\n"
+        "try:\n"
+        "    tocsin.nothing\n"
+        "except AttributeError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "module 'tocsin' has no attribute 'nothing'\n"

@@ -11,6 +11,12 @@ A thin ctypes binding of libtocsin.so: see the C header tocsin.h for the
 exact rules (ordering, threads, never early).
 """
 
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
+
 from ._calendar import calendar_check, calendar_next
 from ._engine import Engine
 from ._errors import (
@@ -32,6 +38,9 @@ from ._errors import (
 from ._library import LibraryNotFoundError, load
 from ._timer import Timer
 from ._values import Clock, Event, EventKind, State, TickPolicy
+
+if TYPE_CHECKING:
+    from . import aio, notify
 
 __version__ = "0.8.0"
 
@@ -63,10 +72,24 @@ __all__ = [
     "TocsinMemoryError",
     "WAKE_LEAD_SECONDS",
     "WrongStateError",
+    "aio",
     "calendar_check",
     "calendar_next",
     "library_version",
+    "notify",
 ]
+
+#: Submodules loaded on first use (``tocsin.aio.Engine()`` after a plain
+#: ``import tocsin``), so that ``import tocsin`` neither imports asyncio nor
+#: looks for libtocsin-notify.so.
+_SUBMODULES = ("aio", "notify")
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 
 def library_version(library: "str | None" = None) -> str:

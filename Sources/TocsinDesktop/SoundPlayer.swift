@@ -266,12 +266,19 @@ final class SoundPlayer: @unchecked Sendable {
     }
 
     /// True if a sound server is meant to be there: `PULSE_SERVER` is set,
-    /// or PulseAudio's or PipeWire's socket is in the runtime folder. Where
-    /// none is (a server, an ssh session) a missing server is not waited
-    /// for: the bell at once, as before.
+    /// or PulseAudio's or PipeWire's socket is where libpulse looks for it
+    /// (`PULSE_RUNTIME_PATH`, else `XDG_RUNTIME_DIR/pulse`). Where none is (a
+    /// server, an ssh session, a process without `XDG_RUNTIME_DIR`: libpulse
+    /// then never looks in /run/user, so a socket there is none of its
+    /// business) a missing server is not waited for: the bell at once.
     static func soundServerExpected() -> Bool {
-        if let server = getenv("PULSE_SERVER"), server.pointee != 0 { return true }
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "/run/user/\(getuid())"
+        func variable(_ name: String) -> String? {
+            guard let value = getenv(name), value.pointee != 0 else { return nil }
+            return String(cString: value)
+        }
+        if variable("PULSE_SERVER") != nil { return true }
+        if let pulse = variable("PULSE_RUNTIME_PATH"), access(pulse + "/native", F_OK) == 0 { return true }
+        guard let runtime = variable("XDG_RUNTIME_DIR") else { return false }
         return access(runtime + "/pulse/native", F_OK) == 0 || access(runtime + "/pipewire-0", F_OK) == 0
     }
 

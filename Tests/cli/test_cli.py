@@ -560,11 +560,15 @@ def test_adjust_has_help_and_parallel_words_label_the_time_before_them():
     assert finished == ["Par2", "Par1"]  # two timers side by side, not one of 0.5 s
 
 
-def test_json_carries_the_notifiers_reports():
+def test_json_carries_the_notifiers_reports(tmp_path):
     """Without a desktop the alert and the sound fail: with --json the
-    reasons come as events after the finish (and nothing on stderr)."""
+    reasons come as events after the finish (and nothing on stderr). The
+    runtime folder and home are empty ones: a sound server the machine runs
+    for its own session (or left behind) is not this test's."""
     environment = {key: value for key, value in os.environ.items()
-                   if key not in ("DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER", "DISPLAY", "XDG_RUNTIME_DIR")}
+                   if key not in ("DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER", "PULSE_RUNTIME_PATH", "DISPLAY")}
+    (tmp_path / "runtime").mkdir(mode=0o700)
+    environment.update(XDG_RUNTIME_DIR=str(tmp_path / "runtime"), HOME=str(tmp_path))
     result = run("0.5s", "Tea", "--json", env=environment)
     events = [json.loads(line) for line in result.stdout.splitlines()]
     reports = {event["report"]: event for event in events if event["event"] == "notifier"}

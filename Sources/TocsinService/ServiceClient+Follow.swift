@@ -7,8 +7,8 @@ extension ServiceClient {
     /// Delivers the signals `subscribe` asked for, and calls `beat` at every
     /// whole second of the wall clock (aligned, so that a bar's seconds turn
     /// with the clock's) and `line` with each line read from standard input
-    /// (when `readInput`), until the process is ended or input ends (then it
-    /// returns).
+    /// (when `readInput`), until the process is ended, input ends or standard
+    /// output's reader has gone (then it returns).
     package func follow(beat: @escaping () -> Void, readInput: Bool, line: @escaping (String) -> Void) {
         let loop = g_main_loop_new(nil, 0)
         let state = FollowState(loop: loop, beat: beat, line: line)
@@ -20,7 +20,9 @@ extension ServiceClient {
                 Unmanaged<FollowState>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue().readInput() ? 1 : 0
             }, raw)
         }
+        let watch = Self.quitsWhenOutputCloses(loop)
         g_main_loop_run(loop)
+        g_source_remove(watch)
         g_main_loop_unref(loop)
     }
 }

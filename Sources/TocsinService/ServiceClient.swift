@@ -143,11 +143,26 @@ package final class ServiceClient {
     }
 
     /// Delivers the signals `subscribe` asked for, until the process is
-    /// ended (the loop is never quit: this returns only if it is).
+    /// ended or its standard output's reader has gone (`quitsWhenOutputCloses`).
     package func follow() {
         let loop = g_main_loop_new(nil, 0)
+        let watch = Self.quitsWhenOutputCloses(loop)
         g_main_loop_run(loop)
+        g_source_remove(watch)
         g_main_loop_unref(loop)
+    }
+
+    /// Quits `loop` when standard output can never be written again: the
+    /// reading end of its pipe or socket closed (`| head -1`, a status bar
+    /// that exited or was restarted), or its terminal hung up. `poll` says so
+    /// at once (POLLERR, POLLHUP), even while there is nothing to write, so a
+    /// silent follower does not outlive its reader. A file never closes this
+    /// way. The source's id, to remove once the loop has returned.
+    static func quitsWhenOutputCloses(_ loop: OpaquePointer?) -> guint {
+        g_unix_fd_add(STDOUT_FILENO, GIOCondition(G_IO_ERR.rawValue | G_IO_HUP.rawValue), { _, _, loop in
+            g_main_loop_quit(OpaquePointer(loop))
+            return 1  // G_SOURCE_CONTINUE: removed by the caller, once
+        }, UnsafeMutableRawPointer(loop))
     }
 
     private func call(_ method: String, _ arguments: OpaquePointer?) throws(Failure) -> OpaquePointer {

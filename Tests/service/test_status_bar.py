@@ -85,6 +85,22 @@ def test_following_writes_every_whole_second_while_running_and_nothing_while_pau
         bar.wait(DEADLINE)
 
 
+@pytest.mark.parametrize("arguments", [[], ["--format", "waybar"], ["--json"]])
+def test_a_follower_ends_with_its_reader(arguments):
+    """`tocsin ls --follow | head -1`: once head has its line and exits, the
+    follower ends too (status 0), though it has nothing more to write (a
+    paused timer: silent). A bar restarted or reloaded leaves none behind."""
+    tea = add("Tea", 600, **QUIET)
+    call("Pause", "t", tea)
+    command = " ".join([TOCSIN, "ls", "--follow", *arguments])
+    began = time.monotonic()
+    result = subprocess.run(["bash", "-c", command + ' | head -1; echo "status ${PIPESTATUS[0]}"'],
+                            capture_output=True, text=True, timeout=DEADLINE)
+    lines = result.stdout.splitlines()
+    assert "Tea" in lines[0] and lines[1] == "status 0", result
+    assert time.monotonic() - began < 5
+
+
 def test_i3bar_streams_its_protocol_and_a_click_pauses_the_timer_shown():
     tea = add("Tea", 600, **QUIET)
     bar = subprocess.Popen([TOCSIN, "ls", "--follow", "--format", "i3bar"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

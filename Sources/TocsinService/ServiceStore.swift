@@ -79,7 +79,7 @@ package final class ServiceStore: @unchecked Sendable {
     /// - Throws: the system's reason ("No space left on device").
     func append(_ lines: [JSON]) throws(StoreError) {
         if journal < 0 {
-            makeFolders()
+            if let failure = makeFolders() { throw failure }
             journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
             guard journal >= 0 else { throw StoreError(errno: errno, path: journalPath) }
         }
@@ -150,9 +150,16 @@ package final class ServiceStore: @unchecked Sendable {
         guard statvfs(existing, &info) == 0 else {
             return "timer state: \(folder)\(note): cannot be looked at: \(String(cString: strerror(errno)))"
         }
-        if info.f_flag & UInt(ST_RDONLY) != 0 || access(existing, W_OK) != 0 {
-            return "timer state: \(folder)\(note): not writable: every change would be refused"
+        if info.f_flag & UInt(ST_RDONLY) != 0 {
+            return "timer state: \(folder)\(note): not writable (\(String(cString: strerror(EROFS)))): every change would be refused"
         }
+        // Permissions, ACLs, root, and file systems that take no new files
+        // (sysfs, procfs) answer only to a try: a folder made and removed.
+        var probe = Array((existing + "/.tocsin-probe-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&probe) else {
+            return "timer state: \(folder)\(note): not writable (\(String(cString: strerror(errno)))): every change would be refused"
+        }
+        rmdir(made)
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         return "timer state: \(folder)\(note): writable, \(free / 1_000_000) MB free"
     }
@@ -163,7 +170,7 @@ package final class ServiceStore: @unchecked Sendable {
     /// Writes the snapshot atomically (the old one stays whole on failure).
     /// - Throws: the system's reason.
     func write(_ document: JSON) throws(StoreError) {
-        makeFolders()
+        if let failure = makeFolders() { throw failure }
         let failure = TimerFile.writeAtomicallyReportingErrno(document.encodedFile(), to: path)
         guard failure == 0 else { throw StoreError(errno: failure, path: path) }
     }
@@ -189,24 +196,50 @@ package final class ServiceStore: @unchecked Sendable {
     }
 
     /// Makes the folders of `path`, the last one 0700.
-    func makeFolders() {
+    /// Makes the snapshot's folder and those above it that are missing.
+    /// - Returns: nil if the folder is there, else which folder could not
+    ///   be made and why ("Permission denied", "Read-only file system").
+    @discardableResult
+    func makeFolders() -> StoreError? {
         var folder = ""
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (index, part) in parts.enumerated() where !part.isEmpty || index == 0 {
             folder += index == 0 ? String(part) : "/" + part
-            if !folder.isEmpty { _ = mkdir(folder, index == parts.count - 1 ? 0o700 : 0o755) }
+            guard !folder.isEmpty, mkdir(folder, index == parts.count - 1 ? 0o700 : 0o755) != 0 else { continue }
+            let failure = errno
+            var info = stat()
+            guard failure == EEXIST, stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                return StoreError(errno: failure == EEXIST ? ENOTDIR : failure, folder: folder)
+            }
         }
+        return nil
     }
 }
 
-/// Why the state could not be written: the file and the system's reason.
-struct StoreError: Error {
+/// Why the state could not be written: the file (or the folder that could
+/// not be made) and the system's reason.
+struct StoreError: Error, CustomStringConvertible {
     let path: String
     let reason: String
+    /// True if `path` is a folder that could not be made.
+    let isFolder: Bool
 
     init(errno code: Int32, path: String) {
         self.path = path
         reason = String(cString: strerror(code))
+        isFolder = false
+    }
+
+    init(errno code: Int32, folder: String) {
+        path = folder
+        reason = String(cString: strerror(code))
+        isFolder = true
+    }
+
+    /// "cannot make the folder /x/tocsin: Permission denied", "cannot
+    /// write /x/tocsin/timers.journal: No space left on device".
+    var description: String {
+        "cannot \(isFolder ? "make the folder" : "write") \(path): \(reason)"
     }
 }
 

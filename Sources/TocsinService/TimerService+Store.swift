@@ -36,7 +36,7 @@ extension TimerService {
         do throws(StoreError) {
             try store.append(lines)
         } catch {
-            throw ServiceError(.failed, "cannot save the change to \(error.path): \(error.reason)")
+            throw ServiceError(.failed, "cannot save the change: \(error)")
         }
         journalLines += lines.count
         noteSaved(all)
@@ -70,7 +70,7 @@ extension TimerService {
         do throws(StoreError) {
             try store.write(document)
         } catch {
-            throw ServiceError(.failed, "cannot save the change to \(error.path): \(error.reason)")
+            throw ServiceError(.failed, "cannot save the change: \(error)")
         }
         store.clearJournal()
         journalLines = 0

@@ -6,11 +6,14 @@ answering, and once there is room again the next calls succeed and survive
 SIGKILL. Needs root (mount); skipped without it."""
 
 import json
+import os
 import signal
+import subprocess
 
 import pytest
 
-from servicebus import SmallDisk, Signals, add, call, gdbus_call, properties, stop_service, timers, wait_until
+from servicebus import (SmallDisk, Signals, activation_environment, add, call, gdbus_call, properties, stop_service, timers,
+                        wait_until)
 
 QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
 
@@ -143,3 +146,18 @@ def test_a_cancel_that_cannot_be_saved_keeps_a_calendar_alarms_snooze(disk, sign
     listed = timers()[wake]
     assert listed["state"] == "running" and "snoozed_until" in listed
     signals.wait_for("FinishAnnounced", id=wake)  # the snooze rang (its record waits for room)
+
+
+def test_a_state_folder_that_cannot_be_made_is_named_with_its_reason(bus, tmp_path):
+    """The state folder cannot be made (sysfs takes no new folders: EPERM
+    even for root): the refusal names that folder and the reason, not a
+    journal that is missing; doctor says it is not writable."""
+    folder = "/sys/kernel/tocsin-test-state"
+    activation_environment(XDG_STATE_HOME=folder)
+    output = refused("Add", "'Rice'", "60.0", "{}")
+    assert f"cannot save the change: cannot make the folder {folder}: Operation not permitted" in output, output
+    assert timers() == {}
+    doctor = subprocess.run([os.environ["TOCSIN_BIN"], "doctor"], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "XDG_STATE_HOME": folder})
+    assert (f"timer state: {folder}/tocsin (made at the first change): not writable (Operation not permitted): "
+            "every change would be refused") in doctor.stdout, doctor.stdout

@@ -26,13 +26,38 @@ package enum ServiceControl {
 
     /// `method` (Pause, Resume, Cancel, Restart, Remove, Lap, Adjust with
     /// `delta` seconds) on each timer `words` names, in order; a lap's
-    /// line is said.
+    /// line is said. Every word is resolved first: if one names no timer
+    /// (or several), nothing is changed. If the service refuses one after
+    /// others were changed, the failure says which were and which were not
+    /// tried.
     package static func control(_ method: String, _ words: [String], delta: Double? = nil, on client: ServiceClient,
                                 say: (String) -> Void) throws {
         let timers = try client.list()
+        var ids: [UInt64] = []
+        var unknown: [String] = []
         for word in words {
-            let id = try ServiceTimers.resolve(word, in: timers)
-            let lap = try client.control(method, id, delta: delta)
+            do throws(CommandFailure) {
+                ids.append(try ServiceTimers.resolve(word, in: timers))
+            } catch where error.status == ExitStatus.usage {
+                throw CommandFailure(error.message + "; nothing was changed", status: error.status)
+            } catch {
+                unknown.append(word)
+            }
+        }
+        if !unknown.isEmpty {
+            let names = unknown.joined(separator: ", ")
+            throw CommandFailure("no timer \(names) (tocsin ls lists them); nothing was changed")
+        }
+        for (index, id) in ids.enumerated() {
+            let lap: Double?
+            do throws(ServiceClient.Failure) {
+                lap = try client.control(method, id, delta: delta)
+            } catch {
+                guard index > 0 else { throw error }
+                let done = words[..<index].joined(separator: ", ")
+                let rest = words[(index + 1)...].joined(separator: ", ")
+                throw CommandFailure("\(error.message) (done: \(done)" + (rest.isEmpty ? ")" : "; not tried: \(rest))"))
+            }
             if method == "Lap", let lap {
                 say("\(ServiceTimers.label(of: id, in: timers)): lap \(Display.stopwatch(nanoseconds: Nanos.saturating(seconds: lap)))")
             }

@@ -237,6 +237,19 @@ def test_refused_controls_name_the_timer_its_state_and_the_value():
     assert tocsin("cancel", "Soup").stderr == "tocsin: Soup was cancelled: only a running or paused timer can be cancelled\n"
 
 
+def test_a_control_on_several_timers_checks_every_name_first_and_says_what_it_did():
+    for label in ("Tea", "Rice"):
+        assert tocsin("1h", label, "-b", "--no-live").returncode == 0
+    ids = {timer["label"]: timer["id"] for timer in listed_json()}
+    wrong = tocsin("cancel", str(ids["Tea"]), "Rice", "99", "Soup")
+    assert (wrong.returncode, wrong.stderr) == (1, "tocsin: no timer 99, Soup (tocsin ls lists them); nothing was changed\n")
+    assert [timer["state"] for timer in listed_json()] == ["running", "running"]
+    assert tocsin("pause", "Rice").returncode == 0
+    half = tocsin("pause", "Tea", "Rice", str(ids["Tea"]))
+    assert (half.returncode, half.stderr) == (1, "tocsin: Rice is already paused (done: Tea; not tried: %d)\n" % ids["Tea"])
+    assert {timer["label"]: timer["state"] for timer in listed_json()} == {"Tea": "suspended", "Rice": "suspended"}
+
+
 def test_a_stopwatch_in_the_service():
     handed = tocsin("sw", "Run", "-b")
     assert handed.returncode == 0 and re.fullmatch(r"Run: id (\d+), stopwatch running \(tocsin lap \1, tocsin ls\)\n",

@@ -755,7 +755,8 @@ TOCSIN_EXTERN int tocsin_engine_wake_reason(tocsin_engine *engine, char *buf,
 /**
  * The next occurrence of spec strictly after after_unix_seconds, in seconds
  * since 1970-01-01 00:00 UTC (a whole number), in *out. Needs no engine;
- * thread-safe. Cost: 0.2 to 1.1 microseconds (bench/calendar.sh); the
+ * thread-safe. Cost: 0.2 to 1.1 microseconds (measured by bench/calendar.sh
+ * in Tocsin's source); the
  * last 8 specs are kept parsed, so calling it again with the same spec
  * (listing occurrences) does not parse it again.
  * Returns TOCSIN_EINVAL for a spec that does not parse (ask
@@ -809,7 +810,7 @@ TOCSIN_EXTERN int tocsin_calendar_check(const char *spec, char *buf,
  *   adjust      not allowed (TOCSIN_EINVAL): its times are the spec's
  *   clock       always the wall clock (TOCSIN_CLOCK_AWAKE: TOCSIN_EINVAL)
  *   save/load   saved with its spec and coming occurrence (kind "calendar"
- *               in docs/timer-file.md); occurrences that passed while the
+ *               in timer-file.md); occurrences that passed while the
  *               program was away give one held FINISH (state RUNNING,
  *               missed = the ones before the last), delivered when a
  *               callback is set as a countdown's held FINISH
@@ -886,8 +887,9 @@ TOCSIN_EXTERN int tocsin_engine_timers(tocsin_engine *engine, tocsin_timer *buf,
 /**
  * Writes every timer of the engine to the file at path: kind, label,
  * duration, tick interval, state, running time, laps, and the realtime
- * clock at the save (the format is documented in docs/timer-file.md). The
- * write is atomic (a temporary file in the same folder, fsync, rename, fsync
+ * clock at the save. The format is documented in timer-file.md:
+ * share/doc/tocsin/ after make install, /usr/share/doc/libtocsin-dev/ from
+ * the Debian package, docs/ in the source. The write is atomic (a temporary file in the same folder, fsync, rename, fsync
  * of the folder): a crash or power loss leaves the old file or the new one,
  * never a mix. The file is created with mode 0600. Returns TOCSIN_EIO if it
  * cannot be written (a full disk, a read-only folder, no permission): the
@@ -902,10 +904,15 @@ TOCSIN_EXTERN int tocsin_engine_save(tocsin_engine *engine, const char *path);
  * new handles, and stores how many in *restored_out (NULL allowed); find
  * them with tocsin_engine_timers() (they come last, in the file's order).
  *
- * Time that passed on the realtime clock since the save counts for timers
- * that were running, in every engine mode; if that clock went backwards
- * (NTP, a manual change) the time away counts as zero: nothing finishes
- * early and no time goes negative. A suspended timer keeps its remaining
+ * The time away counts for timers that were running, in every engine
+ * mode. Within the same boot (the file's boot id is the running kernel's)
+ * it is measured on the boot clock, which no change of the wall clock moves
+ * (an NTP step, the user setting the time); after a reboot, or for a file
+ * without a boot id, on the realtime clock, and if that clock went
+ * backwards since the save the time away counts as zero: nothing finishes
+ * early and no time goes negative. An AWAKE timer counts only what the
+ * awake clock ran in the same boot (nothing after a reboot); an alarm aims
+ * at its wall-clock time as ever. A suspended timer keeps its remaining
  * time exactly; a stopwatch keeps counting; ticks missed while away are not
  * replayed. A countdown that ran out while away is restored FINISHED, and
  * its FINISH (then STATE(FINISHED)) is held until a callback is set on it,

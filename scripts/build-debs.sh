@@ -66,6 +66,8 @@ Copyright 2026 the Tocsin developers.
 The project has not chosen a license yet: until it does, these packages
 are for evaluation and no other rights are granted.
 EOF
+  # The header's reference for the saved file's format, where the header is.
+  [ "$package" = libtocsin-dev ] && cp docs/timer-file.md "$docs/"
   printf 'tocsin (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\n' \
     "$version" "$version" "$maintainer" "$changelog_date" | gzip -9n > "$docs/changelog.gz"
 done

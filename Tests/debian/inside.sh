@@ -59,6 +59,11 @@ c_countdown() {
   cc tea.c $(pkg-config --cflags --libs tocsin) -o tea && ./tea | tee /dev/stderr | tail -1 | grep -qx FINISH
 }
 check c_program_through_pkg_config c_countdown
+# Every file the installed header names as its reference is where it says.
+headers_references() {
+  grep -q '/usr/share/doc/libtocsin-dev/' /usr/include/tocsin.h && test -s /usr/share/doc/libtocsin-dev/timer-file.md
+}
+check the_headers_references_are_installed headers_references
 
 python_countdown() {
   python3 - <<'PY'

@@ -31,7 +31,7 @@ MAJOR := $(firstword $(subst ., ,$(VERSION)))
 OUT := out/$(CONFIG)
 CFLAGS_TEST := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g
 # Runs a program with no Swift toolchain on its paths: only the staged library.
-NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib
+NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_TEST_SET_CLOCK=$(TOCSIN_TEST_SET_CLOCK)
 
 PYTHON ?= python3
 VENV := out/venv

@@ -72,12 +72,13 @@ def test_an_alarm_that_rang_snoozes_from_now(signals):
 def test_a_calendar_alarm_snoozed_rings_once_more_and_keeps_its_times(signals):
     timer = add("Stand-up", 0, calendar=("s", "*-*-* 03:17:00 UTC"), **QUIET)
     before = timers()[timer]
-    snoozed = boot_time()
+    snoozed, asked = boot_time(), time.time()
     call("Snooze", "td", timer, 1)
     listed = timers()[timer]
-    assert abs(listed["snoozed_until"] - (time.time() + 1)) < 0.5
+    answered = time.time()
+    assert asked + 1 - 1e-3 <= listed["snoozed_until"] <= answered + 1 + 1e-3, (asked, listed["snoozed_until"], answered)
     (ring,) = signals.wait_for("FinishAnnounced", id=timer)
-    assert ring.args[3:] == (1, False) and 1.0 <= ring.at - snoozed < 2.0
+    assert ring.args[3:] == (1, False) and ring.at - snoozed >= 1.0  # never before its snooze
     after = timers()[timer]
     assert after["state"] == "running" and after["next"] == before["next"] and after["calendar"] == before["calendar"]
     assert "snoozed_until" not in after and after["finishes"] == 1

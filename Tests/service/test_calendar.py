@@ -4,6 +4,7 @@ ring missed while the service was down announced once when it comes back,
 and the command's `every -b`."""
 
 import json
+import math
 import re
 import subprocess
 import time
@@ -19,17 +20,23 @@ def tocsin(*arguments):
 
 
 def test_a_calendar_alarm_rings_every_second_and_runs_on(signals):
+    before = time.time()
     alarm = add("Tick", 0, calendar=("s", "*:*:* UTC"), **QUIET)
     listed = timers()[alarm]
+    after = time.time()
     assert (listed["kind"], listed["state"], listed["calendar"]) == ("calendar", "running", "*-*-* *:*:* UTC")
     assert listed["next"] == listed["alarm_time"] and listed["next"] == int(listed["next"])
-    assert 0 < listed["next"] - time.time() <= 1.001
+    # The whole second after the service read the clock, between before and after.
+    assert math.floor(before) < listed["next"] <= math.floor(after) + 1, (before, listed["next"], after)
     rings = signals.wait_for("Finished", 3, id=alarm)
     assert [ring.args[1] for ring in rings] == ["Tick"] * 3
-    assert all(0 <= ring.args[2] < 0.5 for ring in rings)  # each on time, by its own lateness
-    assert 1.5 < rings[2].at - rings[0].at < 2.5  # a second apart
+    assert all(ring.args[2] >= 0 for ring in rings)  # never early, by its own lateness
+    # A second apart: each ring's due time is when it arrived less its lateness.
+    due = [ring.at - ring.args[2] for ring in rings]
+    assert 1.5 < due[2] - due[0] < 2.5, due
+    before = time.time()
     listed = timers()[alarm]
-    assert listed["state"] == "running" and listed["next"] > time.time() - 0.01 and "rang_ago" in listed
+    assert listed["state"] == "running" and listed["next"] > before and "rang_ago" in listed
     call("Cancel", "t", alarm)
     assert timers()[alarm]["state"] == "canceled"
     count = len(signals.named("Finished", id=alarm))

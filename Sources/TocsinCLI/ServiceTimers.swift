@@ -12,6 +12,9 @@ package enum ServiceTimers {
     /// - Throws: status 1 when none matches; status 2 (usage) when several
     ///   do, naming them.
     package static func resolve(_ word: String, in timers: [ServiceClient.Timer]) throws(CommandFailure) -> UInt64 {
+        guard !word.isEmpty else {  // the prefix of every label
+            throw CommandFailure("an empty name names no timer: give an id or a label (tocsin ls lists them)", status: ExitStatus.usage)
+        }
         if let id = UInt64(word), timers.contains(where: { $0.id == id }) { return id }
         let exact = timers.filter { $0.text("label") == word }
         let candidates = exact.isEmpty ? timers.filter { ($0.text("label") ?? "").hasPrefix(word) } : exact

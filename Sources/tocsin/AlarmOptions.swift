@@ -27,9 +27,11 @@ struct ToneOptions: ParsableArguments {
             throw ValidationError("--volume takes -60 to 10 dB, got \(volume)")
         }
         if let fade, !fade.isDuration(atMost: 300 * Nanos.perSecond, aboveZero: true) {
-            throw ValidationError("--fade takes a duration of at most 5 minutes (30s, 1m)")
+            throw ValidationError(Self.fadeRange)
         }
     }
+
+    static let fadeRange = "--fade takes a duration of at most 5 minutes (30s, 1m)"
 
     /// The file as an absolute path (the timer service does not share our folder).
     var absoluteFile: String? {
@@ -68,10 +70,12 @@ struct RingLength: ExpressibleByArgument {
         }
     }
 
+    static let range = "--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once"
+
     /// `--ring`'s check: at most an hour.
     static func check(_ ring: RingLength?) throws {
         if let ring, ring.nanoseconds > 3600 * Nanos.perSecond {
-            throw ValidationError("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once")
+            throw ValidationError(range)
         }
     }
 }

@@ -39,12 +39,14 @@ struct Next: ParsableCommand {
     @Option(help: ArgumentHelp("How many occurrences (1 to 1000).", valueName: "n"))
     var count = 5
 
+    static let countRange = "--count takes 1 to 1000"
+
     @Flag(help: "One JSON object per occurrence: {\"next\": Unix seconds, \"local\": \"...\"}.")
     var json = false
 
     func validate() throws {
         _ = try CalendarArgument(words.joined(separator: " "))
-        guard (1...1000).contains(count) else { throw ValidationError("--count takes 1 to 1000; got \(count)") }
+        guard (1...1000).contains(count) else { throw ValidationError("\(Self.countRange); got \(count)") }
     }
 
     func run() throws {

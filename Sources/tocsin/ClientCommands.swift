@@ -133,9 +133,18 @@ struct Adjust: ParsableCommand {
 
     /// The change in seconds.
     private func delta() throws -> Double {
-        guard words.count == 2, let sign = words[1].first, sign == "+" || sign == "-",
-              case .duration(let nanoseconds)? = TimeSpec.parse(String(words[1].dropFirst()))
-        else { throw ValidationError("give a timer and a change: tocsin adjust Tea +5m (or -30s)") }
+        guard words.count == 2 else { throw ValidationError("give a timer and a change: tocsin adjust Tea +5m (or -30s)") }
+        let change = words[1]
+        guard let sign = change.first, sign == "+" || sign == "-" else {
+            throw ValidationError("'\(change)' needs + or -: +\(change) gives that much more time, -\(change) takes it off")
+        }
+        let time = String(change.dropFirst())
+        guard case .duration(let nanoseconds)? = TimeSpec.parse(time) else {
+            if TimeSpec.rangeProblem(time) != nil {
+                throw ValidationError("\(change): a change must be more than 0 and at most 100 years")
+            }
+            throw ValidationError("'\(time)' is not a time: give e.g. \(sign)90s, \(sign)5m, \(sign)1h30m")
+        }
         return Nanos.seconds(sign == "-" ? -nanoseconds : nanoseconds)
     }
 

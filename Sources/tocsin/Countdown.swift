@@ -31,6 +31,10 @@ struct FinishOptions: ParsableArguments {
 /// check ("takes a duration") names the problem.
 extension TimeSpec: ExpressibleByArgument {
     public init?(argument: String) {
+        if let problem = TimeSpec.rangeProblem(argument) {  // 0, 900000h: the option's check gives its range
+            self = .duration(nanoseconds: problem.contains("longer than 0") ? 0 : Int64.max)
+            return
+        }
         guard let time = TimeSpec.parse(argument) ?? TimeSpec.parseClockTime(argument) else { return nil }
         self = time
     }
@@ -125,17 +129,20 @@ struct Countdown: ParsableCommand {
         }
         try RingLength.check(ring)
         if let warn, !warn.isDuration(atMost: Self.day, aboveZero: true) {
-            throw ValidationError("--warn takes a duration of at most a day (30s, 1m)")
+            throw ValidationError(Self.warnRange)
         }
         try Self.check(snooze: snooze)
         try tone.validate()
     }
 
+    static let warnRange = "--warn takes a duration of at most a day (30s, 1m)"
+    static let snoozeRange = "--snooze takes a duration from 1s to a day (5m, 10m)"
+
     /// `--snooze`: 1 s to a day.
     static func check(snooze: TimeSpec?) throws {
         guard let snooze else { return }
         guard snooze.isDuration(atMost: day, aboveZero: true), snooze.nanoseconds() >= Nanos.perSecond else {
-            throw ValidationError("--snooze takes a duration from 1s to a day (5m, 10m)")
+            throw ValidationError(snoozeRange)
         }
     }
 
@@ -195,9 +202,14 @@ extension Countdown {
     /// negative time ("-5s" reads as an option) and an unknown option (with
     /// no time given, the parser says "no time given").
     static func misuse(_ arguments: [String]) -> String? {
+        let words = arguments.prefix { $0 != "--" }  // after "--" every word is a word
+        // A negative number after an option that takes a value would be read
+        // as an option (or a negative countdown): say the option's range.
+        for (index, word) in words.enumerated().dropFirst() where isNegativeNumber(word) {
+            if let range = valueRanges[words[index - 1]] { return "\(range); got \(word)" }
+        }
         let subcommands = TocsinCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
         if let first = arguments.first, first != "countdown", subcommands.contains(first) { return nil }
-        let words = arguments.prefix { $0 != "--" }  // after "--" every word is a word
         for (index, word) in words.enumerated() where word.count > 1 && word.hasPrefix("-") {
             if let next = word.dropFirst().first, next.isNumber || next == "." {
                 if index > 0, ["--repeat", "--volume"].contains(arguments[index - 1]) { continue }  // their own checks say it
@@ -207,6 +219,18 @@ extension Countdown {
             if !knows(option: word) { return "unknown option \(word) (tocsin --help lists them)" }
         }
         return nil
+    }
+
+    /// What the options that take a time or a count accept, as their own
+    /// checks say it (a negative value never reaches them).
+    static let valueRanges = [
+        "--warn": warnRange, "--snooze": snoozeRange, "--ring": RingLength.range, "--fade": ToneOptions.fadeRange,
+        "--count": Next.countRange,
+    ]
+
+    private static func isNegativeNumber(_ word: String) -> Bool {
+        guard word.count > 1, word.hasPrefix("-"), let next = word.dropFirst().first else { return false }
+        return next.isNumber || next == "."
     }
 
     /// True if `option` (without its value) is one of the countdown's, or

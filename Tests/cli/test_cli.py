@@ -544,6 +544,16 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
     (["5s", "--bogus"], "tocsin: unknown option --bogus (tocsin --help lists them)"),
     (["0"], "tocsin: 0: a countdown must be longer than 0"),
     (["sw", "Run", "-b", "--json"], "tocsin: --json is for a stopwatch in the foreground; drop it or -b"),
+    (["adjust", "Tea", "5m"], "tocsin: '5m' needs + or -: +5m gives that much more time, -5m takes it off"),
+    (["adjust", "Tea", "+abc"], "tocsin: 'abc' is not a time: give e.g. +90s, +5m, +1h30m"),
+    (["adjust", "Tea", "-0s"], "tocsin: -0s: a change must be more than 0 and at most 100 years"),
+    (["5m", "--warn", "-1m"], "tocsin: --warn takes a duration of at most a day (30s, 1m); got -1m"),
+    (["5m", "--ring", "-1"], "tocsin: --ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once; got -1"),
+    (["5m", "--fade", "-1"], "tocsin: --fade takes a duration of at most 5 minutes (30s, 1m); got -1"),
+    (["5m", "-b", "--snooze", "0"], "tocsin: --snooze takes a duration from 1s to a day (5m, 10m)"),
+    (["every", "daily", "Up", "--snooze", "0"], "tocsin: --snooze takes a duration from 1s to a day (5m, 10m)"),
+    (["next", "daily", "--count", "-1"], "tocsin: --count takes 1 to 1000; got -1"),
+    (["5m", "--warn", "900000h"], "tocsin: --warn takes a duration of at most a day (30s, 1m)"),
     (["5:00", "Eggs"], "tocsin: '5:00' could be 5 min or the clock time 05:00: write 5m (or 0:05:00) for the length, "
                        "until 5:00 for the time of day"),
     (["25m:Work", "12:30:Lunch"], "tocsin: '12:30' could be 12 min 30 s or the clock time 12:30: write 12m30s (or 0:12:30) "

@@ -244,6 +244,9 @@ def test_a_control_on_several_timers_checks_every_name_first_and_says_what_it_di
     wrong = tocsin("cancel", str(ids["Tea"]), "Rice", "99", "Soup")
     assert (wrong.returncode, wrong.stderr) == (1, "tocsin: no timer 99, Soup (tocsin ls lists them); nothing was changed\n")
     assert [timer["state"] for timer in listed_json()] == ["running", "running"]
+    empty = tocsin("restart", "")  # the prefix of every label: names none
+    assert (empty.returncode, empty.stderr) == (
+        2, "tocsin: an empty name names no timer: give an id or a label (tocsin ls lists them); nothing was changed\n")
     assert tocsin("pause", "Rice").returncode == 0
     half = tocsin("pause", "Tea", "Rice", str(ids["Tea"]))
     assert (half.returncode, half.stderr) == (1, "tocsin: Rice is already paused (done: Tea; not tried: %d)\n" % ids["Tea"])

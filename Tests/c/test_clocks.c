@@ -289,8 +289,8 @@ static int shift_wall_clock(double seconds) {
    within about three seconds. */
 static void an_alarm_follows_real_wall_clock_changes(void) {
     struct timespec real0, mono0;
-    const char *asked = getenv("TOCSIN_TEST_SET_CLOCK");
-    if (!asked || strcmp(asked, "1") != 0) {
+    const char *opt_in = getenv("TOCSIN_TEST_SET_CLOCK");
+    if (!opt_in || strcmp(opt_in, "1") != 0) {
         printf("  (skipped: sets the host's wall clock; TOCSIN_TEST_SET_CLOCK=1 runs it)\n");
         return;
     }

@@ -4,6 +4,8 @@ else changes."""
 
 import math
 
+import pydoc
+
 import pytest
 
 import tocsin
@@ -187,3 +189,22 @@ def test_mode_specific_calls_in_the_wrong_mode(manual, polled):
         polled.set_wall_clock(1)
     with pytest.raises(tocsin.InvalidArgumentError):
         tocsin.Engine(manual_clock=True, polled=True)
+
+
+def test_errors_speak_python():
+    """What failed is named as the Python call, and why in its terms."""
+    with tocsin.Engine(manual_clock=True) as engine:
+        timer = engine.countdown(1, label="kept")
+        with pytest.raises(tocsin.InvalidArgumentError, match=r"^label is 5,000 bytes of UTF-8; at most 4,096 "):
+            timer.label = "x" * 5000
+        with pytest.raises(tocsin.InvalidArgumentError, match=r"^Timer\.set_tick\(\): "):
+            timer.set_tick(-1)
+    with pytest.raises(TypeError, match="made by its engine: engine.countdown"):
+        tocsin.Timer()  # type: ignore[call-arg]
+
+
+def test_the_timer_class_documents_its_use_not_its_insides():
+    text = pydoc.render_doc(tocsin.Timer, renderer=pydoc.plaintext)
+    assert "engine.countdown()" in text
+    for private in ("self._", "(self, engine", "deferred", "once_args", "Timer's way in"):
+        assert private not in text, private

@@ -83,8 +83,10 @@ def test_bad_specs_say_what_and_where():
         tocsin.calendar_next(7)  # type: ignore[arg-type]
     with pytest.raises(tocsin.InvalidArgumentError, match="not a time"):
         tocsin.calendar_next("daily", float("nan"))
-    with pytest.raises(tocsin.NoOccurrenceError):
+    with pytest.raises(tocsin.NoOccurrenceError, match=r"^calendar_next\(\): '2020-01-01 00:00' has no occurrence after 2"):
         tocsin.calendar_next("2020-01-01 00:00")
+    with pytest.raises(tocsin.NoOccurrenceError, match="has no occurrence after 2021-01-01 00:00:00 UTC$"):
+        tocsin.calendar_next("2020-01-01 00:00 UTC", 1609459200)
     assert tocsin.calendar_check("mon..fri 7:00") == "Mon..Fri *-*-* 07:00:00"
     assert tocsin.calendar_check("quarterly Europe/Berlin") == "*-01,04,07,10-01 00:00:00 Europe/Berlin"
 
@@ -118,7 +120,7 @@ def test_calendar_alarm_bad_input(manual):
     with pytest.raises(tocsin.CalendarSpecError) as caught:
         manual.calendar("Mon..Fry 07:00")
     assert caught.value.column == 6 and "'Fry' is not a weekday" in str(caught.value)
-    with pytest.raises(tocsin.NoOccurrenceError):
+    with pytest.raises(tocsin.NoOccurrenceError, match=r"^Engine\.calendar\(\): '1970-01-01 00:00:00 UTC' has no occurrence"):
         manual.calendar("1970-01-01 00:00:00 UTC")  # the manual wall clock reads 0
     manual.close()
     with pytest.raises(tocsin.EngineClosedError):

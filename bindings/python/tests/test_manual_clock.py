@@ -86,17 +86,18 @@ def test_errors_are_exceptions_with_code_and_message(manual):
     with pytest.raises(tocsin.WrongStateError) as caught:
         timer.resume()
     assert caught.value.code == -3
-    assert str(caught.value) == "resume: Tea has not started: only a paused timer can be resumed"
+    assert str(caught.value) == "resume(): Tea has not started: only a paused timer can be resumed"
     timer.start().suspend()
-    with pytest.raises(tocsin.WrongStateError, match="^pause: Tea is already paused$"):
+    with pytest.raises(tocsin.WrongStateError, match=r"^suspend\(\): Tea is already paused$"):
         timer.suspend()
-    with pytest.raises(tocsin.InvalidArgumentError, match=r"^adjust: Tea has 5\.000 s left; -10 s would end it"):
+    with pytest.raises(tocsin.InvalidArgumentError, match=r"^adjust\(\): Tea has 5\.000 s left; -10 s would end it"):
         timer.adjust(-10)
     with pytest.raises(tocsin.InvalidArgumentError, match=r"^after: seconds must be .*; got -1$"):
         manual.after(-1, print)
     with pytest.raises(tocsin.InvalidArgumentError):
         timer.set_tick(-1)
-    with pytest.raises(tocsin.WrongStateError):
+    with pytest.raises(tocsin.WrongStateError, match=r"^Engine\.advance\(\): this engine follows the real clocks; "
+                                                     r"only one made with tocsin\.Engine\(manual_clock=True\)"):
         tocsin.Engine(polled=True).advance(1)
     with pytest.raises(tocsin.WrongStateError):
         manual.dispatch()

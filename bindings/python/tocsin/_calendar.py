@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Optional, overload
 
 from . import _library
-from ._errors import EINVAL, CalendarSpecError, InvalidArgumentError, error_for
+from ._errors import EINVAL, ERANGE, CalendarSpecError, InvalidArgumentError, NoOccurrenceError, error_for
 from ._values import to_unix_time
 
 #: Room for every reason tocsin_calendar_check gives (tocsin.h: 256 bytes).
@@ -77,6 +77,10 @@ def calendar_next(
         if lib.tocsin_calendar_check(encode_spec(spec), None, 0) < 0:
             raise spec_error(spec, library)
         raise InvalidArgumentError(EINVAL, f"calendar_next: {after!r} is not a time within 10^11 s of 1970")
+    if status == ERANGE:
+        when = after.isoformat(sep=" ") if isinstance(after, datetime) else time.strftime(
+            "%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds))
+        raise NoOccurrenceError(ERANGE, f"calendar_next(): {spec!r} has no occurrence after {when}")
     if status < 0:
         raise error_for(status, "tocsin_calendar_next")
     if isinstance(after, datetime):

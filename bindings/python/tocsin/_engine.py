@@ -12,7 +12,22 @@ from datetime import datetime
 from typing import Any, Callable, Optional
 
 from . import _library
-from ._errors import ECLOSED, EINVAL, EIO, ENOENT, EngineClosedError, InvalidArgumentError, error_for, file_error, seconds_error
+from ._errors import (
+    ECLOSED,
+    EINVAL,
+    EIO,
+    ENOENT,
+    ERANGE,
+    ESTATE,
+    EngineClosedError,
+    InvalidArgumentError,
+    NoOccurrenceError,
+    WrongStateError,
+    error_for,
+    file_error,
+    python_name,
+    seconds_error,
+)
 from ._timer import Timer
 from ._values import (
     EVENTS_ALL,
@@ -147,20 +162,30 @@ class Engine:
     def advance(self, seconds: Seconds) -> int:
         """Manual clock: moves time on and delivers, in order, everything due
         by then. Returns how many events it delivered."""
-        return self._call("tocsin_engine_advance", to_seconds(seconds))
+        return self._manual("tocsin_engine_advance", to_seconds(seconds))
 
     def simulate_suspend(self, seconds: Seconds) -> int:
         """Manual clock: a suspend of the machine for ``seconds``: the boot and
         wall clocks move on, the awake clock does not (AWAKE timers stand
         still); what fell due meanwhile is delivered, late. Returns how many
         events it delivered."""
-        return self._call("tocsin_engine_simulate_suspend", to_seconds(seconds))
+        return self._manual("tocsin_engine_simulate_suspend", to_seconds(seconds))
+
+    def _manual(self, name: str, *args: Any) -> int:
+        """A call only a manual clock takes, said in Python's words when the
+        engine has none."""
+        try:
+            return self._call(name, *args)
+        except WrongStateError:
+            raise WrongStateError(
+                ESTATE, f"{python_name(name)}: this engine follows the real clocks; only one made with "
+                        "tocsin.Engine(manual_clock=True) has a clock to move") from None
 
     def set_wall_clock(self, when: "float | int | datetime") -> int:
         """Manual clock: sets the wall clock (a Unix time or a datetime),
         forward or back; alarms it passes finish. Returns how many events it
         delivered."""
-        return self._call("tocsin_engine_set_wall_clock", to_unix_time(when))
+        return self._manual("tocsin_engine_set_wall_clock", to_unix_time(when))
 
     @property
     def now(self) -> float:
@@ -261,6 +286,8 @@ class Engine:
         status = _library.unchecked(self._lib, "tocsin_calendar_new")(self._ptr, encode_spec(spec), byref(handle))
         if status == EINVAL:
             raise spec_error(spec)
+        if status == ERANGE:
+            raise NoOccurrenceError(ERANGE, f"Engine.calendar(): {spec!r} has no occurrence after now")
         if status < 0:
             raise error_for(status, "tocsin_calendar_new")
         return self._adopt(handle.value, label, tick, tick_policy, leeway=leeway)
@@ -283,7 +310,7 @@ class Engine:
             seconds = to_seconds(seconds)
         encoded = encode_label(label) if label else None  # bad labels fail before anything starts
         events = EVENTS_ALL if self._handlers else EVENTS_FINISH
-        timer = Timer(self, 0, False, handler, args, events)  # its handle comes from the C call
+        timer = Timer._made(self, 0, False, handler, args, events)  # its handle comes from the C call
         engine_argument, seconds_argument, callback_argument, started = self._after_arguments
         # Registered under the lock: a FINISH delivered on the engine thread
         # before this returns waits for it in _deliver. (acquire/release, not
@@ -317,7 +344,7 @@ class Engine:
         tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
         leeway: Optional[Seconds] = None,
     ) -> Timer:
-        timer = Timer(self, handle)
+        timer = Timer._made(self, handle)
         self._timers[handle] = weakref.ref(timer)
         try:
             pointer = self._ptr  # None if another thread closed the engine meanwhile
@@ -371,7 +398,7 @@ class Engine:
     def _restored(self, handle: int) -> Timer:
         """A Timer for a handle the engine made (by loading a file)."""
         running = State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED)
-        timer = Timer(self, handle, not running)  # deferred
+        timer = Timer._made(self, handle, not running)  # deferred
         self._timers[handle] = weakref.ref(timer)
         if running:
             self._listen(handle)

@@ -126,10 +126,33 @@ def set_strerror(function: Callable[[int], bytes]) -> None:
     _strerror = function
 
 
+#: C functions whose Python spelling is not the rule of ``python_name``.
+_PYTHON_NAMES = {
+    "tocsin_countdown_new": "Engine.countdown()", "tocsin_stopwatch_new": "Engine.stopwatch()",
+    "tocsin_alarm_new": "Engine.alarm()", "tocsin_calendar_new": "Engine.calendar()",
+    "tocsin_countdown_start": "Engine.after()", "tocsin_timer_set_label": "Timer.label",
+    "tocsin_timer_label": "Timer.label", "tocsin_timer_set_callback": "Timer.on()",
+    "tocsin_calendar_next": "tocsin.calendar_next()", "tocsin_engine_new": "tocsin.Engine()",
+}
+
+
+def python_name(function: str) -> str:
+    """The call a Python program made, for a C function's name:
+    tocsin_timer_set_tick -> Timer.set_tick(), tocsin_engine_advance ->
+    Engine.advance(); other names are kept."""
+    if function in _PYTHON_NAMES:
+        return _PYTHON_NAMES[function]
+    for prefix, owner in (("tocsin_timer_", "Timer"), ("tocsin_engine_", "Engine")):
+        if function.startswith(prefix):
+            return f"{owner}.{function[len(prefix):]}()"
+    return function
+
+
 def error_for(code: int, function: str = "") -> TocsinError:
-    """The exception for a negative status, with the library's message."""
+    """The exception for a negative status, with the library's message,
+    naming the Python call that failed."""
     text = _strerror(code).decode() if _strerror is not None else f"status {code}"
-    where = f"{function}: " if function else ""
+    where = f"{python_name(function)}: " if function else ""
     return _BY_CODE.get(code, TocsinError)(code, f"{where}{text}")
 
 

@@ -32,30 +32,45 @@ _NO_HANDLERS: "dict[Optional[EventKind], tuple[Handler, ...]]" = {}
 
 
 class Timer:
-    """A countdown or stopwatch. Made by ``Engine.countdown`` and
-    ``Engine.stopwatch``; every method may be called from any thread.
+    """A countdown, stopwatch, alarm or calendar alarm: made by
+    ``engine.countdown()``, ``engine.stopwatch()``, ``engine.alarm()``,
+    ``engine.calendar()`` and ``engine.after()``, never directly. Every
+    method may be called from any thread.
 
     While running or suspended the engine keeps the timer alive, so
     ``engine.countdown(5).start()`` fires even if nothing else refers to it;
     otherwise it is freed when its last reference goes (or by ``free()``).
-
-    Every C call goes through the Engine (see "Timer's way in" there).
-    The Engine reads ``_handle``, ``_freed``, ``_handlers``, ``_once``,
-    ``_once_args`` and ``_events`` (to deliver events and check calls); only
-    this class writes them, but for the handle ``Engine.after`` gets from its
-    C call.
     """
 
+    # Every C call goes through the Engine (see "Timer's way in" there). The
+    # Engine reads _handle, _freed, _handlers, _once, _once_args and _events
+    # (to deliver events and check calls); only this class writes them, but
+    # for the handle Engine.after gets from its C call.
     __slots__ = (
         "_engine", "_handle", "_freed", "_handlers", "_deferred", "_events", "_once", "_once_args", "__weakref__"
     )
+    if TYPE_CHECKING:  # for mypy only: help() shows no private annotations
+        _engine: Engine
+        _handle: int
+        _freed: bool
+        _deferred: bool
+        _handlers: dict[Optional[EventKind], tuple[Handler, ...]]
+        _once: Optional[Callable[..., object]]
+        _once_args: tuple[object, ...]
+        _events: int
 
-    def __init__(
-        self, engine: "Engine", handle: int, deferred: bool = False,
+    def __init__(self) -> None:
+        raise TypeError("a tocsin.Timer is made by its engine: engine.countdown(), engine.stopwatch(), "
+                        "engine.alarm(), engine.calendar() or engine.after()")
+
+    @classmethod
+    def _made(
+        cls, engine: "Engine", handle: int, deferred: bool = False,
         once: "Optional[Callable[..., object]]" = None, once_args: tuple[object, ...] = (), events: int = EVENTS_ALL,
-    ) -> None:
-        # (Arguments by position on Engine.after's path, the binding's
-        # per-timer hot path: keywords cost it more.)
+    ) -> "Timer":
+        """The Engine's constructor (arguments by position on Engine.after's
+        path, the binding's per-timer hot path: keywords cost it more)."""
+        self = object.__new__(cls)
         self._engine = engine
         self._handle = handle
         self._freed = False
@@ -72,6 +87,7 @@ class Timer:
         # The TOCSIN_EVENTS_* bits its C callback is given: FINISH, plus what
         # its handlers want (only ever grows; see _want).
         self._events = events
+        return self
 
     def _mark_freed(self) -> None:
         """The C timer is gone (or was never made): later calls raise."""
@@ -176,7 +192,8 @@ class Timer:
                 text = f"{name} has finished: only added time (seconds > 0) runs it again"
             elif seconds < 0 and -seconds >= left:
                 text = f"{name} has {left:.3f} s left; {seconds:g} s would end it before now: cancel it, or take off less"
-        return error if text is None else type(error)(error.code, f"{call}: {text}")
+        method = "suspend" if call == "pause" else call
+        return error if text is None else type(error)(error.code, f"{method}(): {text}")
 
     def _listen_if_deferred(self) -> None:
         """A restored timer's events are wanted from now on."""

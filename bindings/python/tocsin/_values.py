@@ -124,9 +124,17 @@ def encode_label(value: Optional[str]) -> Optional[bytes]:
     if "\0" in value:
         raise InvalidArgumentError(-1, "label must not contain NUL")
     try:
-        return value.encode("utf-8")
+        encoded = value.encode("utf-8")
     except UnicodeEncodeError as error:
         raise InvalidArgumentError(-1, f"label is not valid UTF-8: {error}") from None
+    if len(encoded) > LABEL_MAX_BYTES:
+        raise InvalidArgumentError(
+            -1, f"label is {len(encoded):,} bytes of UTF-8; at most {LABEL_MAX_BYTES:,} (tocsin.h's TOCSIN_LABEL_MAX)")
+    return encoded
+
+
+#: The longest label, in bytes of UTF-8 (tocsin.h's TOCSIN_LABEL_MAX).
+LABEL_MAX_BYTES = 4096
 
 
 _Named = TypeVar("_Named", TickPolicy, Clock)

@@ -16,7 +16,9 @@
 #   make deb        dist/*.deb: libtocsin0, libtocsin-notify0, libtocsin-dev,
 #                   tocsin, python3-tocsin (lintian-checked)
 #   make install    PREFIX=/usr/local by default; the optimized build
-#                   (CONFIG=debug installs the debug build)
+#                   (CONFIG=debug installs the debug build); it says what
+#                   else a prefix of your own needs (PATH, pkg-config)
+#   make uninstall  the same PREFIX: removes what make install put there
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -37,7 +39,7 @@ PYTHON ?= python3
 VENV := out/venv
 
 .PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
-	test-python-install test-debian stage-service install install-lib install-service install-wake man clean
+	test-python-install test-debian stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
 
@@ -282,7 +284,12 @@ test-examples: lib
 	  $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin) -o $(OUT)/tea
 	env -i LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/tea | tee $(OUT)/tea.log
 	diff <(printf '1 s left\nFINISH\n') $(OUT)/tea.log
-	@echo "4 passed, 0 failed"
+	@# make uninstall takes away what the install put in the prefix, and nothing else.
+	$(MAKE) --no-print-directory install-service PREFIX=$(abspath $(OUT))/prefix
+	touch $(OUT)/prefix/share/not-ours
+	$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(OUT))/prefix
+	test "$$(cd $(OUT)/prefix && find . | sort | tr '\n' ' ')" = ". ./share ./share/not-ours "
+	@echo "5 passed, 0 failed"
 
 # The command's and the service's tests are independent of each other
 # (their own files, buses and services) and mostly wait for timers: they
@@ -371,13 +378,35 @@ install: install-lib install-service
 	$(DESTDIR)$(PREFIX)/bin/tocsin --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tocsin
 	$(DESTDIR)$(PREFIX)/bin/tocsin --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tocsin
 	$(DESTDIR)$(PREFIX)/bin/tocsin --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tocsin.fish
-	swift build -c $(CONFIG) --product generate-manual
+	@# The manual's generator in the same scratch folder: it reuses the argument parser built for the command.
+	swift build -c $(CONFIG) --product generate-manual --static-swift-stdlib --scratch-path .build-static
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	"$$(swift build -c $(CONFIG) --show-bin-path)/generate-manual" $(DESTDIR)$(PREFIX)/bin/tocsin \
+	"$$(swift build -c $(CONFIG) --scratch-path .build-static --show-bin-path)/generate-manual" $(DESTDIR)$(PREFIX)/bin/tocsin \
 	  --output-directory $(DESTDIR)$(PREFIX)/share/man/man1
 	scripts/fix-manual.sh $(DESTDIR)$(PREFIX)/share/man/man1/tocsin.1
 	install -d $(DESTDIR)$(PREFIX)/share/doc/tocsin
 	install -m 0644 docs/dbus.md docs/timer-file.md $(DESTDIR)$(PREFIX)/share/doc/tocsin/
+	@scripts/after-install.sh "$(PREFIX)" "$(LIBDIR)"
+
+# Everything make install put under PREFIX (and LIBDIR), and nothing else;
+# folders are removed only where they are left empty. A user's timers
+# ($$XDG_STATE_HOME/tocsin) and the links of tocsin service --enable (which
+# tocsin service --disable removes) are the user's, not the prefix's.
+INSTALLED_FILES = bin/tocsin share/bash-completion/completions/tocsin share/zsh/site-functions/_tocsin \
+	share/fish/vendor_completions.d/tocsin.fish share/man/man1/tocsin.1 share/doc/tocsin/dbus.md \
+	share/doc/tocsin/timer-file.md share/dbus-1/services/dev.tocsin.Timers.service \
+	share/dbus-1/interfaces/dev.tocsin.Timers1.xml share/systemd/user/tocsin.service \
+	share/systemd/user/tocsin.service.d/wake.conf include/tocsin.h include/tocsin_notify.h
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
+	for name in $(LIBRARIES); do \
+	  rm -f $(DESTDIR)$(LIBDIR)/lib$$name.so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$$name.so.$(MAJOR) \
+	    $(DESTDIR)$(LIBDIR)/lib$$name.so $(DESTDIR)$(LIBDIR)/pkgconfig/$$name.pc; \
+	done
+	@for folder in $(sort $(dir $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES)))) $(DESTDIR)$(LIBDIR)/pkgconfig; do \
+	  rmdir -p --ignore-fail-on-non-empty "$$folder" 2>/dev/null || true; \
+	done
+	@echo "uninstall: removed Tocsin from $(DESTDIR)$(PREFIX)"
 
 # The timer service's D-Bus activation file and systemd user unit, with
 # Exec= pointing at $(PREFIX)/bin/tocsin, and its interface's XML.

@@ -41,21 +41,13 @@ extension ServiceClient {
     /// look again. Returns what it did, a line each.
     /// - Throws: `Failure` naming what is missing or could not be made.
     package static func enableUserActivation() throws(Failure) -> [String] {
-        guard let file = installedActivationFile, access(file, R_OK) == 0 else {
+        guard let links = userActivationLinks() else {
             throw Failure(name: "Failed", message: "no service file beside this tocsin: " + activationAdvice)
         }
-        let prefix = file.split(separator: "/", omittingEmptySubsequences: false).dropLast(4).joined(separator: "/")
-        // The folder the bus searches: $XDG_DATA_HOME, else the home folder
-        // the password database gives (as dbus-daemon takes it), not $HOME.
-        let data = getenv("XDG_DATA_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? (getpwuid(getuid()).flatMap { $0.pointee.pw_dir }.map { String(cString: $0) } ?? "") + "/.local/share"
         var done: [String] = []
-        for (source, folder) in [(file, data + "/dbus-1/services"),
-                                 (prefix + "/share/systemd/user/tocsin.service", data + "/systemd/user")]
-        where access(source, R_OK) == 0 {
-            let link = folder + "/" + String(source.split(separator: "/").last ?? "")
+        for (source, link) in links where access(source, R_OK) == 0 {
             var path = ""
-            for part in folder.split(separator: "/") {
+            for part in link.split(separator: "/").dropLast() {
                 path += "/" + part
                 _ = mkdir(path, 0o755)
             }
@@ -65,6 +57,53 @@ extension ServiceClient {
             }
             done.append("linked \(link) -> \(source)")
         }
+        return done + rereadUserActivation()
+    }
+
+    /// `tocsin service --disable`: undoes `--enable` for this install: removes
+    /// the links in the user's data folder that point at its files (a link
+    /// to another install is left), and has the bus and systemd look again.
+    /// The service's timers stay in their file. Returns what it did.
+    package static func disableUserActivation() throws(Failure) -> [String] {
+        guard let links = userActivationLinks() else {
+            throw Failure(name: "Failed", message: "no service file beside this tocsin: nothing of this install to disable")
+        }
+        var done: [String] = []
+        for (source, link) in links {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink(link, &buffer, buffer.count - 1)
+            guard count > 0 else { continue }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard target == source else {
+                done.append("left \(link): it is another install's (\(target))")
+                continue
+            }
+            guard unlink(link) == 0 else {
+                throw Failure(name: "Failed", message: "cannot remove \(link): \(String(cString: strerror(errno)))")
+            }
+            done.append("removed \(link)")
+        }
+        if done.isEmpty { return ["nothing to disable: no link to this install's service in ~/.local/share"] }
+        return done + rereadUserActivation()
+    }
+
+    /// This install's activation file and systemd unit, each with the link
+    /// `--enable` makes to it in the folder the bus and systemd search:
+    /// `$XDG_DATA_HOME`, else the home folder the password database gives (as
+    /// dbus-daemon takes it), not `$HOME`. Nil without an install beside
+    /// this executable.
+    private static func userActivationLinks() -> [(source: String, link: String)]? {
+        guard let file = installedActivationFile, access(file, R_OK) == 0 else { return nil }
+        let prefix = file.split(separator: "/", omittingEmptySubsequences: false).dropLast(4).joined(separator: "/")
+        let data = getenv("XDG_DATA_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? (getpwuid(getuid()).flatMap { $0.pointee.pw_dir }.map { String(cString: $0) } ?? "") + "/.local/share"
+        return [(file, data + "/dbus-1/services/\(ServiceBus.name).service"),
+                (prefix + "/share/systemd/user/tocsin.service", data + "/systemd/user/tocsin.service")]
+    }
+
+    /// Has the session bus and systemd --user read their folders again.
+    private static func rereadUserActivation() -> [String] {
+        var done: [String] = []
         if let client = try? ServiceClient(), let reply = client.busCall("ReloadConfig", nil) {
             g_variant_unref(reply)
             done.append("the session bus has read its service folders again")

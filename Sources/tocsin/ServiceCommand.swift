@@ -46,15 +46,23 @@ struct Service: ParsableCommand {
         visibility: .default))
     var enable = false
 
+    @Flag(help: ArgumentHelp(
+        "Undo --enable: remove the links to this install's service files from ~/.local/share (its timers stay in their file).",
+        visibility: .default))
+    var disable = false
+
     func validate() throws {
+        guard !(enable && disable) else { throw ValidationError("--enable and --disable undo each other: give one") }
         guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError("--idle-exit takes seconds >= 0") }
         guard grace.isFinite, grace >= 0 else { throw ValidationError("--grace takes seconds >= 0") }
         guard (0...1000).contains(liveLimit) else { throw ValidationError("--live-limit takes a count from 0 to 1000") }
     }
 
     func run() throws {
-        if enable {
-            for line in try ServiceClient.enableUserActivation() { print(line) }
+        if enable || disable {
+            for line in try enable ? ServiceClient.enableUserActivation() : ServiceClient.disableUserActivation() {
+                print(line)
+            }
             return
         }
         var options = ServiceMain.Options()

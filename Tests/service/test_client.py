@@ -217,6 +217,15 @@ def test_installed_into_a_prefix_the_bus_does_not_search_the_message_says_what_t
         assert f"linked {home}/.local/share/dbus-1/services/dev.tocsin.Timers.service -> {prefix}" in enabled.stdout
         handed = subprocess.run([command, "30s", "Tea", "-b"], capture_output=True, text=True, timeout=DEADLINE)
         assert handed.returncode == 0 and handed.stdout.startswith("Tea: id 1,"), handed.stderr
+        stop_service()
+        disabled = subprocess.run([command, "service", "--disable"], capture_output=True, text=True, timeout=DEADLINE)
+        assert disabled.returncode == 0, disabled.stderr
+        assert f"removed {home}/.local/share/dbus-1/services/dev.tocsin.Timers.service\n" in disabled.stdout
+        assert not (home / ".local/share/dbus-1/services/dev.tocsin.Timers.service").exists()
+        again = subprocess.run([command, "ls"], capture_output=True, text=True, timeout=DEADLINE)
+        assert again.returncode == 1 and "cannot start the timer service" in again.stderr, again.stderr
+        nothing = subprocess.run([command, "service", "--disable"], capture_output=True, text=True, timeout=DEADLINE)
+        assert nothing.stdout.startswith("nothing to disable"), nothing.stdout
     finally:
         if service_pid():
             stop_service()

@@ -18,6 +18,7 @@ package enum ServiceTimers {
         if let id = UInt64(word), timers.contains(where: { $0.id == id }) { return id }
         let exact = timers.filter { $0.text("label") == word }
         let candidates = exact.isEmpty ? timers.filter { ($0.text("label") ?? "").hasPrefix(word) } : exact
+        if candidates.count > 1, let current = current(of: candidates, in: timers) { return current }
         switch candidates.count {
         case 1:
             return candidates[0].id
@@ -27,6 +28,35 @@ package enum ServiceTimers {
             let names = candidates.map { "\($0.id) \($0.text("label") ?? "")" }.joined(separator: ", ")
             throw CommandFailure("\(word) could be any of: \(names); give the id", status: ExitStatus.usage)
         }
+    }
+
+    /// Of several timers with one name, the one a person means when they
+    /// are rounds of a sequence (`25m:Work 5m:Break --repeat 4`): the one
+    /// running or paused while the others wait or are over, else the
+    /// waiting one that comes first. Nil if they are not so (two timers
+    /// of their own that share a label stay ambiguous).
+    private static func current(of candidates: [ServiceClient.Timer], in timers: [ServiceClient.Timer]) -> UInt64? {
+        let isOver = { (timer: ServiceClient.Timer) in ["finished", "canceled"].contains(timer.text("state") ?? "") }
+        let live = candidates.filter { ["running", "suspended"].contains($0.text("state") ?? "") }
+        let waiting = candidates.filter(\.isWaiting)
+        guard waiting.count + live.count + candidates.filter(isOver).count == candidates.count, !waiting.isEmpty
+        else { return nil }  // a sequence has timers waiting their turn
+        if live.count == 1 { return live[0].id }
+        guard live.isEmpty else { return nil }
+        // The waiting one with the fewest timers before it in its sequence.
+        let byID = Dictionary(timers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func place(_ timer: ServiceClient.Timer) -> Int {
+            var count = 0
+            var next = timer
+            while let before = next.after, let previous = byID[before], previous.isWaiting, count < timers.count {
+                count += 1
+                next = previous
+            }
+            return count
+        }
+        let places = waiting.map(place)
+        guard let first = places.min(), places.filter({ $0 == first }).count == 1 else { return nil }
+        return waiting[places.firstIndex(of: first) ?? 0].id
     }
 
     /// The label of timer `id` (its id if it has none or is not listed).
@@ -40,7 +70,7 @@ package enum ServiceTimers {
         let width = max(5, timers.map { ($0.text("label") ?? "").count }.max() ?? 5)
         let idWidth = timers.map { String($0.id).count }.max() ?? 1
         return timers.map { timer in
-            let state = Display.state(timer.text("state") ?? "?")
+            let state = timer.isWaiting ? "waiting" : Display.state(timer.text("state") ?? "?")
             let detail: String
             if let calendar = timer.text("calendar"), state != "finished" {  // a calendar alarm: its spec, and when next
                 let left = timer.nanoseconds("remaining").map { ", \(Display.until(nanoseconds: $0)) left" } ?? ""

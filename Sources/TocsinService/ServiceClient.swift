@@ -229,4 +229,12 @@ extension [String: ServiceValue] {
     package var id: UInt64 {
         if case .id(let id)? = self["id"] { id } else { 0 }
     }
+
+    /// The timer it waits for in a sequence (`25m:Work 5m:Break`); nil if none.
+    package var after: UInt64? {
+        if case .id(let id)? = self["after"], id != 0 { id } else { nil }
+    }
+
+    /// Idle until the timer before it in its sequence finishes.
+    package var isWaiting: Bool { text("state") == "idle" && after != nil }
 }

@@ -262,6 +262,29 @@ def test_a_control_on_several_timers_checks_every_name_first_and_says_what_it_di
     assert {timer["label"]: timer["state"] for timer in listed_json()} == {"Tea": "suspended", "Rice": "suspended"}
 
 
+def test_a_sequences_rounds_are_named_by_their_label():
+    """`25m:Work 5m:Break --repeat 2 -b` makes four timers, two called Work:
+    a name reaches the round that runs (or the next one to), and the rounds
+    waiting their turn list as waiting."""
+    assert tocsin("25m:Work", "5m:Break", "--repeat", "2", "-b", "--no-live").returncode == 0
+    listed = listed_json()
+    assert [(timer["label"], timer["state"]) for timer in listed] == [
+        ("Work", "running"), ("Break", "idle"), ("Work", "idle"), ("Break", "idle")]
+    states = [line.split()[2] for line in tocsin("ls").stdout.splitlines()]
+    assert states == ["running", "waiting", "waiting", "waiting"], states
+    paused = tocsin("pause", "Work")
+    assert paused.returncode == 0, paused.stderr
+    assert [timer["state"] for timer in listed_json()] == ["suspended", "idle", "idle", "idle"]
+    later = tocsin("adjust", "Break", "+1m")  # the first Break, next in line
+    assert later.returncode == 0, later.stderr
+    assert [timer["duration"] for timer in listed_json()] == [1500.0, 360.0, 1500.0, 300.0]
+    assert tocsin("resume", "Work").returncode == 0
+    assert listed_json()[0]["state"] == "running"
+    assert tocsin("25m", "Work", "-b", "--no-live").returncode == 0  # a Work of its own: two running now
+    both = tocsin("pause", "Work")
+    assert both.returncode == 2 and "could be any of" in both.stderr, both.stderr
+
+
 def test_a_stopwatch_in_the_service():
     handed = tocsin("sw", "Run", "-b")
     assert handed.returncode == 0 and re.fullmatch(r"Run: id (\d+), stopwatch running \(tocsin lap \1, tocsin ls\)\n",

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs the timing-sensitive suites ROUNDS times in a row (default 5) while
-# stress-ng keeps both cores busy: the desktop session, the service on
-# private buses and the command. Stops at the first failure. Needs a built
-# tree (make check or scripts/test.sh first) and stress-ng (installed if
-# missing). Prints one line per suite and round, then a total.
-# Usage: scripts/under-load.sh [ROUNDS] [STRESSORS]   (STRESSORS: --cpu N, default the number of cores)
+# Runs the suites ROUNDS times in a row (default 5) while stress-ng keeps
+# every core busy: by default every step of `make check` (Swift, C, ABI,
+# Python, the command, the service on private buses) and the desktop
+# session; SUITES="test-cli test-service" picks others. Stops at the first
+# failure. Needs a built tree (make check or scripts/test.sh first) and
+# stress-ng (installed if missing). Prints one line per suite and round,
+# then a total.
+# Usage: [SUITES="..."] scripts/under-load.sh [ROUNDS] [STRESSORS]   (STRESSORS: --cpu N, default the number of cores)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
@@ -15,7 +17,7 @@ stress=$!
 trap 'kill $stress 2>/dev/null; wait $stress 2>/dev/null' EXIT
 passed=0 failed=0
 for round in $(seq "$rounds"); do
-  for suite in test-desktop test-service test-cli; do
+  for suite in ${SUITES:-test-swift test-c test-abi test-python test-cli test-service test-desktop}; do
     began=$(date +%s)
     log=out/under-load-$suite-$round.log
     if make --no-print-directory "$suite" > "$log" 2>&1; then status=passed; passed=$((passed + 1)); else status=failed; failed=$((failed + 1)); fi

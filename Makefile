@@ -39,7 +39,7 @@ PYTHON ?= python3
 VENV := out/venv
 
 .PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
-	test-python-install test-debian stage-service install install-lib install-service install-wake uninstall man clean
+	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
 
@@ -65,7 +65,10 @@ NOTIFY_SOURCES := $(SHARED_SOURCES) $(wildcard Sources/TocsinDesktop/*.swift Sou
 	Sources/CTocsinNotify/*.c Sources/CTocsinNotify/include/*.h Sources/CNotify/* Sources/CCanberra/* \
 	embedded/CNotify/* embedded/CCanberra/* embedded/CTocsinNotify/*)
 
-lib: $(LIBTOCSIN) $(LIBNOTIFY)
+# The two libraries build side by side (each is one single-threaded
+# compiler run at a time).
+lib:
+	@$(MAKE) --no-print-directory -j2 $(LIBTOCSIN) $(LIBNOTIFY)
 	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
 	@for name in $(LIBRARIES); do \
 	  ln -sf lib$$name.so.$(VERSION) $(OUT)/lib/lib$$name.so.$(MAJOR); \
@@ -171,13 +174,29 @@ instrumented_libtocsin = $(call instrumented_library,$(1),$(2),$(3),$(4),,tocsin
 instrumented_libnotify = $(call instrumented_library,$(1),$(2),$(3),$(4),--notifier,tocsin-notify,libtocsin-notify.so.0)
 comma := ,
 
-test-sanitizers:
+TSAN_LIBTOCSIN := out/thread/lib/libtocsin.so.0
+ASAN_LIBTOCSIN := out/address/lib/libtocsin.so.0
+ASAN_LIBNOTIFY := out/address/lib/libtocsin-notify.so.0
+FUZZ_LIBTOCSIN := out/fuzz/lib/libtocsin.so.0
+$(TSAN_LIBTOCSIN): $(ENGINE_SOURCES)
 	@echo "== thread sanitizer: building libtocsin"
 	$(call instrumented_libtocsin,thread,--sanitize=thread,out/thread/lib,thread)
+$(ASAN_LIBTOCSIN): $(ENGINE_SOURCES)
 	@echo "== address sanitizer: building libtocsin"
 	$(call instrumented_libtocsin,address,--sanitize=address,out/address/lib,address)
+$(ASAN_LIBNOTIFY): $(NOTIFY_SOURCES)
 	@echo "== address sanitizer: building libtocsin-notify"
 	$(call instrumented_libnotify,address,--sanitize=address,out/address/lib,address)
+$(FUZZ_LIBTOCSIN): $(ENGINE_SOURCES)
+	@echo "== fuzzer: building libtocsin"
+	$(call instrumented_libtocsin,fuzzer$(comma)address,--sanitize=address -Xswiftc -sanitize=fuzzer,out/fuzz/lib,fuzz)
+
+# Every instrumented library, two builds at a time (the fuzzer's too, for
+# test-fuzz after this step).
+instrumented-libs:
+	@$(MAKE) --no-print-directory -j2 $(TSAN_LIBTOCSIN) $(ASAN_LIBTOCSIN) $(ASAN_LIBNOTIFY) $(FUZZ_LIBTOCSIN)
+
+test-sanitizers: instrumented-libs
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/*.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lm -lpthread -o out/thread/test_abi
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/stress/stress.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lpthread -o out/thread/stress
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address -fuse-ld=bfd -Iinclude Tests/c/*.c out/address/lib/libtocsin.so.0 -lm -lpthread -o out/address/test_abi
@@ -197,8 +216,7 @@ test-sanitizers:
 # AddressSanitizer and libFuzzer's coverage; starts from Tests/fuzz/corpus and
 # grows a working corpus in out/fuzz/corpus. Findings land in out/fuzz/.
 FUZZ_SECONDS ?= 60
-test-fuzz:
-	$(call instrumented_libtocsin,fuzzer$(comma)address,--sanitize=address -Xswiftc -sanitize=fuzzer,out/fuzz/lib,fuzz)
+test-fuzz: $(FUZZ_LIBTOCSIN)
 	@mkdir -p out/fuzz/corpus
 	$(SWIFT_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=bfd -Iinclude Tests/fuzz/fuzz_abi.c out/fuzz/lib/libtocsin.so.0 -lm -o out/fuzz/fuzz_abi
 	env LD_LIBRARY_PATH=$(abspath out/fuzz/lib) ASAN_OPTIONS=detect_leaks=1 out/fuzz/fuzz_abi \

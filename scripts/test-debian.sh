@@ -11,6 +11,9 @@
 # and from before the threads moved into libc): the wheel in a fresh venv,
 # which proves its manylinux_2_17 tag where it matters. Needs root.
 #   scripts/test-debian.sh       (make test-debian)
+#   scripts/test-debian.sh --roots   only make the cached roots (scripts/test.sh
+#                                    starts this first, in the background: it
+#                                    waits on the network, not the processor)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(sed -n 's/^#define TOCSIN_VERSION_STRING "\(.*\)"/\1/p' include/tocsin.h)
@@ -20,16 +23,33 @@ mkdir -p out/debian
 unmount() { for point in dev/pts dev proc; do umount -l "$root/$point" 2> /dev/null || true; done; }
 trap unmount EXIT
 
+# make_root SUITE: the cached minimal root, made once (under a lock: a run
+# started meanwhile waits for the one making it, then uses it).
+make_root() {
+  local suite=$1 cache=out/debian/$1
+  (
+    flock 9
+    if [ ! -d "$cache" ]; then
+      echo "test-debian: debootstrap --variant=minbase $suite (once; cached in $cache)"
+      rm -rf "$cache.new"
+      debootstrap --variant=minbase "$suite" "$PWD/$cache.new" "$mirror" > "out/debian/$suite.log" 2>&1 \
+        || { tail -20 "out/debian/$suite.log" >&2; exit 1; }
+      mv "$cache.new" "$cache"
+    fi
+  ) 9> "out/debian/$suite.lock"
+}
+if [ "${1:-}" = --roots ]; then
+  trap - EXIT  # the root in use is the other run's to unmount
+  make_root bookworm & bookworm=$!
+  make_root bullseye || status=1
+  wait $bookworm || status=1
+  exit "${status:-0}"
+fi
+
 # in_fresh_root SUITE [inside.sh's argument]
 in_fresh_root() {
   local suite=$1 cache=out/debian/$1
-  if [ ! -d "$cache" ]; then
-    echo "test-debian: debootstrap --variant=minbase $suite (once; cached in $cache)"
-    rm -rf "$cache.new"
-    debootstrap --variant=minbase "$suite" "$PWD/$cache.new" "$mirror" > "out/debian/$suite.log" 2>&1 \
-      || { tail -20 "out/debian/$suite.log" >&2; return 1; }
-    mv "$cache.new" "$cache"
-  fi
+  make_root "$suite" || return 1
   unmount
   rm -rf "$root"
   cp -a "$cache" "$root"

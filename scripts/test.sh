@@ -30,7 +30,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# The fresh Debian roots of test-debian, made meanwhile: debootstrap waits on
+# the mirror, not the processor (test-debian waits for them, or makes them
+# itself if this failed).
+mkdir -p out/debian
+scripts/test-debian.sh --roots > out/debian/roots.log 2>&1 &
+roots=$!
+trap 'rm -f "$log"; kill "$roots" 2>/dev/null' EXIT
 # The steps of `make test`, one make each, so each one's time is known; like
 # `make test`, the first step that fails ends the run.
 steps=$(make --no-print-directory -s test-steps)

@@ -151,7 +151,7 @@ def test_add_refuses_a_bad_snooze(value):
     (["snooze", "Tea", "7:00"], "snooze for 1 s to 24 h"),
     (["5m", "Tea", "-b", "--snooze", "0.5s"], "--snooze takes a duration from 1s to a day"),
     (["5m", "Tea", "-b", "--snooze", "25h"], "--snooze takes a duration from 1s to a day"),
-    (["5m", "Tea", "-b", "--snooze", "0s"], "The value '0s' is invalid for '--snooze <time>'"),
+    (["5m", "Tea", "-b", "--snooze", "0s"], "--snooze takes a duration from 1s to a day"),
     (["5m", "Tea", "-b", "--snooze", "7:00"], "--snooze takes a duration from 1s to a day"),
     (["every", "07:00", "Wake", "--snooze", "5m"], "--snooze on a calendar alarm is the timer service's: add -b"),
     (["5m", "Tea", "-b", "--ring", "2h"], "--ring takes a duration of at most an hour"),

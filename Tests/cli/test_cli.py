@@ -576,12 +576,14 @@ def test_json_carries_the_notifiers_reports(tmp_path):
     """Without a desktop the alert and the sound fail: with --json the
     reasons come as events after the finish (and nothing on stderr). The
     runtime folder and home are empty ones: a sound server the machine runs
-    for its own session (or left behind) is not this test's."""
+    for its own session (or left behind) is not this test's; and it has no
+    controlling terminal, whose bell would stand in for the sound when the
+    suite runs from one."""
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER", "PULSE_RUNTIME_PATH", "DISPLAY")}
     (tmp_path / "runtime").mkdir(mode=0o700)
     environment.update(XDG_RUNTIME_DIR=str(tmp_path / "runtime"), HOME=str(tmp_path))
-    result = run("0.5s", "Tea", "--json", env=environment)
+    result = run("0.5s", "Tea", "--json", env=environment, start_new_session=True, stdin=subprocess.DEVNULL)
     events = [json.loads(line) for line in result.stdout.splitlines()]
     reports = {event["report"]: event for event in events if event["event"] == "notifier"}
     assert reports["alert_failed"] == {"event": "notifier", "report": "alert_failed", "label": "Tea",

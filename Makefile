@@ -196,6 +196,12 @@ $(FUZZ_LIBTOCSIN): $(ENGINE_SOURCES)
 instrumented-libs:
 	@$(MAKE) --no-print-directory -j2 $(TSAN_LIBTOCSIN) $(ASAN_LIBTOCSIN) $(ASAN_LIBNOTIFY) $(FUZZ_LIBTOCSIN)
 
+# Tests that run on one thread only (the model test on a manual clock, the
+# calendar and zone rules against their oracles) can have no data race: the
+# plain run (test-swift) covers them, and under ThreadSanitizer they were
+# 165 of its 185 s (the other 179 tests take 20 s under it).
+TSAN_SKIP := ModelTests offsetsAgreeWithZoneinfoFrom2015To2055 anOccurrenceIsStrictlyAfterAndNoneAfter2199
+
 test-sanitizers: instrumented-libs
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/*.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lm -lpthread -o out/thread/test_abi
 	$(SWIFT_CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=thread -Iinclude Tests/c/stress/stress.c out/thread/lib/libtocsin.so.0 $(TSAN_LIBS) -lpthread -o out/thread/stress
@@ -209,7 +215,8 @@ test-sanitizers: instrumented-libs
 	set -o pipefail; env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath out/address/lib) ASAN_OPTIONS=detect_leaks=1 out/address/test_notify_input | tail -1 | sed 's/^/address sanitizer: /'
 	@echo "== thread sanitizer: the Swift tests"
 	@swift build --build-tests --sanitize=thread --scratch-path .build-thread 2>&1 | grep -E "error:" ; true
-	set -o pipefail; TSAN_OPTIONS=halt_on_error=1:exitcode=66 swift test --skip-build --sanitize=thread --scratch-path .build-thread 2>&1 \
+	set -o pipefail; TSAN_OPTIONS=halt_on_error=1:exitcode=66 swift test --skip-build --sanitize=thread --scratch-path .build-thread \
+	  $(addprefix --skip ,$(TSAN_SKIP)) 2>&1 \
 	  | grep -E "Test run with|ThreadSanitizer|SUMMARY|✘" | sed 's/^/thread sanitizer: /'
 
 # libFuzzer on the C ABI (Tests/fuzz/fuzz_abi.c): the library built with
@@ -306,7 +313,7 @@ test-examples: lib
 	$(MAKE) --no-print-directory install-service PREFIX=$(abspath $(OUT))/prefix
 	touch $(OUT)/prefix/share/not-ours
 	$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(OUT))/prefix
-	test "$$(cd $(OUT)/prefix && find . | sort | tr '\n' ' ')" = ". ./share ./share/not-ours "
+	test "$$(cd $(OUT)/prefix && find . -not -type d -o -name tocsin | tr '\n' ' ')" = "./share/not-ours "
 	@echo "5 passed, 0 failed"
 
 # The command's and the service's tests are independent of each other
@@ -407,7 +414,7 @@ install: install-lib install-service
 	@scripts/after-install.sh "$(PREFIX)" "$(LIBDIR)"
 
 # Everything make install put under PREFIX (and LIBDIR), and nothing else;
-# folders are removed only where they are left empty. A user's timers
+# of the folders, only Tocsin's own, and only when left empty. A user's timers
 # ($$XDG_STATE_HOME/tocsin) and the links of tocsin service --enable (which
 # tocsin service --disable removes) are the user's, not the prefix's.
 INSTALLED_FILES = bin/tocsin share/bash-completion/completions/tocsin share/zsh/site-functions/_tocsin \
@@ -421,9 +428,9 @@ uninstall:
 	  rm -f $(DESTDIR)$(LIBDIR)/lib$$name.so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$$name.so.$(MAJOR) \
 	    $(DESTDIR)$(LIBDIR)/lib$$name.so $(DESTDIR)$(LIBDIR)/pkgconfig/$$name.pc; \
 	done
-	@for folder in $(sort $(dir $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES)))) $(DESTDIR)$(LIBDIR)/pkgconfig; do \
-	  rmdir -p --ignore-fail-on-non-empty "$$folder" 2>/dev/null || true; \
-	done
+	@# Only the folders that are Tocsin's own: bin, lib, share... may be a system's.
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PREFIX)/share/systemd/user/tocsin.service.d $(DESTDIR)$(PREFIX)/share/doc/tocsin \
+	  2>/dev/null || true
 	@echo "uninstall: removed Tocsin from $(DESTDIR)$(PREFIX)"
 
 # The timer service's D-Bus activation file and systemd user unit, with

@@ -34,6 +34,13 @@ make_root() {
       rm -rf "$cache.new"
       debootstrap --variant=minbase "$suite" "$PWD/$cache.new" "$mirror" > "out/debian/$suite.log" 2>&1 \
         || { tail -20 "out/debian/$suite.log" >&2; exit 1; }
+      # The tools the checks use, ahead of time (inside.sh installs what is
+      # missing; the packages under test come after them either way).
+      cp /etc/resolv.conf "$cache.new/etc/resolv.conf"
+      # shellcheck disable=SC2046
+      chroot "$cache.new" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+        sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $(bash Tests/debian/inside.sh --tools \
+        "$([ "$suite" = bookworm ] || echo wheel)")" >> "out/debian/$suite.log" 2>&1 || echo "test-debian: tools not put in $suite ahead"
       mv "$cache.new" "$cache"
     fi
   ) 9> "out/debian/$suite.lock"

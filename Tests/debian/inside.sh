@@ -6,7 +6,14 @@
 #   inside.sh            Debian 12: the packages, then the wheel
 #   inside.sh wheel      an older Debian (11: glibc 2.31, before the threads
 #                        moved into libc): the wheel alone, proving its tag
+#   inside.sh --tools [wheel]   prints the packages the checks use (not the
+#                        packages under test), for test-debian.sh to put in
+#                        its cached root ahead of time
 set -uo pipefail
+# What the checks use (not what the packages need): a C compiler, pkg-config,
+# a session bus, venv; for the wheel alone, venv.
+tools() { if [ "${1:-}" = wheel ]; then echo python3-venv; else echo gcc libc6-dev pkg-config dbus python3-venv; fi; }
+if [ "${1:-}" = --tools ]; then tools "${2:-}"; exit; fi
 only_wheel=$([ "${1:-}" = wheel ] && echo true || echo false)
 system="debian$(cut -d. -f1 /etc/debian_version)"
 export DEBIAN_FRONTEND=noninteractive
@@ -38,15 +45,15 @@ wheel() {
   done
 }
 if $only_wheel; then
-  check tools apt-get install -y -qq --no-install-recommends python3-venv
+  # shellcheck disable=SC2046
+  check tools apt-get install -y -qq --no-install-recommends $(tools wheel)
   check wheel_in_a_fresh_venv wheel
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
   exit
 fi
-# What the checks use (not what the packages need): a C compiler, pkg-config,
-# a session bus, venv.
-check tools apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config dbus python3-venv
+# shellcheck disable=SC2046
+check tools apt-get install -y -qq --no-install-recommends $(tools)
 
 # Every file outside dpkg's and apt's own books, before the packages.
 snapshot() { find / -xdev \( -path /proc -o -path /dev -o -path /tmp -o -path /work -o -path /root -o -path /var/lib/dpkg \

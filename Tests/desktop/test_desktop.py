@@ -109,7 +109,11 @@ def test_snooze_gives_the_same_timer_one_more_minute(run_driver):
 
 
 def test_frozen_notification_server_fails_fast(run_driver):
-    dunst = subprocess.run(["pgrep", "-x", "dunst"], capture_output=True, text=True).stdout.split()
+    # This session's notification server (another session's may run beside it).
+    owner = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                            "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.Notifications"],
+                           capture_output=True, text=True, check=True).stdout
+    dunst = [owner.split()[-1]]
     for pid in dunst:
         os.kill(int(pid), signal.SIGSTOP)
     try:

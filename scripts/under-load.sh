@@ -21,7 +21,7 @@ for round in $(seq "$rounds"); do
     began=$(date +%s)
     log=out/under-load-$suite-$round.log
     if make --no-print-directory "$suite" > "$log" 2>&1; then status=passed; passed=$((passed + 1)); else status=failed; failed=$((failed + 1)); fi
-    echo "round $round $suite: $status in $(( $(date +%s) - began )) s ($(grep -E '[0-9]+ passed' "$log" | tail -1 | sed 's/=//g; s/^ *//'))"
+    echo "round $round $suite: $status in $(( $(date +%s) - began )) s ($(grep -E '[0-9]+ passed|Test run with' "$log" | tail -1 | sed 's/=//g; s/^ *//'))"
     [ "$status" = passed ] || { echo "  see $log"; break 2; }
   done
 done

@@ -28,6 +28,9 @@ LIBDIR ?= $(PREFIX)/lib
 # install is of the optimized build unless CONFIG says otherwise.
 CONFIG ?= $(if $(filter install install-lib,$(MAKECMDGOALS)),release,debug)
 CC ?= cc
+# Package.swift: a warning in the C targets fails the build too (the Swift
+# targets' always do). Set here, not for a package that depends on Tocsin.
+export TOCSIN_STRICT := 1
 VERSION := $(shell sed -n 's/^\#define TOCSIN_VERSION_STRING "\(.*\)"/\1/p' include/tocsin.h)
 MAJOR := $(firstword $(subst ., ,$(VERSION)))
 OUT := out/$(CONFIG)

@@ -90,12 +90,18 @@ let package = Package(
 )
 
 // The project's own code builds without a warning, and stays that way: any
-// warning in its Swift or C targets fails the build.
+// warning in its Swift targets fails the build, and in its C targets too
+// where TOCSIN_STRICT is set (the Makefile sets it). Not for C always: when
+// Tocsin is another package's dependency SwiftPM turns warnings off, and a
+// C module with treatAllWarnings then gets importers whose swiftc command
+// clang rejects ("unknown argument: '-fPIC'"). scripts/test-as-dependency.sh
+// builds Tocsin that way.
+let strictC = Context.environment["TOCSIN_STRICT"] == "1"
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("InternalImportsByDefault"),
         .treatAllWarnings(as: .error),
     ]
-    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+    if strictC { target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)] }
 }

@@ -12,7 +12,7 @@ import Glibc
 /// shorthands `minutely`, `hourly`, `daily`, `weekly`, `monthly`, `yearly`
 /// (`annually`), `quarterly`, `semiannually`; a trailing `UTC` or zone
 /// name. Whole seconds only.
-package struct CalendarSpec: Equatable, Sendable {
+public struct CalendarSpec: Equatable, Sendable {
     /// One element of a field's list: `start`, `start..stop`, `start/step`
     /// or `start..stop/step`.
     package struct Element: Equatable, Sendable, Comparable {
@@ -64,16 +64,19 @@ package struct CalendarSpec: Equatable, Sendable {
 
 /// Why a calendar spec does not parse: what is wrong, and the column (from
 /// 1) where it starts.
-package struct CalendarSpecError: Error, Equatable, CustomStringConvertible {
-    package var message: String
-    package var column: Int
+public struct CalendarSpecError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong, in English.
+    public var message: String
+    /// Where in the spec it starts, counting Unicode scalars from 1.
+    public var column: Int
 
     package init(_ message: String, column: Int) {
         self.message = message
         self.column = column
     }
 
-    package var description: String { "column \(column): \(message)" }
+    /// "column N: message".
+    public var description: String { "column \(column): \(message)" }
 }
 
 extension CalendarSpec {

@@ -47,16 +47,6 @@ extension TimerEngine {
         try core.alarm(atNanoseconds: time)
     }
 
-    /// Creates an idle calendar alarm: started, it rings at every occurrence
-    /// of `spec` (`tocsin_calendar_new` gives the rules): a FINISH that
-    /// leaves it running towards the next one, `remaining` the time until
-    /// it and `missed` the occurrences passed over since the last ring.
-    ///
-    /// - Throws: `.outOfRange` if the spec has no occurrence within 100 years.
-    package func calendar(_ spec: CalendarSpec) throws(TocsinError) -> TimerID {
-        try core.calendar(spec)
-    }
-
     /// Makes a countdown, alarm or calendar alarm wake a suspended machine
     /// `WakeTimers.lead` (2 minutes) before it is due, where this process
     /// may (`wakeFailureReason`); it rings at its own time either way.

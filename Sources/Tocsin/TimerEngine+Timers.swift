@@ -58,12 +58,12 @@ extension TimerEngine {
     /// not saved.
     ///
     /// - Throws: `.invalidArgument` for raw bits outside `.all`.
-    public func setEvents(_ kinds: TimerEvent.Kinds, for timer: TimerID) throws(TocsinError) {
+    public func setEventKinds(_ kinds: TimerEvent.Kinds, for timer: TimerID) throws(TocsinError) {
         try core.setEvents(kinds, for: timer)
     }
 
     /// The kinds of event the timer's handler gets.
-    public func events(for timer: TimerID) throws(TocsinError) -> TimerEvent.Kinds {
+    public func eventKinds(of timer: TimerID) throws(TocsinError) -> TimerEvent.Kinds {
         try core.events(for: timer)
     }
 

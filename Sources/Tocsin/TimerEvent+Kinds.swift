@@ -1,5 +1,5 @@
 extension TimerEvent {
-    /// A set of event kinds, for `TimerEngine.setEvents(_:for:)`. The raw
+    /// A set of event kinds, for `TimerEngine.setEventKinds(_:for:)`. The raw
     /// value of each kind is `1 << kind.rawValue`: C's `TOCSIN_EVENTS_*` bits.
     public struct Kinds: OptionSet, Sendable, Hashable {
         public let rawValue: UInt32

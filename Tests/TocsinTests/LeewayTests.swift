@@ -59,7 +59,7 @@ import Testing
             let watch = try engine.stopwatch()
             try engine.setTickInterval(.seconds(1), for: watch)
             try engine.setLeeway(.milliseconds(leewayMilliseconds), for: watch)
-            try engine.setEvents(.tick, for: watch)
+            try engine.setEventKinds(.tick, for: watch)
             try engine.setHandler(for: watch) { event in
                 let now = (try? engine.now()) ?? .zero
                 times.withLock { $0[now, default: 0] += 1 }

@@ -82,10 +82,10 @@ import Testing
         defer { engine.close() }
         let tea = try engine.load(from: path, realtime: Self.savedAt + 90 * Self.second)[1]
         let recorder = Recorder()
-        try engine.setEvents(.stateChange, for: tea)
+        try engine.setEventKinds(.stateChange, for: tea)
         try engine.setHandler(for: tea, recorder.handler)
         #expect(try engine.advance(by: .zero) == 0)  // still held: the handler wants no finish
-        try engine.setEvents(.all, for: tea)
+        try engine.setEventKinds(.all, for: tea)
         try engine.advance(by: .zero)
         #expect(recorder.summary == ["finish", "state finished"])
         #expect(recorder.all[0].lateness == .seconds(33))

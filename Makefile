@@ -41,7 +41,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-as-dependency test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -121,7 +121,7 @@ check: test-swift test-c test-abi test-python test-cli test-service
 	@echo "make check: all steps passed"
 
 # Every test step, in order (scripts/test.sh runs and times them one by one).
-TEST_STEPS := test-swift test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
+TEST_STEPS := test-swift test-as-dependency test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
 test: $(TEST_STEPS)
 	@echo "make test: all steps passed"
 
@@ -132,6 +132,11 @@ test-swift:
 	swift build --build-tests
 	@# Per-test lines are dropped; failures, and the closing "Test run" line, stay.
 	G_DEBUG=fatal-criticals swift test --skip-build 2>&1 | grep -vE '^\[|^Test Suite|Executed 0 tests|^◇|^✔ (Suite|Test [A-Za-z_]+\()'; exit $${PIPESTATUS[0]}
+
+# Tocsin as another package's dependency, by a file:// git URL, in release;
+# the README's Swift examples run as written.
+test-as-dependency:
+	scripts/test-as-dependency.sh
 
 test-c: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/*.c -L$(OUT)/lib -ltocsin -lm -lpthread -o $(OUT)/test_abi

@@ -10,6 +10,7 @@
 public struct AwakeClock: Clock, Sendable {
     public typealias Instant = ClockInstant<AwakeClock>
 
+    /// The clock; every value is the same clock.
     public init() {}
 
     /// The time since boot, suspends excluded.

@@ -16,6 +16,7 @@
 public struct BootClock: Clock, Sendable {
     public typealias Instant = ClockInstant<BootClock>
 
+    /// The clock; every value is the same clock.
     public init() {}
 
     /// The time since boot, suspends included.

@@ -13,18 +13,22 @@ public struct ClockInstant<Origin: Sendable>: InstantProtocol, CustomStringConve
         self.offset = offset
     }
 
+    /// The reading `duration` later (earlier if negative).
     public func advanced(by duration: Duration) -> Self {
         Self(offset: offset + duration)
     }
 
+    /// How far `other` is after this reading (negative if before).
     public func duration(to other: Self) -> Duration {
         other.offset - offset
     }
 
+    /// True if `a` is the earlier reading.
     public static func < (a: Self, b: Self) -> Bool {
         a.offset < b.offset
     }
 
+    /// The offset, as `Duration` prints it ("1.5 seconds").
     public var description: String { "\(offset)" }
 
     /// The reading in whole nanoseconds, saturated to Int64's range.

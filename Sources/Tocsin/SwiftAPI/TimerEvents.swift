@@ -18,6 +18,7 @@ public struct TimerEvents: AsyncSequence, Sendable {
         self.stream = stream
     }
 
+    /// Takes the events one by one; from one task.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncStream<TimerEvent>.AsyncIterator
 
@@ -26,11 +27,13 @@ public struct TimerEvents: AsyncSequence, Sendable {
             await base.next()
         }
 
+        /// The next event, awaited on `actor`'s executor; nil at the end.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> TimerEvent? {
             await base.next(isolation: actor)
         }
     }
 
+    /// An iterator over the events; make one per sequence.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: stream.makeAsyncIterator())
     }

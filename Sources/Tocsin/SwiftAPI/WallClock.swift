@@ -13,6 +13,7 @@
 public struct WallClock: Clock, Sendable {
     public typealias Instant = ClockInstant<WallClock>
 
+    /// The clock; every value is the same clock.
     public init() {}
 
     /// The wall clock: time since 1970-01-01 00:00 UTC.

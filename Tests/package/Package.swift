@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+// A package of someone else's that depends on Tocsin the usual way, by a
+// git URL (scripts/test-as-dependency.sh sets TOCSIN_URL to a file:// URL of
+// a snapshot of the working tree), with swift-async-algorithms beside it.
+// Each folder of Sources/ is a program; Tests/ReadmeTests holds the README's
+// test example. The README's Swift examples are copied in as readme-N.
+import Foundation
+import PackageDescription
+
+let tocsin = Context.environment["TOCSIN_URL"] ?? "https://github.com/tocsin-dev/tocsin"
+let programs = (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources")) ?? []
+let uses: [Target.Dependency] = [
+    .product(name: "Tocsin", package: "tocsin"),
+    .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+]
+
+let package = Package(
+    name: "uses-tocsin",
+    dependencies: [
+        .package(url: tocsin, branch: "main"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
+    ],
+    targets: programs.sorted().map { name in
+        .executableTarget(
+            name: name,
+            dependencies: uses + (name == "notifier" ? [.product(name: "TocsinNotify", package: "tocsin")] : []))
+    } + [
+        .testTarget(name: "ReadmeTests", dependencies: uses),
+    ]
+)

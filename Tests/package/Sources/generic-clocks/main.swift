@@ -1,0 +1,60 @@
+// Tocsin's clocks where any Clock is taken: Task.sleep(for:clock:),
+// swift-async-algorithms' AsyncTimerSequence and debounce.
+import AsyncAlgorithms
+import Glibc
+import Tocsin
+
+func check(_ passed: Bool, _ what: String) {
+    print(passed ? "ok: \(what)" : "FAILED: \(what)")
+    if !passed { exit(1) }
+}
+
+// Task.sleep on each real clock, through the static members.
+let boot = BootClock()
+var start = boot.now
+try await Task.sleep(for: .milliseconds(20), clock: .boot)
+try await Task.sleep(for: .milliseconds(20), tolerance: .milliseconds(5), clock: .awake)
+try await Task.sleep(until: WallClock().now.advanced(by: .milliseconds(20)), clock: .wall)
+check(start.duration(to: boot.now) >= .milliseconds(60), "Task.sleep on .boot, .awake and .wall")
+
+// AsyncTimerSequence on ManualClock: each tick needs the test's advance.
+let manual = ManualClock()
+let ticks = Task {
+    var seen: [Duration] = []
+    for await instant in AsyncTimerSequence.repeating(every: .seconds(1), clock: manual) {
+        seen.append(instant.offset)
+        if seen.count == 3 { break }
+    }
+    return seen
+}
+for _ in 1...3 {
+    await manual.waitForSleepers(1)
+    try manual.advance(by: .seconds(1))
+}
+check(await ticks.value == [.seconds(1), .seconds(2), .seconds(3)], "AsyncTimerSequence on ManualClock")
+
+// The same on BootClock, for real.
+start = boot.now
+var realTicks = 0
+for await _ in AsyncTimerSequence.repeating(every: .milliseconds(30), tolerance: .milliseconds(10), clock: boot) {
+    realTicks += 1
+    if realTicks == 3 { break }
+}
+check(start.duration(to: boot.now) >= .milliseconds(90), "AsyncTimerSequence on BootClock")
+
+// debounce on ManualClock: a burst gives its last value, a second after it.
+let debounced = ManualClock()
+let input = AsyncChannel<String>()
+let output = Task {
+    var seen: [String] = []
+    for await value in input.debounce(for: .seconds(1), clock: debounced) { seen.append(value) }
+    return seen
+}
+await input.send("a")
+await input.send("b")
+while debounced.now.offset < .seconds(1) {  // however the debounce re-arms, it waits a second of this clock
+    await debounced.waitForSleepers(1)
+    try debounced.advance(by: .milliseconds(100))
+}
+input.finish()
+check(await output.value == ["b"], "debounce(for:clock:) on ManualClock")

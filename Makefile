@@ -41,7 +41,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-as-dependency test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -121,7 +121,7 @@ check: test-swift test-c test-abi test-python test-cli test-service
 	@echo "make check: all steps passed"
 
 # Every test step, in order (scripts/test.sh runs and times them one by one).
-TEST_STEPS := test-swift test-as-dependency test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
+TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
 test: $(TEST_STEPS)
 	@echo "make test: all steps passed"
 
@@ -137,6 +137,12 @@ test-swift:
 # the README's Swift examples run as written.
 test-as-dependency:
 	scripts/test-as-dependency.sh
+
+# Instructions per call (callgrind: the same however busy the machine) against
+# bench/instructions.baseline: fails on more than 10 % growth, and says how
+# to update the baseline on purpose.
+test-instructions: lib
+	bench/instructions.sh --check $(OUT)/lib/libtocsin.so.0
 
 test-c: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/*.c -L$(OUT)/lib -ltocsin -lm -lpthread -o $(OUT)/test_abi

@@ -14,6 +14,8 @@ declare -A needs=(
   [nm]=binutils
   [python3]=python3
   [strace]=strace  # bench/live.sh: the service's timer wake-ups
+  [valgrind]=valgrind  # bench/instructions.sh (make test): instructions per call
+  [callgrind_annotate]=valgrind
 )
 
 missing=()

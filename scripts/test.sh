@@ -4,6 +4,7 @@
 #   test-swift         Swift tests of the engine, the command's parsing, the notifier
 #   test-as-dependency Tocsin built as a Swift package's dependency (file:// URL), the README's Swift examples run
 #   test-c             C tests of libtocsin.so in all three modes; the notifier's C ABI under bad input
+#   test-instructions  instructions per call (callgrind) against bench/instructions.baseline (+10 % fails)
 #   test-stress        8 threads on one engine; a million create/start/cancel/free cycles
 #   test-sanitizers    the C tests, the stress test and the Swift tests again under
 #                      ThreadSanitizer and AddressSanitizer (instrumented rebuilds)

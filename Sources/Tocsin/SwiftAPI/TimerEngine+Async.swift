@@ -30,8 +30,8 @@ extension TimerEngine {
     public func events(for timer: TimerID) throws(TocsinError) -> TimerEvents {
         let (stream, continuation) = AsyncStream.makeStream(of: TimerEvent.self, bufferingPolicy: .unbounded)
         let feed = EventFeed(continuation)
-        try setEventKinds(.all, for: timer)
         try setHandler(for: timer) { event in feed.take(event) }
+        try setEventKinds(.all, for: timer)  // after: once all kinds pass, the feed has them
         return TimerEvents(stream)
     }
 

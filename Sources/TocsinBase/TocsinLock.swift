@@ -1,7 +1,7 @@
 import CTocsinSystem
 
-/// A mutex with one condition variable: `tocsin_lock`, glibc's adaptive
-/// mutex, which spins briefly before it sleeps (see `tocsin_lock.h` for why). The engine
+/// A mutex with one condition variable: `tocsin_lock`, a futex lock that
+/// spins briefly before it sleeps (see `tocsin_lock.h` for why). The engine
 /// guards its core with one (`LockedCore`); the notifier its tables.
 ///
 /// `@unchecked Sendable`: the lock is built for use from many threads; its

@@ -221,6 +221,7 @@ extension EngineCore {
     /// re-pushed (those whose time has come fall due at once).
     mutating func reaimAlarms() {
         guard !alarmTimes.isEmpty, heap.reserve(heap.count + alarmTimes.count) else { return }
+        if !wakeTimers.isEmpty { wakeDirty = true }
         let clocks = wallAndBootClocks()
         let lead = clocks.wall.subtractingSaturated(clocks.boot)
         for index in inArmOrder(alarmTimes.keys) {

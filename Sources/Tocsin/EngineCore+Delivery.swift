@@ -122,6 +122,7 @@ extension EngineCore {
             return event
         }
         let dueAt = dueTime(of: top, runningTime: due.runningTime)
+        if wakes(index) { wakeDirty = true }  // it finishes or rings: the round's end rescans
         if isCalendar(index), let event = stepCalendar(index, due: dueAt, firedAt: top.deadline) { return event }
         heap.removeTop()
         slot.pointee.armKey = 0
@@ -167,7 +168,7 @@ extension EngineCore {
         deliveringThread = nil
         guard let kernel, !closed else { return }
         if !alarmTimes.isEmpty || armedWallTime != .max { rearmWallTimer() }
-        if !wakeTimers.isEmpty { rearmWake() }
+        if wakeDirty { rearmWake() }
         if delivery == .engineThread {
             // Events queued by other threads during the round wait for the
             // kernel timer too (see signalQueuedEvents).

@@ -23,7 +23,7 @@ extension EngineCore {
         let box = takeSwiftHandler(index)
         let woke = wakes(index)
         clearSideTables(index)
-        if woke { rearmWake() }
+        if woke, index == wakeOwners.boot || index == wakeOwners.wall { rearmWake() }  // else the earliest stays
         _ = bumpBatchEpoch(for: slots.handle(of: index))  // while the handle is live
         slots.release(index)
         return box

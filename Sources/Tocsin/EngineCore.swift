@@ -108,6 +108,12 @@ struct EngineCore {
     var engineThread: pthread_t?
     /// `close()` joins the engine thread (it was not called on it).
     var closerJoinsEngineThread = false
+    /// The running wake timers whose deadlines the wake timerfds are armed
+    /// for (-1: none), so that a change to any other one is O(1).
+    var wakeOwners: (boot: Int32, wall: Int32) = (-1, -1)
+    /// A delivery round moved a wake timer on (finished, rang) or the wall
+    /// clock was set: the round's end rescans them.
+    var wakeDirty = false
 
     /// Timers a core has room for before its tables first grow.
     static let initialCapacity: Int32 = 1024

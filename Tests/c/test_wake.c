@@ -4,6 +4,7 @@
    "wake_denied" suite under setpriv), the reason given and the timer still
    ringing on time. */
 #include <dirent.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,48 @@ static void wake_timers_arm_the_alarm_clocks_the_lead_ahead(void) {
     unlink(path);
 }
 
+static void note_finish(tocsin_engine *engine, const tocsin_event *event, void *user) {
+    (void)engine;
+    if (event->kind == TOCSIN_EVENT_FINISH) atomic_store((atomic_int *)user, 1);
+}
+
+/* The timerfd follows the earliest wake timer however the others change:
+   one that is not the earliest moves later or sooner, the earliest is
+   freed, and the earliest finishes in a delivery round (the engine keeps
+   the earliest without a scan per call: issue 46). */
+static void the_earliest_wake_timer_is_followed_through_every_change(void) {
+    tocsin_engine *engine = NULL;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_POLLED, &engine));
+    tocsin_timer first = started_wake_countdown(engine, 1000);
+    tocsin_timer second = started_wake_countdown(engine, 2000);
+    tocsin_timer third = started_wake_countdown(engine, 3000);
+    CHECK_NEAR(1000 - TOCSIN_WAKE_LEAD_SECONDS, alarm_clock_left(9), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_adjust(engine, second, 100)); /* not the earliest, later */
+    CHECK_NEAR(1000 - TOCSIN_WAKE_LEAD_SECONDS, alarm_clock_left(9), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_adjust(engine, third, -2500)); /* not the earliest, now it is */
+    CHECK_NEAR(500 - TOCSIN_WAKE_LEAD_SECONDS, alarm_clock_left(9), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_free(engine, third)); /* the earliest freed */
+    CHECK_NEAR(1000 - TOCSIN_WAKE_LEAD_SECONDS, alarm_clock_left(9), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_suspend(engine, second)); /* not the earliest, stopped */
+    CHECK_NEAR(1000 - TOCSIN_WAKE_LEAD_SECONDS, alarm_clock_left(9), 2);
+    tocsin_timer soon = started_wake_countdown(engine, 0.2); /* inside the lead: wakes at its deadline */
+    CHECK(alarm_clock_left(9) < 1);
+    atomic_int finished = 0;
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_callback(engine, soon, note_finish, &finished));
+    struct pollfd entry = {.fd = tocsin_engine_fd(engine), .events = POLLIN};
+    for (int round = 0; round < 50 && !atomic_load(&finished); round++) {
+        poll(&entry, 1, 100);
+        tocsin_engine_dispatch(engine);
+    }
+    /* Finished in a delivery round, and no call on it since (a call on the
+       earliest rescans): the round's end has armed for the next one. */
+    CHECK(atomic_load(&finished));
+    CHECK_NEAR(1000 - TOCSIN_WAKE_LEAD_SECONDS, alarm_clock_left(9), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_cancel(engine, first));
+    CHECK_EQ(-1, alarm_clock_left(9)); /* none running */
+    tocsin_engine_free(engine);
+}
+
 static void bad_wake_requests_are_refused(void) {
     tocsin_engine *engine = NULL;
     tocsin_timer watch = 0, awake = 0, tea = 0;
@@ -151,6 +194,7 @@ static void without_the_capability_it_says_why_and_rings_on_time(void) {
 
 const test_case wake_tests[] = {
     {"wake_timers_arm_the_alarm_clocks_the_lead_ahead", wake_timers_arm_the_alarm_clocks_the_lead_ahead},
+    {"the_earliest_wake_timer_is_followed_through_every_change", the_earliest_wake_timer_is_followed_through_every_change},
     {"bad_wake_requests_are_refused", bad_wake_requests_are_refused},
     {NULL, NULL},
 };

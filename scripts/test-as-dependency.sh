@@ -21,6 +21,7 @@ git -C "$work/tocsin" add -A
 git -C "$work/tocsin" -c user.name=test -c user.email=test@localhost commit -qm snapshot
 
 cp -r Tests/package/. "$work/app/"
+mkdir -p "$work/app/Tests/ReadmeTests"  # empty in git: the README's test goes there
 # The README's Swift blocks, from "## Using it from Swift" to the next heading.
 awk -v dir="$work/app" '
   /^## / { inside = ($0 == "## Using it from Swift") }

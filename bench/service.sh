@@ -26,3 +26,15 @@ for n in "${sizes[@]}"; do
   kill "$bus_pid"
   rm -rf "$scratch"
 done
+# 10,000 calendar alarms with wake on, added one by one: early Adds against the last.
+scratch=$(mktemp -d)
+{ read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+command=("$(swift build -c release --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$scratch/timers.json")
+DBUS_SESSION_BUS_ADDRESS=$address "${command[@]}" &
+service=$!
+sleep 0.5
+DBUS_SESSION_BUS_ADDRESS=$address out/bench/service alarms 10000
+kill "$service"
+wait "$service" 2> /dev/null || true
+kill "$bus_pid"
+rm -rf "$scratch"

@@ -118,6 +118,7 @@ extension EngineCore {
         if let kernel, let time = alarmTimes[index], time < armedWallTime {
             kernel.armWall(at: time)
             armedWallTime = time
+            wallOwner = index
         }
     }
 
@@ -222,6 +223,7 @@ extension EngineCore {
     mutating func reaimAlarms() {
         guard !alarmTimes.isEmpty, heap.reserve(heap.count + alarmTimes.count) else { return }
         if !wakeTimers.isEmpty { wakeDirty = true }
+        wallDirty = true
         let clocks = wallAndBootClocks()
         let lead = clocks.wall.subtractingSaturated(clocks.boot)
         for index in inArmOrder(alarmTimes.keys) {
@@ -244,10 +246,13 @@ extension EngineCore {
     /// reported news, which re-arming clears).
     mutating func rearmWallTimer(force: Bool = false) {
         guard let kernel else { return }
+        wallDirty = false
         var earliest = Int64.max
-        for (index, time) in alarmTimes where slots[index].pointee.state == .running {
-            earliest = min(earliest, time)
+        var owner: Int32 = -1
+        for (index, time) in alarmTimes where slots[index].pointee.state == .running && time < earliest {
+            (earliest, owner) = (time, index)
         }
+        wallOwner = owner
         guard force || earliest != armedWallTime else { return }
         kernel.armWall(at: earliest)
         armedWallTime = earliest

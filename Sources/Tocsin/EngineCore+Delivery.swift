@@ -123,6 +123,7 @@ extension EngineCore {
         }
         let dueAt = dueTime(of: top, runningTime: due.runningTime)
         if wakes(index) { wakeDirty = true }  // it finishes or rings: the round's end rescans
+        if index == wallOwner { wallDirty = true }
         if isCalendar(index), let event = stepCalendar(index, due: dueAt, firedAt: top.deadline) { return event }
         heap.removeTop()
         slot.pointee.armKey = 0
@@ -167,7 +168,7 @@ extension EngineCore {
     mutating func endRound() {
         deliveringThread = nil
         guard let kernel, !closed else { return }
-        if !alarmTimes.isEmpty || armedWallTime != .max { rearmWallTimer() }
+        if wallDirty { rearmWallTimer() }
         if wakeDirty { rearmWake() }
         if delivery == .engineThread {
             // Events queued by other threads during the round wait for the

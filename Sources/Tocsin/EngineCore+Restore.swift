@@ -78,6 +78,7 @@ extension EngineCore {
         if let time = saved.alarmTime {
             alarmTimes[index] = time
             slot.pointee.flags.insert(.extras)
+            wallDirty = true
             if let text = saved.calendar {
                 guard let spec = try? CalendarSpec(parsing: text, checkingZone: false) else { throw .corrupt }
                 calendars[index] = CalendarAlarm(spec: spec)

@@ -22,6 +22,7 @@ extension EngineCore {
         disarm(index)
         let box = takeSwiftHandler(index)
         let woke = wakes(index)
+        if index == wallOwner { wallDirty = true }
         clearSideTables(index)
         if woke, index == wakeOwners.boot || index == wakeOwners.wall { rearmWake() }  // else the earliest stays
         _ = bumpBatchEpoch(for: slots.handle(of: index))  // while the handle is live

@@ -105,6 +105,7 @@ extension EngineCore {
         slot.pointee.hold(at: now)
         slot.pointee.state = state
         disarm(index)
+        if index == wallOwner { wallDirty = true }
         enqueueState(of: index, at: now)
     }
 

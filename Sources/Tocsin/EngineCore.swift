@@ -63,6 +63,13 @@ struct EngineCore {
     /// The wall-clock time the kernel's wall timer is armed for; `.max` when
     /// disarmed.
     var armedWallTime = Int64.max
+    /// The running alarm the wall timer is armed for (-1: none), and whether
+    /// it may have moved later or stopped (suspended, cancelled, freed,
+    /// finished, rung) or the wall clock was set: then the end of the next
+    /// delivery round rescans. Otherwise a round does not scan the alarms,
+    /// and a call arms the wall timer only sooner (`aimIfAlarm`).
+    var wallOwner: Int32 = -1
+    var wallDirty = false
     var nextCreated: UInt32 = 0
     var observers: [Observer] = []
     var nextObserverID: UInt64 = 1

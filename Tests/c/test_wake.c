@@ -139,6 +139,34 @@ static void the_earliest_wake_timer_is_followed_through_every_change(void) {
     tocsin_engine_free(engine);
 }
 
+/* The kernel's wall timer (CLOCK_REALTIME, clock id 0: it reports a clock
+   set while alarms run) is armed for the earliest running alarm: sooner at
+   once, and after the earliest stops, by the end of the next delivery round
+   (rounds no longer scan every alarm: issue 46). */
+static void the_wall_timer_follows_the_earliest_alarm(void) {
+    tocsin_engine *engine = NULL;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_POLLED, &engine));
+    double wall = 0;
+    tocsin_engine_wall_clock(engine, &wall);
+    tocsin_timer later = 0, sooner = 0;
+    CHECK_EQ(TOCSIN_OK, tocsin_alarm_new(engine, wall + 2000, &later));
+    CHECK_EQ(TOCSIN_OK, tocsin_alarm_new(engine, wall + 1000, &sooner));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_start(engine, later));
+    CHECK_NEAR(2000, alarm_clock_left(0), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_start(engine, sooner));
+    CHECK_NEAR(1000, alarm_clock_left(0), 2); /* sooner: at once */
+    struct pollfd entry = {.fd = tocsin_engine_fd(engine), .events = POLLIN};
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_cancel(engine, sooner)); /* the earliest stops */
+    poll(&entry, 1, 1000);
+    tocsin_engine_dispatch(engine);
+    CHECK_NEAR(2000, alarm_clock_left(0), 2);
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_suspend(engine, later)); /* none running */
+    poll(&entry, 1, 1000);
+    tocsin_engine_dispatch(engine);
+    CHECK(alarm_clock_left(0) <= 0);
+    tocsin_engine_free(engine);
+}
+
 static void bad_wake_requests_are_refused(void) {
     tocsin_engine *engine = NULL;
     tocsin_timer watch = 0, awake = 0, tea = 0;
@@ -195,6 +223,7 @@ static void without_the_capability_it_says_why_and_rings_on_time(void) {
 const test_case wake_tests[] = {
     {"wake_timers_arm_the_alarm_clocks_the_lead_ahead", wake_timers_arm_the_alarm_clocks_the_lead_ahead},
     {"the_earliest_wake_timer_is_followed_through_every_change", the_earliest_wake_timer_is_followed_through_every_change},
+    {"the_wall_timer_follows_the_earliest_alarm", the_wall_timer_follows_the_earliest_alarm},
     {"bad_wake_requests_are_refused", bad_wake_requests_are_refused},
     {NULL, NULL},
 };

@@ -82,6 +82,10 @@ package struct LockedCore: @unchecked Sendable {
     ) throws(TocsinError) -> Result {
         try withLock { core throws(TocsinError) in
             let index = try core.slotIndex(of: timer)
+            // A timer with no extras is on the boot clock, no alarm and no
+            // wake timer (a call that makes it one sees to the clocks
+            // itself): nothing to catch up or re-arm, one test.
+            guard core.slots[index].pointee.flags.contains(.extras) else { return try body(&core, index) }
             core.catchUpClocks(of: index)
             defer { core.rearmWakeIfWakes(index) }  // its deadline may have moved
             return try body(&core, index)

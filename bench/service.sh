@@ -11,13 +11,18 @@ scripts/install-deps.sh
 swift build -c release --product tocsin > /dev/null
 mkdir -p out/bench
 cc -O2 -Wall bench/service.c $(pkg-config --cflags --libs gio-2.0) -o out/bench/service
-for n in "${sizes[@]}"; do
+# A private session bus and a service on it, with a fresh state folder:
+# sets scratch, address, bus_pid, command and service.
+start_service() {
   scratch=$(mktemp -d)
   { read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
   command=("$(swift build -c release --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$scratch/timers.json")
   DBUS_SESSION_BUS_ADDRESS=$address "${command[@]}" &
   service=$!
   sleep 0.5
+}
+for n in "${sizes[@]}"; do
+  start_service
   DBUS_SESSION_BUS_ADDRESS=$address out/bench/service "$n"
   # Killed with its journal unfolded; the restart reads it all back.
   kill -KILL "$service"
@@ -27,12 +32,7 @@ for n in "${sizes[@]}"; do
   rm -rf "$scratch"
 done
 # 10,000 calendar alarms with wake on, added one by one: early Adds against the last.
-scratch=$(mktemp -d)
-{ read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
-command=("$(swift build -c release --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$scratch/timers.json")
-DBUS_SESSION_BUS_ADDRESS=$address "${command[@]}" &
-service=$!
-sleep 0.5
+start_service
 DBUS_SESSION_BUS_ADDRESS=$address out/bench/service alarms 10000
 kill "$service"
 wait "$service" 2> /dev/null || true

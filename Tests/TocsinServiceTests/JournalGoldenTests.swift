@@ -1,0 +1,107 @@
+import Glibc
+import Testing
+import Tocsin
+@testable import TocsinService
+
+/// The service's journal format, pinned: each timer's record as written by
+/// 0.8.0 (the service's fields, every alarm setting set and at its default,
+/// around the engine's timer file), and journals written then load the same
+/// settings. A change to how a setting is coded fails here first.
+@Suite struct JournalGoldenTests {
+    let folder: String
+
+    init() {
+        var template = Array("/tmp/tocsin-golden-XXXXXX".utf8CString)
+        folder = String(cString: mkdtemp(&template))
+    }
+
+    func service() throws -> TimerService {
+        TimerService(engine: try TimerEngine(delivery: .manualClock),
+                     store: ServiceStore(path: folder + "/state/timers.json"), notifier: nil)
+    }
+
+    func journalLines() -> [String] {
+        guard let file = fopen(folder + "/state/timers.journal", "r") else { return [] }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[..<count] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The lines 0.8.0 wrote for the three adds of `addEveryKind` (the
+    /// engine's stamps are the clocks' when it ran; a run now compares the
+    /// rest).
+    static let golden = [
+        #"{"change":1,"id":1,"kind":"countdown","alert":true,"sound":true,"live":true,"engine":{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818083975182,"boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413420702300,"saved_awake_ns":22413420702750,"timers":[{"kind":"countdown","label":"Tea","duration_ns":60000000000,"tick_ns":0,"state":"running","elapsed_ns":0,"laps_ns":[]}]}}"#,
+        #"{"change":2,"id":2,"kind":"countdown","alert":false,"sound":false,"live":false,"warn_ns":30000000000,"snooze_ns":600000000000,"ring_ns":120000000000,"sound_file":"/etc/hostname","volume_mdb":-12500,"fade_ns":15000000000,"pause_media":false,"engine":{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818087034639,"boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413423407923,"saved_awake_ns":22413423407973,"timers":[{"kind":"countdown","label":"Egg","duration_ns":300000000000,"tick_ns":0,"state":"idle","elapsed_ns":0,"laps_ns":[],"clock":"awake"}]}}"#,
+        #"{"change":3,"id":3,"kind":"calendar","alert":true,"sound":true,"live":true,"ring_ns":60000000000,"engine":{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818088540834,"boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413424913576,"saved_awake_ns":22413424913666,"timers":[{"kind":"calendar","label":"Wake","duration_ns":25200000000000,"tick_ns":0,"state":"running","elapsed_ns":0,"laps_ns":[],"alarm_unix_ns":25200000000000,"calendar":"Mon..Fri *-*-* 07:00:00 UTC","wake":true}]}}"#,
+    ]
+
+    /// A line without the engine's stamps of the clocks: the service's
+    /// members and the engine's timers.
+    static func unstamped(_ line: String) -> String {
+        guard let engine = line.firstRange(of: #""engine":"#), let timers = line.firstRange(of: #""timers":"#) else { return line }
+        return String(line[..<engine.upperBound]) + "…" + String(line[timers.lowerBound...])
+    }
+
+    func addEveryKind(_ service: TimerService) throws {
+        _ = try service.add(label: "Tea", seconds: 60, options: ["ring": .number(0)])
+        _ = try service.add(label: "Egg", seconds: 300, options: [
+            "start": .flag(false), "alert": .flag(false), "sound": .flag(false), "live": .flag(false),
+            "warn": .number(30), "clock": .text("awake"), "snooze": .number(600), "ring": .number(120),
+            "sound_file": .text("/etc/hostname"), "volume": .number(-12.5), "fade": .number(15),
+            "pause_media": .flag(false),
+        ])
+        _ = try service.add(label: "Wake", seconds: 0, options: ["calendar": .text("Mon..Fri 07:00 UTC")])
+    }
+
+    @Test func eachAddIsWrittenAs080WroteIt() throws {
+        try addEveryKind(try service())
+        let lines = journalLines()
+        #expect(lines.count == Self.golden.count)
+        for (line, golden) in zip(lines, Self.golden) { #expect(Self.unstamped(line) == Self.unstamped(golden)) }
+    }
+
+    @Test func a080JournalLoadsItsSettingsAndIsWrittenBackTheSame() throws {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.journal", "w")
+        fputs(Self.golden.joined(separator: "\n") + "\n", file)
+        fclose(file)
+        let service = try service()
+        let rows = service.list()
+        #expect(rows.count == 3)
+        func value(_ name: String, _ row: Int) -> ServiceValue? { rows[row].first { $0.0 == name }?.1 }
+        #expect(value("live", 1) == .flag(false) && value("warn", 1) == .number(30) && value("snooze", 1) == .number(600))
+        #expect(value("ring", 1) == .number(120) && value("sound_file", 1) == .text("/etc/hostname"))
+        #expect(value("volume", 1) == .number(-12.5) && value("fade", 1) == .number(15) && value("pause_media", 1) == .flag(false))
+        #expect(value("ring", 0) == .number(0) && value("snooze", 0) == .number(300) && value("pause_media", 0) == .flag(true))
+        #expect(value("volume", 0) == nil && value("fade", 0) == nil && value("sound_file", 0) == nil)
+        #expect(service.entries[2]?.alert == false && service.entries[2]?.sound == false)
+        // Folded into a snapshot at the load; each record comes out as it went in.
+        guard case .array(let timers)? = try ServiceStore(path: folder + "/state/timers.json").read()?["timers"] else {
+            Issue.record("no snapshot")
+            return
+        }
+        // (The service's members: the engine's part tells the time passed since.)
+        func members(_ line: String) -> Substring { line[..<(line.firstRange(of: #""engine":"#)?.lowerBound ?? line.endIndex)] }
+        let written = timers.map { members($0.compactEncoded()) }
+        let expected = Self.golden.map { members("{" + $0.drop { $0 != "," }.dropFirst()) }  // less "change"
+        #expect(written == expected)
+    }
+
+    /// A record of 0.4 (no live, no warning, nothing of 0.7) loads with
+    /// the defaults of then: live, ringing once, the default snooze.
+    @Test func aRecordOlderThanEverySettingLoadsWithTheDefaultsOfThen() throws {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.journal", "w")
+        let engine = Self.golden[0][Self.golden[0].firstRange(of: #","engine":"#)!.lowerBound...]
+        fputs(#"{"change":1,"id":1,"kind":"countdown","alert":true,"sound":false"# + engine + "\n", file)
+        fclose(file)
+        let rows = try service().list()
+        #expect(rows.count == 1)
+        func value(_ name: String) -> ServiceValue? { rows.first?.first { $0.0 == name }?.1 }
+        #expect(value("live") == .flag(true) && value("ring") == .number(0) && value("snooze") == .number(300))
+        #expect(value("pause_media") == .flag(true) && value("warn") == .number(0))
+    }
+}

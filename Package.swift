@@ -83,7 +83,7 @@ let package = Package(
             name: "tocsin",
             dependencies: ["TocsinCLI", "TocsinService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),
-        .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI", "TocsinService", "Tocsin"]),
+        .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI", "TocsinService", "TocsinNotify", "Tocsin"]),
         .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "Tocsin"]),
         .testTarget(name: "TocsinServiceTests", dependencies: ["TocsinService", "Tocsin"]),
     ]

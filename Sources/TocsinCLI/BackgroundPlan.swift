@@ -2,6 +2,7 @@ import Glibc
 import Tocsin
 import TocsinBase
 package import TocsinService
+package import TocsinNotify
 
 /// What `-b` hands to the timer service: each timer of a plan as one `Add`,
 /// in order, each waiting for the one before unless side by side, the whole
@@ -25,18 +26,13 @@ package struct BackgroundPlan {
     /// The adds for `plan`, counting from `now` (Unix seconds).
     /// `wake`: wake the machine from suspend for each timer (nil: the
     /// service's default, which is yes for clock times only).
-    package init(_ plan: TimerPlan, rounds: Int, parallel: Bool, alert: Bool, sound: Bool, awake: Bool, live: Bool,
-                 warning: Duration?, now: Int, wake: Bool? = nil, snooze: Duration? = nil, ring: Duration? = nil,
-                 tone: [(String, ServiceValue)] = []) {
+    package init(_ plan: TimerPlan, rounds: Int, parallel: Bool, settings: AlarmSettings, awake: Bool, now: Int,
+                 wake: Bool? = nil) {
         var startsAt = Double(now)  // when the next one in the sequence starts
         for _ in 0..<rounds {
             for entry in plan.entries {
-                var options: [(String, ServiceValue)] = [("alert", .flag(alert)), ("sound", .flag(sound)), ("live", .flag(live))]
-                if let warning { options.append(("warn", .number(Nanos.seconds(warning.nanoseconds)))) }
+                var options = settings.serviceOptions
                 if let wake { options.append(("wake", .flag(wake))) }
-                if let snooze { options.append(("snooze", .number(Nanos.seconds(snooze.nanoseconds)))) }
-                if let ring { options.append(("ring", .number(Nanos.seconds(ring.nanoseconds)))) }
-                options += tone
                 let seconds: Double
                 let endsAt: Double
                 if let wallTime = entry.time.wallTime(after: now) {

@@ -47,11 +47,9 @@ package final class CalendarRunner: @unchecked Sendable {
             try loop.engine.setTickPolicy(.coalesce, for: alarm)
             try loop.engine.setHandler(for: alarm) { [unowned self] event in handle(event) }
             if let notifier {
-                let alert = Alert(summary: label, body: "Alarm: \(spec.normalized)",
-                                  sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound,
-                                  popup: options.alert, soundFile: options.soundFile, volume: options.volume, fade: options.fade,
-                                  pausesMedia: options.pauseMedia)
-                try? notifier.attach(alarm, in: loop.engine, alert: alert)
+                var settings = options.settings
+                (settings.live, settings.warning, settings.snooze) = (false, 0, 0)  // a ring only; "+1 min"
+                try? notifier.attach(alarm, in: loop.engine, alert: Alert(settings, summary: label, body: "Alarm: \(spec.normalized)"))
             }
             try loop.engine.start(alarm)
         } catch {

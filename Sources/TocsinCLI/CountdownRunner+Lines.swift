@@ -25,7 +25,7 @@ extension CountdownRunner {
         defer { writeReports() }
         let clock = ContinuousClock()
         // The ring's time, then as long as a sound may wait for its server.
-        let deadline = clock.now + (options.repeatSound ?? .zero) + .seconds(40)
+        let deadline = clock.now + .nanoseconds(options.settings.ring) + .seconds(40)
         while clock.now < deadline, !notifier.flush(timeout: .zero) {
             writeReports()
             var stop = false

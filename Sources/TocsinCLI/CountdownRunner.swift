@@ -1,23 +1,14 @@
 public import Tocsin
 import Glibc
 import TocsinBase
-import TocsinNotify
+package import TocsinNotify
 
 /// What `tocsin DURATION...` does besides counting.
 public struct CountdownOptions: Sendable {
     public var json = false
-    public var alert = true
-    public var sound = true
-    /// Ring until the alert is dismissed, for at most this long.
-    public var repeatSound: Duration?
-    /// How long the alarm's Snooze button puts it off (nil: "+1 min").
-    public var snooze: Duration?
-    /// The alarm's own sound file, volume (dB) and fade.
-    public var soundFile: String?
-    public var volume = 0.0
-    public var fade: Duration?
-    /// Pause the media players while the alarm rings.
-    public var pauseMedia = true
+    /// What each alarm shows and plays. In the foreground by default: no
+    /// live notification, the sound once, no Snooze ("+1 min").
+    package var settings = AlarmSettings.foreground
     public var exec: String?
     /// Runs of the whole plan; 0: forever.
     public var repeatCount = 1
@@ -28,15 +19,21 @@ public struct CountdownOptions: Sendable {
     public var statePath: String?
     /// Countdowns count only time the machine is awake (`TimerClock.awake`).
     public var awake = false
-    /// A live desktop notification while each timer runs.
-    public var live = false
-    /// Warn this long before each zero (sound and notification).
-    public var warning: Duration?
     /// Wake the machine from suspend for each timer, where this process may
     /// (nil: for clock times only).
     public var wake: Bool?
 
     public init() {}
+}
+
+extension AlarmSettings {
+    /// A foreground timer's alarm unless options say otherwise: no live
+    /// notification, the sound once, no Snooze ("+1 min" instead).
+    package static var foreground: AlarmSettings {
+        var settings = AlarmSettings()
+        (settings.live, settings.ring, settings.snooze) = (false, 0, 0)
+        return settings
+    }
 }
 
 /// Runs a plan of countdowns one after another (or side by side), with the
@@ -211,13 +208,7 @@ public final class CountdownRunner: @unchecked Sendable {
 
     private func attachAlert(_ timer: TimerID, label: String, body: String) {
         guard let notifier else { return }
-        let alert = Alert(
-            summary: label, body: body,
-            sound: options.sound ? Alert.defaultSound : nil, repeatSound: options.repeatSound, popup: options.alert,
-            live: options.live, warning: options.warning, warningSound: options.sound ? Alert.defaultWarningSound : nil,
-            snooze: options.snooze, soundFile: options.soundFile, volume: options.volume, fade: options.fade,
-            pausesMedia: options.pauseMedia)
-        try? notifier.attach(timer, in: loop.engine, alert: alert)
+        try? notifier.attach(timer, in: loop.engine, alert: Alert(options.settings, summary: label, body: body))
     }
 
     /// Rewrites the state file, if one was asked for.

@@ -50,7 +50,7 @@ extension CountdownOptions {
     /// The desktop notifier these options ask for (none without alert and
     /// sound), quiet with `--json`, whose reports then come as events.
     func makeNotifier() -> (Notifier?, NotifierReports?) {
-        let notifier = alert || sound ? try? Notifier(options: .init(quiet: json)) : nil
+        let notifier = settings.popup || settings.sound ? try? Notifier(options: .init(quiet: json)) : nil
         return (notifier, json ? notifier.map(NotifierReports.init(of:)) : nil)
     }
 }

@@ -103,11 +103,14 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
     }
     let known = UInt32(TOCSIN_ALERT_NO_POPUP | TOCSIN_ALERT_NO_SOUND | TOCSIN_ALERT_NO_ACTIONS
                        | TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND | TOCSIN_ALERT_PAUSE_MEDIA)
-    guard raw.flags & ~known == 0,
-          raw.repeat_seconds.isFinite, raw.repeat_seconds >= 0, raw.repeat_seconds <= 3600,
-          raw.warn_seconds.isFinite, raw.warn_seconds >= 0, raw.warn_seconds <= 86400,
-          raw.snooze_seconds == 0 || (raw.snooze_seconds >= 1 && raw.snooze_seconds <= 86400),  // (NaN fails both)
-          Alert.volumeRange.contains(raw.volume_db), raw.fade_seconds >= 0, raw.fade_seconds <= 300
+    // The limits are the alarm settings' (0: none, for each).
+    func fits(_ seconds: Double, _ field: AlarmSettings.Field) -> Bool {
+        guard seconds != 0 else { return true }
+        guard let nanoseconds = Nanos.from(seconds: seconds), let limits = field.limits else { return false }  // (NaN, < 0)
+        return limits.range.contains(nanoseconds)
+    }
+    guard raw.flags & ~known == 0, fits(raw.repeat_seconds, .ring), fits(raw.warn_seconds, .warn),
+          fits(raw.snooze_seconds, .snooze), fits(raw.fade_seconds, .fade), Alert.volumeRange.contains(raw.volume_db)
     else { throw .invalidArgument }
     let soundFile = try text(raw.sound_file)
     if let soundFile, Alert.problem(withSoundFile: soundFile) != nil { throw .invalidArgument }

@@ -18,12 +18,7 @@ extension TimerService {
         }
         let id = nextID
         nextID += 1
-        var entry = Entry(id: id, timer: timer, kind: request.kind, alert: request.alert, sound: request.sound,
-                          live: request.live, warn: request.warn, after: request.after)
-        entry.snooze = request.snooze
-        entry.ring = request.ring
-        (entry.soundFile, entry.volume, entry.fade) = (request.soundFile, request.volume, request.fade)
-        entry.pauseMedia = request.pauseMedia
+        let entry = Entry(id: id, timer: timer, kind: request.kind, settings: request.settings, after: request.after)
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }

@@ -62,9 +62,9 @@ extension TimerService {
         signals.finished(id, label, lateness)
         signals.finishAnnounced(id, label, lateness, entry.finishes, again)
         signals.flush()
-        if entry.alert || entry.sound, let notifier {
+        if entry.settings.popup || entry.settings.sound, let notifier {
             let override = late ? lateAlert(entry, label: label, lateness: lateness) : nil
-            let shows = override?.popup ?? entry.alert
+            let shows = override?.popup ?? entry.settings.popup
             if notifier.announceFinish(entry.timer, in: engine, override: override, replacing: entry.notification), shows {
                 return  // its report marks it announced
             }
@@ -99,14 +99,14 @@ extension TimerService {
     /// quiet one saying when.
     private func lateAlert(_ entry: Entry, label: String, lateness: Double) -> Alert {
         let summary = label.isEmpty ? nil : label
-        let sound = entry.sound && lateness <= grace ? Alert.defaultSound : nil
+        let sound = entry.settings.sound && lateness <= grace ? Alert.defaultSound : nil
         if entry.kind == .calendar {  // "Stand-up rang at 09:25, 2 h ago"
             let rang = "\(label.isEmpty ? "The alarm" : label) rang at \(Self.timeOfDay(entry.finishedAt ?? 0)), \(Self.ago(lateness)) ago"
             return Alert(summary: summary, body: rang, urgency: lateness <= grace ? .critical : .normal,
-                         sound: sound, popup: entry.alert || lateness > grace, actions: false)
+                         sound: sound, popup: entry.settings.popup || lateness > grace, actions: false)
         }
         if lateness <= grace {
-            return Alert(summary: summary, body: "Finished \(Self.ago(lateness)) ago", sound: sound, popup: entry.alert,
+            return Alert(summary: summary, body: "Finished \(Self.ago(lateness)) ago", sound: sound, popup: entry.settings.popup,
                          actions: false)
         }
         return Alert(summary: summary, body: "\(label.isEmpty ? "A timer" : label) ran out \(Self.ago(lateness)) ago",

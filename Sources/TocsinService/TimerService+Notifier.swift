@@ -18,20 +18,14 @@ extension TimerService {
 
     /// Shows `entry`'s alert at each of its finishes from now on.
     func attachAlert(_ entry: Entry) {
-        if entry.alert || entry.sound, let notifier {
+        if entry.settings.popup || entry.settings.sound, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
             let body = switch entry.kind {
             case .alarm: "Alarm"
             case .calendar: "Alarm: " + ((try? engine.calendarSpec(of: entry.timer))??.normalized ?? "")
             case .countdown, .stopwatch: "Time is up"
             }
-            var alert = Alert(
-                summary: label, body: body, sound: entry.sound ? Alert.defaultSound : nil,
-                repeatSound: entry.ring > 0 ? .nanoseconds(entry.ring) : nil, popup: entry.alert,
-                live: entry.live, warning: entry.warn > 0 ? .nanoseconds(entry.warn) : nil,
-                warningSound: entry.sound ? Alert.defaultWarningSound : nil, snooze: .nanoseconds(entry.snooze),
-                soundFile: entry.soundFile, volume: entry.volume, fade: entry.fade > 0 ? .nanoseconds(entry.fade) : nil,
-                pausesMedia: entry.pauseMedia)
+            var alert = Alert(entry.settings, summary: label, body: body)
             // The service records each finish before its alert is shown
             // (`announce`); the tag is the timer's for as long as it exists.
             alert.announcedByHost = true

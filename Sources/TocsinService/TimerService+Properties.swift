@@ -1,5 +1,6 @@
 import Tocsin
 import TocsinBase
+import TocsinNotify
 
 /// Timers' D-Bus properties: `ListColumns`' table, and `List`'s and
 /// `Changed`'s dictionaries, which are that table's rows.
@@ -102,19 +103,37 @@ extension TimerService {
             })
         case .finishes: return .ids(entries.map(\.finishes))
         case .after: return .ids(entries.map { $0.after ?? 0 })
-        case .live: return flags { entry, _ in entry.live }
-        case .warn: return seconds { entry, _ in entry.warn }
         case .wake: return flags { $1.wakes }
-        case .snooze: return seconds { entry, _ in entry.snooze }
-        case .ring: return seconds { entry, _ in entry.ring }
-        case .pauseMedia: return flags { entry, _ in entry.pauseMedia }
-        case .soundFile: return .textsByID(entries.compactMap { entry in entry.soundFile.map { (entry.id, $0) } })
-        case .volume: return .numbers(entries.map(\.volume))
-        case .fade: return seconds { entry, _ in entry.fade }
+        case .live, .warn, .snooze, .ring, .pauseMedia, .soundFile, .volume, .fade:
+            return Self.settingValues(column.setting ?? .live, entries.map(\.id), entries.map(\.settings))
         case .snoozedUntil: return .numbers(entries.map { $0.snoozedUntil ?? none })
         case .laps:
             return .lapsByID(listing.indices.compactMap { row in
                 readings[row].laps.isEmpty ? nil : (entries[row].id, readings[row].laps.map(Nanos.seconds))
+            })
+        }
+    }
+}
+
+extension TimerService {
+    /// A column of an alarm setting, coded by its unit: flags as codes 0
+    /// and 1, durations in seconds, sound files by id (none: left out).
+    static func settingValues(_ field: AlarmSettings.Field, _ ids: [UInt64], _ settings: [AlarmSettings]) -> TimerTable.Values {
+        switch field.unit {
+        case .flag:
+            return .codes(settings.map { $0[field] == .flag(true) ? 1 : 0 })
+        case .nanoseconds, .decibels:
+            return .numbers(settings.map {
+                switch $0[field] {
+                case .nanoseconds(let nanoseconds): Nanos.seconds(nanoseconds)
+                case .decibels(let decibels): decibels
+                default: 0
+                }
+            })
+        case .text:
+            return .textsByID(zip(ids, settings).compactMap { id, settings in
+                guard case .text(let text) = settings[field], !text.isEmpty else { return nil }
+                return (id, text)
             })
         }
     }

@@ -1,5 +1,6 @@
 import Tocsin
 import TocsinBase
+import TocsinNotify
 
 /// Snooze: a timer that has rung rings again a while from now. A countdown
 /// or alarm runs again (an added time, as the engine does it); a calendar
@@ -13,7 +14,7 @@ extension TimerService {
     ///   alarm: one that is not running); `.failed` when it cannot be saved.
     package func snooze(_ id: UInt64, seconds: Double) throws(ServiceError) {
         let entry = try lookUp(id)
-        let length = seconds == 0 ? entry.snooze : try AddRequest.snoozeLength(seconds)
+        let length = seconds == 0 ? entry.settings.snooze : try Self.snoozeLength(seconds)
         let label = (try? engine.label(of: entry.timer)).flatMap { $0.isEmpty ? nil : $0 } ?? "timer \(id)"
         switch entry.kind {
         case .stopwatch:
@@ -77,5 +78,16 @@ extension TimerService {
         saveAfterEvent([id])
         announce(id, lateness: max(0, now - until), late: false, again: false)
         if let properties = properties(of: entry) { signals.changed(id, properties) }
+    }
+}
+
+extension TimerService {
+    /// A `Snooze` call's length in nanoseconds: 1 s to 24 h (`AlarmSettings`' limits).
+    static func snoozeLength(_ seconds: Double) throws(ServiceError) -> Int64 {
+        let field = AlarmSettings.Field.snooze
+        guard seconds >= 0, case .nanoseconds(let length)? = try? AlarmSettings.value(of: .number(seconds), for: field) else {
+            throw ServiceError(.invalidArgument, "snooze must be \(field.limits?.said ?? "shorter"), got \(seconds)")
+        }
+        return length
     }
 }

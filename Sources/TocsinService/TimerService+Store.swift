@@ -82,23 +82,13 @@ extension TimerService {
     private func record(of entry: Entry) -> [(String, JSON)]? {
         if let held = entry.heldRecord { return held }
         guard let engineDocument = try? engine.savedDocument(of: [entry.timer]) else { return nil }
-        var members: [(String, JSON)] = [
-            ("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue)),
-            ("alert", .bool(entry.alert)), ("sound", .bool(entry.sound)), ("live", .bool(entry.live)),
-        ]
-        if entry.warn > 0 { members.append(("warn_ns", .integer(entry.warn))) }
+        var members: [(String, JSON)] = [("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue))]
+        members += entry.settings.journalMembers
         if let notification = entry.notification { members.append(("notification", .integer(Int64(notification)))) }
         if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
         if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Nanos.from(seconds: finishedAt) ?? 0))) }
         if entry.finishes > 0 { members.append(("finishes", .integer(Int64(clamping: entry.finishes)))) }
         if !entry.announced { members.append(("announced", .bool(false))) }  // absent: announced
-        if entry.snooze != Self.defaultSnooze { members.append(("snooze_ns", .integer(entry.snooze))) }
-        if entry.ring > 0 { members.append(("ring_ns", .integer(entry.ring))) }  // absent: once (as before 0.7)
-        if let file = entry.soundFile { members.append(("sound_file", .string(file))) }
-        // (in thousandths of a dB: the files hold integers only)
-        if entry.volume != 0 { members.append(("volume_mdb", .integer(Int64((entry.volume * 1000).rounded())))) }
-        if entry.fade > 0 { members.append(("fade_ns", .integer(entry.fade))) }
-        if !entry.pauseMedia { members.append(("pause_media", .bool(false))) }  // absent: on
         if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
         members.append(("engine", engineDocument))
         return members
@@ -157,27 +147,20 @@ extension TimerService {
             do throws(TocsinError) {
                 for (id, item) in records.sorted(by: { $0.key < $1.key }) {
                     guard case .string(let kindName)? = item["kind"], let kind = Kind(rawValue: kindName),
-                          case .bool(let alert)? = item["alert"], case .bool(let sound)? = item["sound"],
                           let engineDocument = item["engine"]
                     else { throw .corrupt }
                     var after: UInt64?
                     if case .integer(let other)? = item["after"] { after = UInt64(other) }
                     var finishedAt: Double?
                     if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Nanos.seconds(at) }
-                    // Written before 0.5: live (the default), no warning.
-                    var live = true, warn: Int64 = 0
-                    if case .bool(let value)? = item["live"] { live = value }
-                    if case .integer(let value)? = item["warn_ns"] {
-                        guard value >= 0 else { throw .corrupt }
-                        warn = value
-                    }
+                    let settings = try AlarmSettings(journal: item)
                     let handles = try engine.load(document: engineDocument)
                     guard handles.count == 1 else {
                         for handle in handles { try? engine.free(handle) }
                         throw .corrupt
                     }
-                    var entry = Entry(id: id, timer: handles[0], kind: kind, alert: alert, sound: sound,
-                                      live: live, warn: warn, after: after, finishedAt: finishedAt)
+                    var entry = Entry(id: id, timer: handles[0], kind: kind, settings: settings, after: after,
+                                      finishedAt: finishedAt)
                     if case .integer(let notification)? = item["notification"], let known = UInt32(exactly: notification) {
                         entry.notification = known
                     }
@@ -188,24 +171,6 @@ extension TimerService {
                         entry.finishes = 1
                     }
                     if case .bool(false)? = item["announced"], finishedAt != nil { entry.announced = false }
-                    if case .integer(let snooze)? = item["snooze_ns"] {
-                        guard snooze >= Nanos.perSecond, snooze <= 86400 * Nanos.perSecond else { throw .corrupt }
-                        entry.snooze = snooze
-                    }
-                    if case .integer(let ring)? = item["ring_ns"] {
-                        guard ring >= 0, ring <= 3600 * Nanos.perSecond else { throw .corrupt }
-                        entry.ring = ring
-                    }
-                    if case .string(let file)? = item["sound_file"] { entry.soundFile = file }  // (checked again when it rings)
-                    if case .integer(let millidecibels)? = item["volume_mdb"] {
-                        entry.volume = Double(millidecibels) / 1000
-                        guard Alert.volumeRange.contains(entry.volume) else { throw .corrupt }
-                    }
-                    if case .integer(let fade)? = item["fade_ns"] {
-                        guard fade >= 0, fade <= 300 * Nanos.perSecond else { throw .corrupt }
-                        entry.fade = fade
-                    }
-                    if case .bool(false)? = item["pause_media"] { entry.pauseMedia = false }
                     if case .integer(let until)? = item["snoozed_until_ns"], kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
                     // It ran out (a calendar alarm: rang) while the service was away.
                     if (try? engine.hasHeldFinish(handles[0])) == true, case .object(let members) = item {

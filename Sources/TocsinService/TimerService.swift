@@ -34,12 +34,8 @@ package final class TimerService: @unchecked Sendable {
         let id: UInt64
         var timer: TimerID
         let kind: Kind
-        var alert: Bool
-        var sound: Bool
-        /// A live notification while it runs or is paused.
-        var live: Bool
-        /// Nanoseconds before zero to warn (0: no warning).
-        var warn: Int64
+        /// What its alarm shows and plays.
+        var settings: AlarmSettings
         /// Its notification's id on the server: after a restart the new
         /// notification replaces the one the killed service left showing.
         var notification: UInt32? = nil
@@ -49,17 +45,6 @@ package final class TimerService: @unchecked Sendable {
         var finishedAt: Double?
         /// How many times it has finished (a calendar alarm: rung).
         var finishes: UInt64 = 0
-        /// How long its Snooze puts it off, in nanoseconds.
-        var snooze: Int64 = TimerService.defaultSnooze
-        /// How long its alarm sound rings unless stopped, in nanoseconds
-        /// (0: it plays once).
-        var ring: Int64 = 0
-        /// The alarm's own sound file, volume (dB) and fade (ns; 0: none).
-        var soundFile: String?
-        var volume = 0.0
-        var fade: Int64 = 0
-        /// Pause the media players while its alarm rings.
-        var pauseMedia = true
         /// A calendar alarm snoozed: the wall-clock time (Unix seconds) it
         /// rings once more (its own times stay).
         var snoozedUntil: Double?
@@ -87,10 +72,6 @@ package final class TimerService: @unchecked Sendable {
     var idsByHandle: [UInt64: UInt64] = [:]
     /// The countdowns that ring snoozed calendar alarms, by the alarm's id.
     var snoozeRings: [UInt64: TimerID] = [:]
-    /// The snooze of a timer added without the option `snooze`: 5 min.
-    package static let defaultSnooze: Int64 = 300 * Nanos.perSecond
-    /// The ring of a timer added without the option `ring`: 1 min.
-    package static let defaultRing: Int64 = 60 * Nanos.perSecond
     var nextID: UInt64 = 1
     /// The number of the last change written (see `ServiceStore`).
     var changeNumber: Int64 = 0

@@ -1,4 +1,5 @@
 import Tocsin
+package import TocsinNotify
 
 /// Timers' properties column by column: `ListColumns`' reply, and the one
 /// place that says what each property of `List` and `Changed` holds (those
@@ -75,7 +76,15 @@ package struct TimerTable: Equatable, Sendable {
             }
         }
 
-        var isFlag: Bool { self == .live || self == .wake || self == .pauseMedia }
+        var isFlag: Bool { self == .wake || setting?.unit == .flag }
+
+        /// The alarm setting a column shows, if it is one.
+        package var setting: AlarmSettings.Field? {
+            switch self {
+            case .live, .warn, .snooze, .ring, .soundFile, .volume, .fade, .pauseMedia: AlarmSettings.Field(rawValue: rawValue)
+            default: nil
+            }
+        }
 
         /// Number columns whose property only some timers have: -1 for
         /// the others. (A stopwatch has no time left; only alarms have a

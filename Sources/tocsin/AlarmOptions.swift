@@ -42,16 +42,12 @@ struct ToneOptions: ParsableArguments {
         return String(cString: folder) + "/" + file
     }
 
-    var fadeLength: Duration? { fade.map { .nanoseconds($0.nanoseconds()) } }
-
-    /// The service's options for these.
-    var serviceOptions: [(String, ServiceValue)] {
-        var options: [(String, ServiceValue)] = []
-        if let file = absoluteFile { options.append(("sound_file", .text(file))) }
-        if let volume { options.append(("volume", .number(volume))) }
-        if let fadeLength { options.append(("fade", .number(Nanos.seconds(fadeLength.nanoseconds)))) }
-        if !pauseMedia { options.append(("pause_media", .flag(false))) }
-        return options
+    /// Puts these into `settings`.
+    func apply(to settings: inout AlarmSettings) {
+        settings.soundFile = absoluteFile
+        settings.volume = volume ?? 0
+        settings.fade = fade?.nanoseconds() ?? 0
+        settings.pausesMedia = pauseMedia
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 import Tocsin
 import TocsinBase
 import TocsinCLI
+import TocsinNotify
 import TocsinService
 
 /// A calendar spec on the command line, parsed once: a bad one is bad
@@ -124,16 +125,22 @@ struct Every: ParsableCommand {
         }
     }
 
+    /// The alarm settings the options ask for.
+    var settings: AlarmSettings {
+        var settings = AlarmSettings()
+        (settings.popup, settings.sound, settings.live) = (!finish.quiet, !finish.quiet, live)
+        settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
+        settings.ring = Countdown.ringLength(ring, background: background)
+        tone.apply(to: &settings)
+        return settings
+    }
+
     func run() throws {
         let argument = try CalendarArgument(specText)
         let label = label.isEmpty ? "Alarm" : label.joined(separator: " ")
         if background {
             let client = try ServiceControl.connect()
-            let options: [(String, ServiceValue)] = [
-                ("calendar", .text(argument.text)), ("alert", .flag(!finish.quiet)), ("sound", .flag(!finish.quiet)),
-                ("live", .flag(live)), ("wake", .flag(wake)),
-            ] + (snooze.map { [("snooze", .number(Nanos.seconds($0.nanoseconds())))] } ?? [])
-                + (ring.map { [("ring", .number(Nanos.seconds($0.nanoseconds)))] } ?? []) + tone.serviceOptions
+            let options = [("calendar", .text(argument.text)), ("wake", .flag(wake))] + settings.serviceOptions
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
             let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"
@@ -142,9 +149,7 @@ struct Every: ParsableCommand {
         }
         var options = finish.countdownOptions
         options.wake = wake
-        options.repeatSound = Countdown.ringLength(ring)
-        (options.soundFile, options.volume, options.fade) = (tone.absoluteFile, tone.volume ?? 0, tone.fadeLength)
-        options.pauseMedia = tone.pauseMedia
+        options.settings = settings
         let status = try CalendarRunner(spec: argument.spec, label: label, options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -3,6 +3,7 @@ import Glibc
 import Tocsin
 import TocsinBase
 public import TocsinCLI
+import TocsinNotify
 
 /// What happens at each zero, for `tocsin` and `tocsin resume --state`.
 struct FinishOptions: ParsableArguments {
@@ -19,8 +20,7 @@ struct FinishOptions: ParsableArguments {
     var countdownOptions: CountdownOptions {
         var options = CountdownOptions()
         options.json = json
-        options.alert = !quiet
-        options.sound = !quiet
+        (options.settings.popup, options.settings.sound) = (!quiet, !quiet)
         options.exec = exec
         return options
     }
@@ -146,42 +146,40 @@ struct Countdown: ParsableCommand {
         }
     }
 
-    /// The default snooze of the command's alarms.
-    static let defaultSnooze = Duration.seconds(300)
+    /// `--ring`, or its default: the service's (a minute) with -b; in the
+    /// foreground a minute where someone at the terminal can stop it, once
+    /// where nobody is (a script: it would hold it up).
+    static func ringLength(_ ring: RingLength?, background: Bool) -> Int64 {
+        ring?.nanoseconds ?? (background || isatty(0) == 1 ? AlarmSettings.defaultRing : 0)
+    }
 
-    /// `--ring`, or its default: a minute where someone at the terminal can
-    /// stop it, once where nobody is (a script: it would hold it up).
-    static func ringLength(_ ring: RingLength?) -> Duration? {
-        let nanoseconds = ring?.nanoseconds ?? (isatty(0) == 1 ? 60 * Nanos.perSecond : 0)
-        return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
+    /// The alarm settings the options ask for.
+    var settings: AlarmSettings {
+        var settings = AlarmSettings()
+        settings.popup = !finish.quiet && !noAlert
+        settings.sound = !finish.quiet && !noSound
+        settings.live = live ?? background
+        settings.warning = warn?.nanoseconds() ?? 0
+        settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
+        settings.ring = Self.ringLength(ring, background: background)
+        tone.apply(to: &settings)
+        return settings
     }
 
     func run() throws {
-        let alert = !finish.quiet && !noAlert
-        let sound = !finish.quiet && !noSound
-        let warning = warn.map { Duration.nanoseconds($0.nanoseconds()) }
         if background {
             let client = try ServiceControl.connect()
-            try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, alert: alert, sound: sound, awake: awake,
-                               live: live ?? true, warning: warning, now: Glibc.time(nil), wake: wake,
-                               snooze: snooze.map { .nanoseconds($0.nanoseconds()) },
-                               ring: ring.map { .nanoseconds($0.nanoseconds) }, tone: tone.serviceOptions)
+            try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, settings: settings, awake: awake,
+                               now: Glibc.time(nil), wake: wake)
                 .run(on: client, say: Descriptor.say)
             return
         }
         var options = finish.countdownOptions
-        options.alert = alert
-        options.sound = sound
-        options.repeatSound = Self.ringLength(ring)
-        options.snooze = snooze.map { .nanoseconds($0.nanoseconds()) } ?? Self.defaultSnooze
-        (options.soundFile, options.volume, options.fade) = (tone.absoluteFile, tone.volume ?? 0, tone.fadeLength)
-        options.pauseMedia = tone.pauseMedia
+        options.settings = settings
         options.repeatCount = `repeat`
         options.parallel = parallel
         options.statePath = state
         options.awake = awake
-        options.live = live ?? false
-        options.warning = warning
         options.wake = wake
         let status = try CountdownRunner(plan: plan, options: options).run()
         if status != 0 { throw ExitCode(status) }

@@ -1,6 +1,7 @@
 import Testing
 import TocsinCLI
 import TocsinService
+import TocsinNotify
 
 /// The command's side of the timer service, without a bus: naming timers,
 /// `ls`'s lines and JSON, and what `-b` hands over.
@@ -55,15 +56,15 @@ import TocsinService
 
     @Test func backgroundPlanChainsTheTimersAndSaysWhenEachEnds() throws {
         let plan = try TimerPlan(words: ["25m:Work", "5m:Break"])
-        let chained = BackgroundPlan(plan, rounds: 2, parallel: false, alert: true, sound: false, awake: true, live: true,
-                                     warning: .seconds(30), now: 1_000)
+        var settings = AlarmSettings()
+        (settings.sound, settings.warning) = (false, 30_000_000_000)
+        let chained = BackgroundPlan(plan, rounds: 2, parallel: false, settings: settings, awake: true, now: 1_000)
         #expect(chained.adds.map(\.label) == ["Work", "Break", "Work", "Break"])
         #expect(chained.adds.map(\.waitsForPrevious) == [false, true, true, true])
         #expect(chained.adds.map(\.endsAt) == [2_500, 2_800, 4_300, 4_600])
         let options = chained.adds[0].options.map { "\($0.0)=\($0.1)" }
         #expect(options == ["alert=flag(true)", "sound=flag(false)", "live=flag(true)", "warn=number(30.0)", "clock=text(\"awake\")"])
-        let parallel = BackgroundPlan(plan, rounds: 1, parallel: true, alert: true, sound: true, awake: false, live: false,
-                                      warning: nil, now: 1_000)
+        let parallel = BackgroundPlan(plan, rounds: 1, parallel: true, settings: AlarmSettings(), awake: false, now: 1_000)
         #expect(parallel.adds.map(\.waitsForPrevious) == [false, false])
         #expect(parallel.adds.map(\.endsAt) == [2_500, 1_300])
     }

@@ -21,8 +21,9 @@ import TocsinService
     @Test func defaultsAreARunningCountdownWithAlertSoundAndLiveNotification() throws {
         let tea = try request()
         #expect(tea.label == "Tea" && tea.kind == .countdown && tea.nanoseconds == 60_000_000_000)
-        #expect(tea.start && tea.alert && tea.sound && tea.live && tea.clock == .boot && tea.tick == nil && tea.warn == 0)
-        #expect(tea.snooze == 300_000_000_000 && tea.ring == 60_000_000_000 && tea.soundFile == nil && tea.volume == 0)
+        let alarm = tea.settings
+        #expect(tea.start && alarm.popup && alarm.sound && alarm.live && tea.clock == .boot && tea.tick == nil && alarm.warning == 0)
+        #expect(alarm.snooze == 300_000_000_000 && alarm.ring == 60_000_000_000 && alarm.soundFile == nil && alarm.volume == 0)
     }
 
     @Test func everyOptionIsDecoded() throws {
@@ -30,8 +31,8 @@ import TocsinService
             "start": .flag(false), "alert": .flag(false), "sound": .flag(false), "live": .flag(false),
             "warn": .number(30), "tick": .number(0.5), "clock": .text("awake"), "after": .id(7),
         ], timers: [7])
-        #expect(!rest.start && !rest.alert && !rest.sound && !rest.live)
-        #expect(rest.warn == 30_000_000_000 && rest.tick == 500_000_000 && rest.clock == .awake && rest.after == 7)
+        #expect(!rest.start && !rest.settings.popup && !rest.settings.sound && !rest.settings.live)
+        #expect(rest.settings.warning == 30_000_000_000 && rest.tick == 500_000_000 && rest.clock == .awake && rest.after == 7)
         #expect(try request("Run", seconds: 0, ["kind": .text("stopwatch")]).nanoseconds == 0)
         #expect(try request("Wake", seconds: 1_800_000_000, ["kind": .text("alarm")]).nanoseconds == 1_800_000_000_000_000_000)
         let weekdays = try request("Wake", seconds: 0, ["calendar": .text("mon..fri 7:00 Europe/Berlin")])
@@ -39,7 +40,7 @@ import TocsinService
         #expect(try request("Wake", seconds: -5, ["kind": .text("calendar"), "calendar": .text("daily")]).kind == .calendar)
         #expect(weekdays.wake && !rest.wake)  // alarms wake the machine by default, countdowns do not
         #expect(try request("Tea", seconds: 60, ["wake": .flag(true)]).wake)
-        #expect(try request("Tea", seconds: 60, ["snooze": .number(600)]).snooze == 600_000_000_000)
+        #expect(try request("Tea", seconds: 60, ["snooze": .number(600)]).settings.snooze == 600_000_000_000)
         #expect(try !request("Bus", seconds: 1_800_000_000, ["kind": .text("alarm"), "wake": .flag(false)]).wake)
     }
 
@@ -61,7 +62,7 @@ import TocsinService
                 "the option calendar makes a calendar alarm: drop kind 'alarm' or the option")),
             ("Wake", 0, ["calendar": .number(7)], ServiceError(.invalidArgument, "calendar must be a string (s)")),
             ("Tea", 60, ["alert": .text("yes")], ServiceError(.invalidArgument, "alert must be a boolean (b)")),
-            ("Tea", 60, ["warn": .number(86401)], ServiceError(.invalidArgument, "warn must be at most 86400 seconds")),
+            ("Tea", 60, ["warn": .number(86401)], ServiceError(.invalidArgument, "warn must be at most 86400 seconds, got 86401.0")),
             ("Tea", 60, ["snooze": .number(0.5)], ServiceError(.invalidArgument, "snooze must be 1 to 86400 seconds (24 h), got 0.5")),
             ("Tea", 60, ["snooze": .number(86401)], ServiceError(.invalidArgument,
                 "snooze must be 1 to 86400 seconds (24 h), got 86401.0")),

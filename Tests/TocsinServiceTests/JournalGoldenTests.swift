@@ -77,7 +77,7 @@ import Tocsin
         #expect(value("volume", 1) == .number(-12.5) && value("fade", 1) == .number(15) && value("pause_media", 1) == .flag(false))
         #expect(value("ring", 0) == .number(0) && value("snooze", 0) == .number(300) && value("pause_media", 0) == .flag(true))
         #expect(value("volume", 0) == nil && value("fade", 0) == nil && value("sound_file", 0) == nil)
-        #expect(service.entries[2]?.alert == false && service.entries[2]?.sound == false)
+        #expect(service.entries[2]?.settings.popup == false && service.entries[2]?.settings.sound == false)
         // Folded into a snapshot at the load; each record comes out as it went in.
         guard case .array(let timers)? = try ServiceStore(path: folder + "/state/timers.json").read()?["timers"] else {
             Issue.record("no snapshot")

@@ -75,7 +75,7 @@ import Tocsin
         #expect(value("state", of: 1, in: again) == .text("suspended"))
         #expect(value("after", of: 2, in: again) == .id(1))
         #expect(value("clock", of: 2, in: again) == .text("awake"))
-        #expect(again.entries[1]?.sound == false)
+        #expect(again.entries[1]?.settings.sound == false)
         #expect(try again.add(label: "Next", seconds: 1, options: [:]) == 3)
     }
 

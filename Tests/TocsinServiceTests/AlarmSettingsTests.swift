@@ -1,0 +1,68 @@
+import Testing
+import Tocsin
+import TocsinNotify
+@testable import TocsinService
+
+/// One value for a timer's alarm settings: each field goes through `Add`'s
+/// options and the journal and comes back the same, and its limits hold
+/// in both.
+@Suite struct AlarmSettingsTests {
+    /// Every field away from its default.
+    static var everyFieldSet: AlarmSettings {
+        var settings = AlarmSettings()
+        (settings.popup, settings.sound, settings.live) = (false, false, false)
+        (settings.warning, settings.snooze, settings.ring) = (30_000_000_000, 600_000_000_000, 0)
+        (settings.soundFile, settings.volume, settings.fade, settings.pausesMedia) = ("/etc/hostname", -12.5, 15_000_000_000, false)
+        return settings
+    }
+
+    @Test func everyFieldIsSetInTheSample() {
+        #expect(Self.everyFieldSet.fields(differingFrom: AlarmSettings()) == AlarmSettings.Field.allCases)
+    }
+
+    @Test func addOptionsRoundTrip() throws {
+        for settings in [AlarmSettings(), Self.everyFieldSet] {
+            let options = Dictionary(uniqueKeysWithValues: settings.serviceOptions)
+            let request = try AddRequest(label: "Tea", seconds: 60, options: options) { _ in false }
+            #expect(request.settings == settings)
+        }
+        // alert, sound and live always; the rest only where not the default
+        #expect(AlarmSettings().serviceOptions.map(\.0) == ["alert", "sound", "live"])
+    }
+
+    @Test func journalMembersRoundTrip() throws {
+        for settings in [AlarmSettings(), Self.everyFieldSet] {
+            let record = JSON.object(settings.journalMembers)
+            #expect(try AlarmSettings(journal: record) == settings)
+        }
+    }
+
+    @Test func eachLimitHoldsInOptionsAndJournal() {
+        for field in AlarmSettings.Field.allCases {
+            guard let (range, _) = field.limits else { continue }
+            let over = range.upperBound + 1
+            #expect(AlarmSettings.problem(with: .nanoseconds(over), for: field) != nil)
+            #expect(AlarmSettings.problem(with: .nanoseconds(range.upperBound), for: field) == nil)
+            #expect(throws: TocsinError.corrupt) {
+                try AlarmSettings(journal: .object([("alert", .bool(true)), ("sound", .bool(true)),
+                                                    (AlarmSettings.journalName(field), .integer(over))]))
+            }
+            #expect(throws: ServiceError.self) {
+                try AlarmSettings.value(of: .number(Double(over) / 1e9), for: field)
+            }
+        }
+        #expect(AlarmSettings.problem(with: .decibels(10.5), for: .volume) != nil)
+        #expect(AlarmSettings.problem(with: .text("gong.wav"), for: .soundFile) != nil)
+        #expect(AlarmSettings.problem(with: .flag(true), for: .ring) != nil)
+    }
+
+    /// The alert a timer with these settings shows.
+    @Test func theAlertCarriesEverySetting() {
+        let alert = Alert(Self.everyFieldSet, summary: "Tea", body: "Time is up")
+        #expect(!alert.popup && alert.sound == nil && alert.warningSound == nil && !alert.live)
+        #expect(alert.warning == .seconds(30) && alert.snooze == .seconds(600) && alert.repeatSound == nil)
+        #expect(alert.soundFile == "/etc/hostname" && alert.volume == -12.5 && alert.fade == .seconds(15) && !alert.pausesMedia)
+        let plain = Alert(AlarmSettings(), summary: nil, body: nil)
+        #expect(plain.sound == Alert.defaultSound && plain.repeatSound == .seconds(60) && plain.snooze == .seconds(300))
+    }
+}

@@ -5,43 +5,37 @@ import TocsinBase
 /// callbacks broken.
 extension NotifierCore {
     var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed
+        lock.withLock { closed }
     }
 
     func finishOne() {
-        lock.lock()
-        pending -= 1
-        lock.broadcast()
-        lock.unlock()
+        lock.withLock {
+            pending -= 1
+            lock.broadcast()
+        }
     }
 
     func flush(timeout: Duration) -> Bool {
         let deadline = Clocks.monotonic() + timeout.nanoseconds
-        lock.lock()
-        defer { lock.unlock() }
-        while pending > 0 {
-            let left = deadline - Clocks.monotonic()
-            if left <= 0 || !lock.wait(nanoseconds: left) && Clocks.monotonic() >= deadline { break }
+        return lock.withLock {
+            while pending > 0 {
+                let left = deadline - Clocks.monotonic()
+                if left <= 0 || !lock.wait(nanoseconds: left) && Clocks.monotonic() >= deadline { break }
+            }
+            return pending == 0
         }
-        return pending == 0
     }
 
     /// Silences everything, withdraws every alert, stops the threads and
     /// breaks the cycles through their callbacks. Closing twice does nothing.
     func close() {
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            return
+        let taken = lock.withLock { () -> (hosts: [any AlertHost], keys: [AlertKey])? in
+            guard !closed else { return nil }
+            closed = true
+            defer { (hosts, attachments) = ([:], [:]) }
+            return (Array(hosts.values), Array(attachments.keys))
         }
-        closed = true
-        let hostsToStop = Array(hosts.values)
-        hosts = [:]
-        let keys = Array(attachments.keys)
-        attachments = [:]
-        lock.unlock()
+        guard let (hostsToStop, keys) = taken else { return }
         for host in hostsToStop { host.stopObserving() }
         for key in keys { sound.post(.stop(key)) }
         glib.run { [self] in

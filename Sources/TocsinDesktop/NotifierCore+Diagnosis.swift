@@ -59,19 +59,19 @@ private final class SoundAnswer: @unchecked Sendable {
     private var text: String?
 
     func set(_ value: String) {
-        lock.lock()
-        text = value
-        lock.broadcast()
-        lock.unlock()
+        lock.withLock {
+            text = value
+            lock.broadcast()
+        }
     }
 
     func wait(nanoseconds: Int64) -> String? {
         let deadline = Clocks.monotonic() + nanoseconds
-        lock.lock()
-        defer { lock.unlock() }
-        while text == nil, Clocks.monotonic() < deadline {
-            _ = lock.wait(nanoseconds: deadline - Clocks.monotonic())
+        return lock.withLock {
+            while text == nil, Clocks.monotonic() < deadline {
+                _ = lock.wait(nanoseconds: deadline - Clocks.monotonic())
+            }
+            return text
         }
-        return text
     }
 }

@@ -9,19 +9,18 @@ extension NotifierCore {
         deliver(NotifierReport(kind: kind, timer: timerID(key), detail: detail, error: error, newTimer: nil, host: key.host,
                                notification: notification, finish: finish))
         guard let failure else { return }
-        lock.lock()
-        let first = !loggedReasons.containsSame(failure.reason)
-        if first { loggedReasons.append(failure.reason) }
-        lock.unlock()
+        let first = lock.withLock {
+            let first = !loggedReasons.containsSame(failure.reason)
+            if first { loggedReasons.append(failure.reason) }
+            return first
+        }
         if first && !options.quiet {
             Descriptor.complain("tocsin-notify: \(failure.reason)")
         }
     }
 
     func deliver(_ report: NotifierReport) {
-        lock.lock()
-        let handler = reportHandler
-        lock.unlock()
+        let handler = lock.withLock { reportHandler }
         handler?(report)
     }
 

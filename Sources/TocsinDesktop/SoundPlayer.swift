@@ -124,10 +124,10 @@ final class SoundPlayer: @unchecked Sendable {
 
     /// Queues a command; thread-safe, never blocks on sound.
     func post(_ command: Command) {
-        lock.lock()
-        commands.append(command)
-        lock.broadcast()
-        lock.unlock()
+        lock.withLock {
+            commands.append(command)
+            lock.broadcast()
+        }
     }
 
     /// Stops every sound, joins the thread and drops the callbacks.
@@ -142,19 +142,19 @@ final class SoundPlayer: @unchecked Sendable {
 
     private func run() {
         while true {
-            lock.lock()
-            while commands.isEmpty {
-                let due = waiting.values.map { $0.nextTry } + playbacks.values.compactMap { $0.repeatUntil }
-                    + playbacks.values.compactMap { $0.nextStep }
-                guard let next = due.min() else {
-                    lock.wait()
-                    continue
+            let command = lock.withLock { () -> Command? in
+                while commands.isEmpty {
+                    let due = waiting.values.map { $0.nextTry } + playbacks.values.compactMap { $0.repeatUntil }
+                        + playbacks.values.compactMap { $0.nextStep }
+                    guard let next = due.min() else {
+                        lock.wait()
+                        continue
+                    }
+                    let left = next - Clocks.monotonic()
+                    if left <= 0 || !lock.wait(nanoseconds: left) { break }  // a retry or a ring's end is due
                 }
-                let left = next - Clocks.monotonic()
-                if left <= 0 || !lock.wait(nanoseconds: left) { break }  // a retry or a ring's end is due
+                return commands.isEmpty ? nil : commands.removeFirst()
             }
-            let command = commands.isEmpty ? nil : commands.removeFirst()
-            lock.unlock()
             guard let command else {
                 retryWaiting()
                 endRingsDue()

@@ -129,7 +129,10 @@ test-steps:
 	@echo $(TEST_STEPS)
 
 test-swift:
-	swift build --build-tests
+	@# Every import declared: SwiftPM's own check (imports from outside a
+	@# target's dependency closure) and scripts/check-imports.sh (direct ones).
+	scripts/check-imports.sh
+	swift build --build-tests --explicit-target-dependency-import-check error
 	@# Per-test lines are dropped; failures, and the closing "Test run" line, stay.
 	G_DEBUG=fatal-criticals swift test --skip-build 2>&1 | grep -vE '^\[|^Test Suite|Executed 0 tests|^◇|^✔ (Suite|Test [A-Za-z_]+\()'; exit $${PIPESTATUS[0]}
 

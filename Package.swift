@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "CTocsin"),
         /// Linux calls the Glibc module does not import: epoll, timerfd, eventfd.
         .target(name: "CTocsinSystem"),
+        /// The terminal's width and a signalfd, for the command only.
+        .target(name: "CTocsinTerminal"),
         // SwiftPM prints "warning: prohibited flag(s): -pthread" and
         // "-D_REENTRANT" for these three: Debian's glib-2.0.pc and
         // libcanberra.pc put them in Cflags, and SwiftPM keeps only -I from
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "Tocsin", dependencies: ["TocsinBase", "CTocsin", "CTocsinSystem"]),
         .target(
             name: "TocsinC",
-            dependencies: ["Tocsin", "CTocsin"],
+            dependencies: ["Tocsin", "TocsinBase", "CTocsin"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
@@ -78,14 +80,17 @@ let package = Package(
         .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio"]),
         /// What the command is made of: time parsing, display, the terminal
         /// runners, and the command as the timer service's client.
-        .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinNotify", "TocsinService", "CTocsinSystem"]),
+        .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "TocsinService", "CTocsinTerminal"]),
         .executableTarget(
             name: "tocsin",
-            dependencies: ["TocsinCLI", "TocsinService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "TocsinTests", dependencies: ["Tocsin"]),
+            dependencies: [
+                "TocsinCLI", "TocsinService", "Tocsin", "TocsinBase", "TocsinNotify",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "TocsinTests", dependencies: ["Tocsin", "CTocsin"]),
         .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI", "TocsinService", "TocsinNotify", "Tocsin"]),
-        .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "Tocsin"]),
-        .testTarget(name: "TocsinServiceTests", dependencies: ["TocsinService", "Tocsin"]),
+        .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "TocsinDesktop", "Tocsin"]),
+        .testTarget(name: "TocsinServiceTests", dependencies: ["TocsinService", "TocsinNotify", "Tocsin", "CGio"]),
     ]
 )
 

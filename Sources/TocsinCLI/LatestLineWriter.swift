@@ -1,6 +1,6 @@
-import CGio
 import Glibc
 import TocsinBase
+import TocsinService
 
 /// Standard output for a bar that may stop reading: on a pipe or socket it
 /// is made non-blocking, a line that does not fit waits for the reader (a
@@ -17,7 +17,7 @@ final class LatestLineWriter {
     /// What is left of the line being written, and the newest line waiting.
     private var unsent: [UInt8] = []
     private var waiting: [UInt8]?
-    private var watch: guint = 0
+    private var watch: WritableWatch?
 
     init(fd: Int32 = STDOUT_FILENO) {
         self.fd = fd
@@ -48,14 +48,12 @@ final class LatestLineWriter {
             let count = unsent.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 && errno == EAGAIN {
-                guard watch == 0 else { return }
-                let me = Unmanaged.passUnretained(self).toOpaque()
-                watch = g_unix_fd_add(fd, G_IO_OUT, { _, _, raw in
-                    let writer = Unmanaged<LatestLineWriter>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
-                    writer.watch = 0
-                    writer.drain()
-                    return 0  // G_SOURCE_REMOVE: drain adds it again if it must wait
-                }, me)
+                guard watch == nil else { return }
+                // (unowned: the writer holds the watch, which goes with it)
+                watch = WritableWatch(fd: fd) { [unowned self] in
+                    watch = nil  // drain watches again if it must wait
+                    drain()
+                }
                 return
             }
             guard count > 0 else {  // the reader has gone: nothing more to write
@@ -69,9 +67,5 @@ final class LatestLineWriter {
                 waiting = nil
             }
         }
-    }
-
-    deinit {
-        if watch != 0 { g_source_remove(watch) }
     }
 }

@@ -1,4 +1,4 @@
-import CTocsinSystem
+import CTocsinTerminal
 import Glibc
 import TocsinBase
 

@@ -4,9 +4,7 @@
 
 #include <signal.h>
 #include <sys/epoll.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
@@ -22,32 +20,6 @@ static inline int tocsin_set_timer_slack(unsigned long nanoseconds) {
 /* Names the calling thread (at most 15 bytes), as top and gdb show it. */
 static inline int tocsin_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
-}
-
-/* ioctl is variadic: the terminal's width in columns, or 0. */
-static inline int tocsin_terminal_columns(int fd) {
-    struct winsize size;
-    return ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
-}
-
-/* Blocks SIGINT, SIGTERM, SIGWINCH and SIGHUP in the calling thread and
-   returns a signalfd that reads them, so an event loop can poll for them
-   (-1 on failure). */
-static inline int tocsin_signal_fd(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGWINCH);
-    sigaddset(&set, SIGHUP);
-    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
-    return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
-/* The signal number of one read from tocsin_signal_fd, 0 if none. */
-static inline int tocsin_read_signal(int fd) {
-    struct signalfd_siginfo info;
-    return read(fd, &info, sizeof info) == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
 }
 
 /* Faults in the pages of [start, start + length) for writing, as a first

@@ -89,7 +89,7 @@ let package = Package(
             ]),
         .testTarget(name: "TocsinTests", dependencies: ["Tocsin", "CTocsin"]),
         .testTarget(name: "TocsinCLITests", dependencies: ["TocsinCLI", "TocsinService", "TocsinNotify", "Tocsin"]),
-        .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "TocsinDesktop", "Tocsin"]),
+        .testTarget(name: "TocsinNotifyTests", dependencies: ["TocsinNotify", "TocsinDesktop", "TocsinBase", "Tocsin"]),
         .testTarget(name: "TocsinServiceTests", dependencies: ["TocsinService", "TocsinNotify", "Tocsin", "CGio"]),
     ]
 )

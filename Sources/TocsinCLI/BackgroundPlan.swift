@@ -59,16 +59,8 @@ package struct BackgroundPlan {
             var options = add.options
             if add.waitsForPrevious, let previous { options.append(("after", .id(previous))) }
             let id = try client.add(label: add.label, seconds: add.seconds, options: options)
-            say("\(add.label): id \(id), ends at \(Self.timeOfDay(add.endsAt))")
+            say("\(add.label): id \(id), ends at \(Wording.localTimeOfDay(unixSeconds: Int64(add.endsAt.rounded(.up)), seconds: true))")
             previous = id
         }
-    }
-
-    /// A Unix time as the local time of day, "14:30:05" (rounded up).
-    static func timeOfDay(_ unixTime: Double) -> String {
-        var time = time_t(unixTime.rounded(.up))
-        var local = tm()
-        localtime_r(&time, &local)
-        return Display.timeOfDay([local.tm_hour, local.tm_min, local.tm_sec].map(Int.init))
     }
 }

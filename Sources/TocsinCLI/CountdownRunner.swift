@@ -193,7 +193,7 @@ public final class CountdownRunner: @unchecked Sendable {
         try loop.engine.setTickPolicy(.coalesce, for: timer)
         try loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }
         if case .clock(let hour, let minute, let second) = entry.time {
-            let shown = Display.timeOfDay(second == 0 ? [hour, minute] : [hour, minute, second])
+            let shown = Wording.timeOfDay(second == 0 ? [hour, minute] : [hour, minute, second])
             attachAlert(timer, label: entry.label, body: "It is \(shown)")
         } else {
             attachAlert(timer, label: entry.label, duration: duration)

@@ -13,11 +13,6 @@ public enum Display {
         }
     }
 
-    /// A time of day, "14:30" or "14:30:15" (each part two digits).
-    public static func timeOfDay(_ parts: [Int]) -> String {
-        parts.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
-    }
-
     /// "04:59" below an hour, "1:04:59" from an hour on. Counts whole seconds,
     /// rounding up for time left (a 3 s countdown starts at 00:03 and reaches
     /// 00:00 when it finishes) and down for time elapsed.

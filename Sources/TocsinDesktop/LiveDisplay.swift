@@ -14,7 +14,7 @@ struct AlertButton: Sendable, Equatable {
     static let snooze = AlertButton(action: "snooze", label: "+1 min")
     /// The alarm's Snooze of an alert with its own length: "Snooze 5 min".
     static func snooze(for nanoseconds: Int64) -> AlertButton {
-        AlertButton(action: "snooze", label: "Snooze " + LiveDisplay.short(nanoseconds))
+        AlertButton(action: "snooze", label: "Snooze " + Wording.duration(nanoseconds))
     }
     static let pause = AlertButton(action: "pause", label: "Pause")
     static let resume = AlertButton(action: "resume", label: "Resume")
@@ -54,7 +54,7 @@ enum LiveDisplay {
         var body: String
         var value: Int32?
         if let remaining = reading.remaining {
-            body = announcing ? "\(phrase(warning ?? remaining)) left" : "\(clock(remaining, roundUp: true)) left"
+            body = announcing ? "\(Wording.phrase(warning ?? remaining)) left" : "\(clock(remaining, roundUp: true)) left"
             let duration = reading.elapsed.addingReportingOverflow(remaining)
             if !duration.overflow, duration.partialValue > 0 {
                 value = Int32(clamping: Int64(Double(reading.elapsed) / Double(duration.partialValue) * 100))
@@ -130,26 +130,5 @@ enum LiveDisplay {
     /// show them).
     static func clock(_ nanoseconds: Int64, roundUp: Bool) -> String {
         Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: false)
-    }
-
-    /// "1 minute", "2 seconds", "1 min 30 s": a warning's lead in words.
-    /// "5 min", "1 h", "1 h 30 min", "45 s", "2 min 30 s" (rounded to the second).
-    static func short(_ nanoseconds: Int64) -> String {
-        let total = max(1, (nanoseconds + second / 2) / second)
-        let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
-        var parts: [String] = []
-        if hours > 0 { parts.append("\(hours) h") }
-        if minutes > 0 { parts.append("\(minutes) min") }
-        if seconds > 0 { parts.append("\(seconds) s") }
-        return parts.joined(separator: " ")
-    }
-
-    static func phrase(_ nanoseconds: Int64) -> String {
-        let total = max(1, (nanoseconds + second / 2) / second)
-        let plural = { (count: Int64, unit: String) in count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
-        if total % 3600 == 0 { return plural(total / 3600, "hour") }
-        if total % 60 == 0 { return plural(total / 60, "minute") }
-        if total < 60 { return plural(total, "second") }
-        return "\(total / 60) min \(total % 60) s"
     }
 }

@@ -138,7 +138,7 @@ extension NotifierCore {
         let label = attachment.host.label(of: key.timer)
         let content = AlertPresenter.Content(
             summary: attachment.alert.summary ?? (label.isEmpty ? "Timer" : label),
-            body: "Snoozed for " + LiveDisplay.short(nanoseconds), icon: attachment.alert.icon, urgency: .normal,
+            body: "Snoozed for " + Wording.duration(nanoseconds), icon: attachment.alert.icon, urgency: .normal,
             suppressSound: true, buttons: [], resident: true, stackTag: attachment.alert.stackTag)
         let work = UnsafeSendable(content)
         glib.run { [self] in
@@ -164,7 +164,7 @@ extension NotifierCore {
             return alarms[key]?.ringing == true ? alarms[key]?.ring : nil
         }
         guard let ring else { return }
-        let text = "Rang for \(LiveDisplay.short(ring.length)) at \(Self.timeOfDay(ring.at)), unanswered"
+        let text = "Rang for \(Wording.duration(ring.length)) at \(Wording.localTimeOfDay(unixSeconds: ring.at)), unanswered"
         report(.unanswered, key, text, nil)
         var content = ring.content
         content.body = text
@@ -174,15 +174,6 @@ extension NotifierCore {
             stopFollowing(key)  // no more overtime lines over it
             if case .failure(let failure) = presenter.show(key, work.value) { report(.alertFailed, key, failure.reason, failure) }
         }
-    }
-
-    /// "07:00": a Unix time's local time of day.
-    static func timeOfDay(_ unixSeconds: Int64) -> String {
-        var time = time_t(unixSeconds)
-        var local = tm()
-        localtime_r(&time, &local)
-        let (hour, minute) = (Int(local.tm_hour), Int(local.tm_min))
-        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
     func dismissed(_ key: AlertKey, byUser: Bool) {

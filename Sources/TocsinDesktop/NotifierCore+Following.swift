@@ -63,7 +63,7 @@ extension NotifierCore {
         }
         guard LiveDisplay.warningDue(reading, warning: warning, warned: state.warned) else { return false }
         state.warned = true
-        warn(key, alert, phrase: LiveDisplay.phrase(warning ?? 0))
+        warn(key, alert, phrase: Wording.phrase(warning ?? 0))
         return true
     }
 

@@ -100,32 +100,16 @@ extension TimerService {
     private func lateAlert(_ entry: Entry, label: String, lateness: Double) -> Alert {
         let summary = label.isEmpty ? nil : label
         let sound = entry.settings.sound && lateness <= grace ? Alert.defaultSound : nil
+        let ago = Wording.roughDuration(Nanos.from(seconds: lateness) ?? 0)
         if entry.kind == .calendar {  // "Stand-up rang at 09:25, 2 h ago"
-            let rang = "\(label.isEmpty ? "The alarm" : label) rang at \(Self.timeOfDay(entry.finishedAt ?? 0)), \(Self.ago(lateness)) ago"
+            let rang = "\(label.isEmpty ? "The alarm" : label) rang at \(Wording.localTimeOfDay(unixSeconds: Int64(entry.finishedAt ?? 0))), \(ago) ago"
             return Alert(summary: summary, body: rang, urgency: lateness <= grace ? .critical : .normal,
                          sound: sound, popup: entry.settings.popup || lateness > grace, actions: false)
         }
         if lateness <= grace {
-            return Alert(summary: summary, body: "Finished \(Self.ago(lateness)) ago", sound: sound, popup: entry.settings.popup,
-                         actions: false)
+            return Alert(summary: summary, body: "Finished \(ago) ago", sound: sound, popup: entry.settings.popup, actions: false)
         }
-        return Alert(summary: summary, body: "\(label.isEmpty ? "A timer" : label) ran out \(Self.ago(lateness)) ago",
+        return Alert(summary: summary, body: "\(label.isEmpty ? "A timer" : label) ran out \(ago) ago",
                      urgency: .normal, sound: nil, actions: false)
-    }
-
-    /// "09:25": a Unix time's local time of day.
-    static func timeOfDay(_ unixSeconds: Double) -> String {
-        let seconds = Int64(unixSeconds)
-        let local = seconds + Int64(ZoneRules.local().offset(at: seconds))
-        let minutes = Int(((local % 86400) + 86400) % 86400 / 60)
-        let hour = minutes / 60, minute = minutes % 60
-        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-    }
-
-    /// "3 h", "12 min", "40 s".
-    static func ago(_ seconds: Double) -> String {
-        if seconds >= 3600 { return "\(Int(seconds / 3600)) h" }
-        if seconds >= 60 { return "\(Int(seconds / 60)) min" }
-        return "\(Int(seconds)) s"
     }
 }

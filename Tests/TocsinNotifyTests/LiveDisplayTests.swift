@@ -1,5 +1,6 @@
 import Testing
 @testable import TocsinDesktop
+import TocsinBase
 
 /// What a live notification shows and when it changes, without a desktop.
 struct LiveDisplayTests {
@@ -93,11 +94,11 @@ struct LiveDisplayTests {
         #expect(LiveDisplay.clock(second / 10, roundUp: true) == "0:01")
         #expect(LiveDisplay.clock(0, roundUp: true) == "0:00")
         #expect(LiveDisplay.clock(-5, roundUp: true) == "0:00")
-        #expect(LiveDisplay.phrase(second) == "1 second")
-        #expect(LiveDisplay.phrase(2 * second) == "2 seconds")
-        #expect(LiveDisplay.phrase(60 * second) == "1 minute")
-        #expect(LiveDisplay.phrase(90 * second) == "1 min 30 s")
-        #expect(LiveDisplay.phrase(7200 * second) == "2 hours")
+        #expect(Wording.phrase(second) == "1 second")
+        #expect(Wording.phrase(2 * second) == "2 seconds")
+        #expect(Wording.phrase(60 * second) == "1 minute")
+        #expect(Wording.phrase(90 * second) == "1 min 30 s")
+        #expect(Wording.phrase(7200 * second) == "2 hours")
     }
 }
 

@@ -1,0 +1,55 @@
+import Glibc
+
+/// How times and durations are worded for a person to read, in one place
+/// for the notifier, the service's messages and the command. (Clocks that
+/// count, "04:59", are `Nanos.clock`'s.)
+package enum Wording {
+    /// "07:00", or "07:00:05" given seconds: each part two digits.
+    package static func timeOfDay(_ parts: [Int]) -> String {
+        parts.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+    }
+
+    /// A Unix time's local time of day, "07:00" (with `seconds`, "07:00:05").
+    /// The zone is read as it is now (`tzset`: a changed `TZ` or
+    /// /etc/localtime counts, which `localtime_r` alone would not see).
+    package static func localTimeOfDay(unixSeconds: Int64, seconds: Bool = false) -> String {
+        var time = time_t(unixSeconds)
+        var local = tm()
+        tzset()
+        localtime_r(&time, &local)
+        let parts = [Int(local.tm_hour), Int(local.tm_min)] + (seconds ? [Int(local.tm_sec)] : [])
+        return timeOfDay(parts)
+    }
+
+    /// A length in its units, to the nearest second and at least one:
+    /// "5 min", "1 h 30 min", "1 min 30 s" (a snooze, a ring).
+    package static func duration(_ nanoseconds: Int64) -> String {
+        let total = max(1, (nanoseconds + Nanos.perSecond / 2) / Nanos.perSecond)
+        let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
+        var parts: [String] = []
+        if hours > 0 { parts.append("\(hours) h") }
+        if minutes > 0 { parts.append("\(minutes) min") }
+        if seconds > 0 { parts.append("\(seconds) s") }
+        return parts.joined(separator: " ")
+    }
+
+    /// A length in its largest unit, rounded down: "3 h", "12 min", "40 s"
+    /// (how long ago something happened).
+    package static func roughDuration(_ nanoseconds: Int64) -> String {
+        let seconds = max(0, nanoseconds / Nanos.perSecond)
+        if seconds >= 3600 { return "\(seconds / 3600) h" }
+        if seconds >= 60 { return "\(seconds / 60) min" }
+        return "\(seconds) s"
+    }
+
+    /// A length in words, to the nearest second: "1 minute", "2 hours",
+    /// "30 seconds", "1 min 30 s" (a warning: "Tea: 1 minute left").
+    package static func phrase(_ nanoseconds: Int64) -> String {
+        let total = max(1, (nanoseconds + Nanos.perSecond / 2) / Nanos.perSecond)
+        let plural = { (count: Int64, unit: String) in count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
+        if total % 3600 == 0 { return plural(total / 3600, "hour") }
+        if total % 60 == 0 { return plural(total / 60, "minute") }
+        if total < 60 { return plural(total, "second") }
+        return "\(total / 60) min \(total % 60) s"
+    }
+}

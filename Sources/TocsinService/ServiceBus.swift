@@ -45,7 +45,7 @@ final class ServiceBus: @unchecked Sendable {
             return g_variant_new_boolean(Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().service.canWake ? 1 : 0)
         }
         service.signals.changed = { [unowned self] id, properties in
-            emit("Changed", [g_variant_new_uint64(guint64(id)), Self.dictionary(properties)])
+            emit("Changed", [g_variant_new_uint64(guint64(id)), Variant.dictionary(properties)])
         }
         service.signals.finished = { [unowned self] id, label, lateness in
             emit("Finished", [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness)])
@@ -129,7 +129,7 @@ final class ServiceBus: @unchecked Sendable {
             let reply: [OpaquePointer?]
             switch method {
             case "Add":
-                let options = try Self.options(child(parameters, 2))
+                let options = try Variant.options(child(parameters, 2))
                 let id = try service.add(
                     label: String(cString: g_variant_get_string(child(parameters, 0), nil)),
                     seconds: g_variant_get_double(child(parameters, 1)), options: options)
@@ -147,7 +147,7 @@ final class ServiceBus: @unchecked Sendable {
                 reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
-                g_dbus_method_invocation_return_value(invocation, Self.serialized(service.serializedList(),
+                g_dbus_method_invocation_return_value(invocation, Variant.serialized(service.serializedList(),
                                                                                    type: "(aa{sv})"))
                 return
             case "ListColumns":
@@ -155,14 +155,14 @@ final class ServiceBus: @unchecked Sendable {
                 let names = g_variant_get_strv(child(parameters, 0), &count)
                 defer { g_free(names) }
                 let requested = (0..<Int(count)).compactMap { names?[$0].map { String(cString: $0) } }
-                reply = [Self.columns(try service.table(requested))]
+                reply = [Variant.columns(try service.table(requested))]
             case "Watch":
                 watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
                 reply = []
             default:
                 throw ServiceError(.invalidArgument, "no method \(method)")
             }
-            g_dbus_method_invocation_return_value(invocation, Self.tuple(reply))
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple(reply))
         } catch {
             g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
         }
@@ -201,91 +201,7 @@ final class ServiceBus: @unchecked Sendable {
 
     private func emit(_ signal: String, _ values: [OpaquePointer?]) {
         guard let connection else { return }
-        g_dbus_connection_emit_signal(connection, nil, Self.path, Self.interface, signal, Self.tuple(values), nil)
-    }
-
-    // MARK: - Variants
-
-    /// `a{sv}` (Add's options) as the service's values; `.invalidArgument`
-    /// for a type the options do not take.
-    static func options(_ dictionary: OpaquePointer) throws(ServiceError) -> [String: ServiceValue] {
-        var options: [String: ServiceValue] = [:]
-        for (name, type, value) in decode(dictionary) {
-            guard let value, type != "ad" else {
-                throw ServiceError(.invalidArgument, "option \(name) has type \(type); options take s, d, b or t")
-            }
-            options[name] = value
-        }
-        return options
-    }
-
-    /// An `a{sv}`'s entries: name, the value's type, and the value where
-    /// it is one the service uses (s, d, b, t, ad).
-    static func decode(_ dictionary: OpaquePointer) -> [(name: String, type: String, value: ServiceValue?)] {
-        (0..<Int(g_variant_n_children(dictionary))).map { index in
-            let entry = g_variant_get_child_value(dictionary, gsize(index))!
-            let key = g_variant_get_child_value(entry, 0)!
-            let boxed = g_variant_get_child_value(entry, 1)!
-            let value = g_variant_get_variant(boxed)!
-            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
-            let type = String(cString: g_variant_get_type_string(value))
-            let decoded: ServiceValue? = switch type {
-            case "s": .text(String(cString: g_variant_get_string(value, nil)))
-            case "d": .number(g_variant_get_double(value))
-            case "b": .flag(g_variant_get_boolean(value) != 0)
-            case "t": .id(UInt64(g_variant_get_uint64(value)))
-            case "ad":
-                .numbers((0..<Int(g_variant_n_children(value))).map { item in
-                    let number = g_variant_get_child_value(value, gsize(item))!
-                    defer { g_variant_unref(number) }
-                    return g_variant_get_double(number)
-                })
-            default: nil
-            }
-            return (String(cString: g_variant_get_string(key, nil)), type, decoded)
-        }
-    }
-
-    static func dictionary(_ properties: [(String, ServiceValue)]) -> OpaquePointer? {
-        dictionary(properties.map { name, value in (name, variant(value)) })
-    }
-
-    /// An `a{sv}` of GVariants (floating references, taken).
-    static func dictionary(_ values: [(String, OpaquePointer?)]) -> OpaquePointer? {
-        array(of: "{sv}", values.map { name, value in
-            g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_variant(value))
-        })
-    }
-
-    static func variant(_ value: ServiceValue) -> OpaquePointer? {
-        switch value {
-        case .id(let id): g_variant_new_uint64(guint64(id))
-        case .number(let number): g_variant_new_double(number)
-        case .text(let text): g_variant_new_string(text)
-        case .flag(let flag): g_variant_new_boolean(flag ? 1 : 0)
-        case .numbers(let numbers): array(of: "d", numbers.map { g_variant_new_double($0) })
-        }
-    }
-
-    static func array(of type: String, _ items: [OpaquePointer?]) -> OpaquePointer? {
-        let childType = g_variant_type_new(type)
-        defer { g_variant_type_free(childType) }
-        return items.withUnsafeBufferPointer { g_variant_new_array(childType, $0.baseAddress, gsize($0.count)) }
-    }
-
-    /// A value from its serialized form (trusted: made by this program).
-    static func serialized(_ bytes: [UInt8], type: String) -> OpaquePointer? {
-        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        let variantType = g_variant_type_new(type)
-        defer {
-            g_bytes_unref(data)
-            g_variant_type_free(variantType)
-        }
-        return g_variant_new_from_bytes(variantType, data, 1)
-    }
-
-    static func tuple(_ items: [OpaquePointer?]) -> OpaquePointer? {
-        items.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+        g_dbus_connection_emit_signal(connection, nil, Self.path, Self.interface, signal, Variant.tuple(values), nil)
     }
 
     /// The interface, as share/dbus-1/interfaces/dev.tocsin.Timers1.xml has it.

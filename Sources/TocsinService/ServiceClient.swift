@@ -38,8 +38,8 @@ package final class ServiceClient {
     }
 
     package func add(label: String, seconds: Double, options: [(String, ServiceValue)]) throws(Failure) -> UInt64 {
-        let dictionary = ServiceBus.dictionary(options)
-        let reply = try call("Add", ServiceBus.tuple([g_variant_new_string(label), g_variant_new_double(seconds), dictionary]))
+        let dictionary = Variant.dictionary(options)
+        let reply = try call("Add", Variant.tuple([g_variant_new_string(label), g_variant_new_double(seconds), dictionary]))
         let id = g_variant_get_child_value(reply, 0)!
         defer { g_variant_unref(id); g_variant_unref(reply) }
         return UInt64(g_variant_get_uint64(id))
@@ -51,7 +51,7 @@ package final class ServiceClient {
     package func control(_ method: String, _ id: UInt64, delta: Double? = nil) throws(Failure) -> Double? {
         var arguments = [g_variant_new_uint64(guint64(id))]
         if let delta { arguments.append(g_variant_new_double(delta)) }
-        let reply = try call(method, ServiceBus.tuple(arguments))
+        let reply = try call(method, Variant.tuple(arguments))
         defer { g_variant_unref(reply) }
         guard g_variant_n_children(reply) > 0, let value = g_variant_get_child_value(reply, 0) else { return nil }
         defer { g_variant_unref(value) }
@@ -63,14 +63,14 @@ package final class ServiceClient {
     package func list() throws(Failure) -> [Timer] {
         let reply: OpaquePointer
         do {
-            reply = try call("ListColumns", ServiceBus.tuple([g_variant_new_strv(nil, 0)]))
+            reply = try call("ListColumns", Variant.tuple([g_variant_new_strv(nil, 0)]))
         } catch where error.name == Self.unknownMethod {
             return try listDictionaries()
         }
         defer { g_variant_unref(reply) }
         let columns = g_variant_get_child_value(reply, 0)!
         defer { g_variant_unref(columns) }
-        guard let table = ServiceBus.table(columns) else {
+        guard let table = Variant.table(columns) else {
             throw Failure(name: "Failed", message: "the service's ListColumns reply is malformed")
         }
         return table.rows().map { Timer($0, uniquingKeysWith: { first, _ in first }) }
@@ -185,7 +185,7 @@ package final class ServiceClient {
         var error: UnsafeMutablePointer<GError>?
         guard let reply = g_dbus_connection_call_sync(
             connection, ServiceBus.name, ServiceBus.path, "org.freedesktop.DBus.Properties", "Get",
-            ServiceBus.tuple([g_variant_new_string(ServiceBus.interface), g_variant_new_string("CanWake")]), nil,
+            Variant.tuple([g_variant_new_string(ServiceBus.interface), g_variant_new_string("CanWake")]), nil,
             G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
         else {
             if let error { g_error_free(error) }
@@ -212,7 +212,7 @@ package final class ServiceClient {
     /// An `a{sv}` as the service's values.
     static func timer(_ dictionary: OpaquePointer) -> Timer {
         var timer: Timer = [:]
-        for (name, _, value) in ServiceBus.decode(dictionary) { timer[name] = value }
+        for (name, _, value) in Variant.decode(dictionary) { timer[name] = value }
         return timer
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// reads it back as the same values.
 @Suite struct PropertyListEncoderTests {
     private func glibBytes(_ timers: [[(String, ServiceValue)]]) -> [UInt8] {
-        let value = ServiceBus.array(of: "a{sv}", timers.map { ServiceBus.dictionary($0) })
+        let value = Variant.array(of: "a{sv}", timers.map { Variant.dictionary($0) })
         g_variant_ref_sink(value)
         defer { g_variant_unref(value) }
         let size = Int(g_variant_get_size(value))
@@ -36,7 +36,7 @@ import Testing
 
     @Test func glibReadsItBack() {
         let bytes = PropertyListEncoder.encode([timer(7, label: "Rice", laps: 2)])
-        let value = ServiceBus.serialized(bytes, type: "(aa{sv})")
+        let value = Variant.serialized(bytes, type: "(aa{sv})")
         g_variant_ref_sink(value)
         defer { g_variant_unref(value) }
         #expect(g_variant_is_normal_form(value) != 0)

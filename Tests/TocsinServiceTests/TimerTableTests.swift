@@ -105,17 +105,17 @@ import Tocsin
         try service.engine.advance(by: .seconds(3))
         for stopwatch in stride(from: 1, through: 50, by: 5) { _ = try service.lap(UInt64(stopwatch)) }
         for table in [try service.table([]), try service.table(["laps", "label", "kind"]), TimerTable([(.id, .ids([]))])] {
-            let variant = ServiceBus.columns(table)!
+            let variant = Variant.columns(table)!
             g_variant_ref_sink(variant)
             defer { g_variant_unref(variant) }
             #expect(String(cString: g_variant_get_type_string(variant)) == "a{sv}")
-            #expect(ServiceBus.table(variant) == table)
+            #expect(Variant.table(variant) == table)
         }
-        let variant = ServiceBus.columns(try service.table([]))!
+        let variant = Variant.columns(try service.table([]))!
         g_variant_ref_sink(variant)
         defer { g_variant_unref(variant) }
         var types: [String: String] = [:]
-        for (name, type, _) in ServiceBus.decode(variant) { types[name] = type }
+        for (name, type, _) in Variant.decode(variant) { types[name] = type }
         #expect(types["id"] == "at" && types["label"] == "as" && types["state"] == "ay" && types["remaining"] == "ad")
         #expect(types["calendar"] == "a(ts)" && types["sound_file"] == "a(ts)" && types["laps"] == "a(tad)")
     }

@@ -2,7 +2,7 @@ import CGio
 import Glibc
 
 /// `ListColumns`' reply as GVariants, and back.
-extension ServiceBus {
+extension Variant {
     /// The table as `a{sv}`: each column's name and its array. Arrays of
     /// numbers and codes are copied whole (`g_variant_new_fixed_array`).
     static func columns(_ table: TimerTable) -> OpaquePointer? {

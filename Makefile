@@ -132,6 +132,9 @@ test-swift:
 	@# Every import declared: SwiftPM's own check (imports from outside a
 	@# target's dependency closure) and scripts/check-imports.sh (direct ones).
 	scripts/check-imports.sh
+	@# Every source file in docs/engine.md's or docs/service-and-command.md's
+	@# map, and none over 300 lines without its reason.
+	scripts/check-docs-maps.py
 	swift build --build-tests --explicit-target-dependency-import-check error
 	@# Per-test lines are dropped; failures, and the closing "Test run" line, stay.
 	G_DEBUG=fatal-criticals swift test --skip-build 2>&1 | grep -vE '^\[|^Test Suite|Executed 0 tests|^◇|^✔ (Suite|Test [A-Za-z_]+\()'; exit $${PIPESTATUS[0]}

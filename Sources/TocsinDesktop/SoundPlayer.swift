@@ -1,3 +1,4 @@
+// Over 300 lines: one thread's state machine (waiting for the sound server, ringing, fading, retrying), whose state stays private to that thread.
 import CCanberra
 import CNotify
 import Glibc

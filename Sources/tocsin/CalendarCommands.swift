@@ -6,8 +6,10 @@ import TocsinCLI
 import TocsinNotify
 import TocsinService
 
-/// A calendar spec on the command line, parsed once: a bad one is bad
-/// usage (exit 2) with one line naming what is wrong and where.
+/// A calendar spec on the command line: a bad one is bad usage (exit 2)
+/// with one line naming what is wrong and where. Parsed once: `validate`
+/// and `run` both make one, and the second is the engine's cache's
+/// (`CalendarSpec.parsed(utf8:)`, the specs parsed last by their text).
 struct CalendarArgument {
     let text: String
     let spec: CalendarSpec
@@ -15,7 +17,9 @@ struct CalendarArgument {
     init(_ text: String) throws {
         self.text = text
         do {
-            spec = try CalendarSpec(parsing: text)
+            spec = try Array(text.utf8).withUnsafeBytes { bytes throws(CalendarSpecError) in
+                try CalendarSpec.parsed(utf8: bytes)
+            }
         } catch {
             throw ValidationError("bad calendar spec '\(text)': \(error)")
         }

@@ -66,10 +66,10 @@ package enum ServiceControl {
 
     /// `tocsin rm --finished`: removes every timer that is over; its line.
     package static func removeFinished(on client: ServiceClient) throws(ServiceClient.Failure) -> String {
-        let over = try client.list().filter { ["finished", "canceled"].contains($0.text("state")) }
+        let over = try client.list().filter(\.isOver)
         for timer in over { try client.control("Remove", timer.id) }
         return over.isEmpty ? "No timer is over" : "Removed \(over.count): "
-            + over.map { ($0.text("label") ?? "").isEmpty ? String($0.id) : $0.text("label") ?? "" }.joined(separator: ", ")
+            + over.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")
     }
 
     /// The service's timers as `tocsin watch` shows them; nil if the
@@ -77,9 +77,8 @@ package enum ServiceControl {
     package static func watched(on client: ServiceClient) -> [WatchRunner.Watched]? {
         (try? client.list())?.map { timer in
             WatchRunner.Watched(
-                id: timer.id, label: timer.text("label") ?? "", state: timer.text("state") ?? "",
-                remaining: timer.number("remaining"), duration: timer.number("duration"),
-                elapsed: timer.number("elapsed") ?? 0)
+                id: timer.id, label: timer.label, state: timer.state,
+                remaining: timer.remaining, duration: timer.duration, elapsed: timer.elapsed)
         }
     }
 

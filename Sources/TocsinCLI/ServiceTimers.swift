@@ -16,8 +16,8 @@ package enum ServiceTimers {
             throw CommandFailure("an empty name names no timer: give an id or a label (tocsin ls lists them)", status: ExitStatus.usage)
         }
         if let id = UInt64(word), timers.contains(where: { $0.id == id }) { return id }
-        let exact = timers.filter { $0.text("label") == word }
-        let candidates = exact.isEmpty ? timers.filter { ($0.text("label") ?? "").hasPrefix(word) } : exact
+        let exact = timers.filter { $0.label == word }
+        let candidates = exact.isEmpty ? timers.filter { $0.label.hasPrefix(word) } : exact
         if candidates.count > 1, let current = current(of: candidates, in: timers) { return current }
         switch candidates.count {
         case 1:
@@ -25,7 +25,7 @@ package enum ServiceTimers {
         case 0:
             throw CommandFailure("no timer \(word) (tocsin ls lists them)")
         default:
-            let names = candidates.map { "\($0.id) \($0.text("label") ?? "")" }.joined(separator: ", ")
+            let names = candidates.map { "\($0.id) \($0.label)" }.joined(separator: ", ")
             throw CommandFailure("\(word) could be any of: \(names); give the id", status: ExitStatus.usage)
         }
     }
@@ -36,10 +36,9 @@ package enum ServiceTimers {
     /// waiting one that comes first. Nil if they are not so (two timers
     /// of their own that share a label stay ambiguous).
     private static func current(of candidates: [ServiceClient.Timer], in timers: [ServiceClient.Timer]) -> UInt64? {
-        let isOver = { (timer: ServiceClient.Timer) in ["finished", "canceled"].contains(timer.text("state") ?? "") }
-        let live = candidates.filter { ["running", "suspended"].contains($0.text("state") ?? "") }
+        let live = candidates.filter(\.isLive)
         let waiting = candidates.filter(\.isWaiting)
-        guard waiting.count + live.count + candidates.filter(isOver).count == candidates.count, !waiting.isEmpty
+        guard waiting.count + live.count + candidates.filter(\.isOver).count == candidates.count, !waiting.isEmpty
         else { return nil }  // a sequence has timers waiting their turn
         if live.count == 1 { return live[0].id }
         guard live.isEmpty else { return nil }
@@ -61,29 +60,29 @@ package enum ServiceTimers {
 
     /// The label of timer `id` (its id if it has none or is not listed).
     package static func label(of id: UInt64, in timers: [ServiceClient.Timer]) -> String {
-        timers.first { $0.id == id }?.text("label") ?? String(id)
+        timers.first { $0.id == id }?.label ?? String(id)
     }
 
     /// One line per timer: id, label, state, time left (or elapsed, or
     /// how long ago it finished), in columns.
     package static func lines(_ timers: [ServiceClient.Timer]) -> [String] {
-        let width = max(5, timers.map { ($0.text("label") ?? "").count }.max() ?? 5)
+        let width = max(5, timers.map { $0.label.count }.max() ?? 5)
         let idWidth = timers.map { String($0.id).count }.max() ?? 1
         return timers.map { timer in
-            let state = timer.isWaiting ? "waiting" : Display.state(timer.text("state") ?? "?")
+            let state = timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state)
             let detail: String
-            if let calendar = timer.text("calendar"), state != "finished" {  // a calendar alarm: its spec, and when next
-                let left = timer.nanoseconds("remaining").map { ", \(Display.until(nanoseconds: $0)) left" } ?? ""
+            if let calendar = timer.calendar, state != "finished" {  // a calendar alarm: its spec, and when next
+                let left = timer.remaining.map(Nanos.saturating(seconds:)).map { ", \(Display.until(nanoseconds: $0)) left" } ?? ""
                 detail = state == "cancelled" ? calendar : "\(calendar)\(left)"
             } else if state == "finished" {
-                detail = timer.nanoseconds("finished_ago").map { "done \(Display.total(nanoseconds: $0)) ago" } ?? "done"
-            } else if let remaining = timer.nanoseconds("remaining") {
+                detail = timer.finishedAgo.map(Nanos.saturating(seconds:)).map { "done \(Display.total(nanoseconds: $0)) ago" } ?? "done"
+            } else if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
                 detail = "\(Display.clock(nanoseconds: remaining, roundUp: true)) left"
             } else {
-                detail = "\(Display.stopwatch(nanoseconds: timer.nanoseconds("elapsed") ?? 0)) elapsed"
+                detail = "\(Display.stopwatch(nanoseconds: Nanos.saturating(seconds: timer.elapsed))) elapsed"
             }
             let id = String(timer.id)
-            let label = timer.text("label").flatMap { $0.isEmpty ? nil : $0 } ?? "-"
+            let label = timer.label.isEmpty ? "-" : timer.label
             return String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
                 + state + String(repeating: " ", count: max(0, 9 - state.count)) + "  " + detail
@@ -97,8 +96,9 @@ package enum ServiceTimers {
 
     /// A timer as one JSON object, after `first` members.
     package static func json(_ timer: ServiceClient.Timer, after first: [(String, JSON)] = []) -> String {
-        let names = memberOrder.filter { timer[$0] != nil } + timer.keys.filter { !memberOrder.contains($0) }.sorted()
-        return JSON.object(first + names.compactMap { name in timer[name].map { (name, json($0)) } }).compactEncoded()
+        let properties = timer.properties
+        let names = memberOrder.filter { properties[$0] != nil } + properties.keys.filter { !memberOrder.contains($0) }.sorted()
+        return JSON.object(first + names.compactMap { name in properties[name].map { (name, json($0)) } }).compactEncoded()
     }
 
     static func json(_ value: ServiceValue) -> JSON {
@@ -126,12 +126,5 @@ package enum ServiceTimers {
             json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
                 : "\(id)  removed"
         }
-    }
-}
-
-extension [String: ServiceValue] {
-    /// A number of seconds as nanoseconds (rounded; nil if absent).
-    package func nanoseconds(_ name: String) -> Int64? {
-        number(name).map(Nanos.saturating(seconds:))
     }
 }

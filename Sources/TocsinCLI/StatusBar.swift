@@ -97,14 +97,13 @@ package enum StatusBar {
     private static func active(_ seen: Seen, now: Int64) -> Active? {
         let timer = seen.timer
         let passed = max(0, now - seen.at)
-        let state = timer.text("state") ?? ""
-        let kind = timer.text("kind") ?? ""
-        let ring = timer.nanoseconds("ring").map { $0 > 0 ? $0 : shortRing } ?? 60 * Nanos.perSecond
-        let label = timer.text("label") ?? ""
-        var entry = Active(id: timer.id, label: label, alt: "running", remaining: timer.nanoseconds("remaining"),
-                           elapsed: timer.nanoseconds("elapsed") ?? 0, kind: kind)
+        let state = timer.state
+        let ring = timer.ring.map(Nanos.saturating(seconds:)).map { $0 > 0 ? $0 : shortRing } ?? 60 * Nanos.perSecond
+        var entry = Active(id: timer.id, label: timer.label, alt: "running",
+                           remaining: timer.remaining.map(Nanos.saturating(seconds:)),
+                           elapsed: Nanos.saturating(seconds: timer.elapsed), kind: timer.kind)
         // Rang a moment ago (a finished one, or a calendar alarm, which runs on).
-        if let ago = timer.nanoseconds(state == "finished" ? "finished_ago" : "rang_ago"), ago + passed < ring {
+        if let ago = (state == "finished" ? timer.finishedAgo : timer.rangAgo).map(Nanos.saturating(seconds:)), ago + passed < ring {
             entry.alt = "ringing"
             entry.rangAgo = ago + passed
             return entry

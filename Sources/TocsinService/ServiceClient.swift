@@ -17,7 +17,7 @@ package final class ServiceClient {
     }
 
     /// One timer as `List` gives it.
-    package typealias Timer = [String: ServiceValue]
+    package typealias Timer = ServiceTimer
 
     private let connection: OpaquePointer
 
@@ -73,7 +73,7 @@ package final class ServiceClient {
         guard let table = Variant.table(columns) else {
             throw Failure(name: "Failed", message: "the service's ListColumns reply is malformed")
         }
-        return table.rows().map { Timer($0, uniquingKeysWith: { first, _ in first }) }
+        return ServiceTimer.timers(in: table)
     }
 
     private static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
@@ -211,30 +211,8 @@ package final class ServiceClient {
 
     /// An `a{sv}` as the service's values.
     static func timer(_ dictionary: OpaquePointer) -> Timer {
-        var timer: Timer = [:]
-        for (name, _, value) in Variant.decode(dictionary) { timer[name] = value }
-        return timer
+        var properties: [String: ServiceValue] = [:]
+        for (name, _, value) in Variant.decode(dictionary) { properties[name] = value }
+        return ServiceTimer(properties)
     }
-}
-
-extension [String: ServiceValue] {
-    package func text(_ name: String) -> String? {
-        if case .text(let text)? = self[name] { text } else { nil }
-    }
-
-    package func number(_ name: String) -> Double? {
-        if case .number(let number)? = self[name] { number } else { nil }
-    }
-
-    package var id: UInt64 {
-        if case .id(let id)? = self["id"] { id } else { 0 }
-    }
-
-    /// The timer it waits for in a sequence (`25m:Work 5m:Break`); nil if none.
-    package var after: UInt64? {
-        if case .id(let id)? = self["after"], id != 0 { id } else { nil }
-    }
-
-    /// Idle until the timer before it in its sequence finishes.
-    package var isWaiting: Bool { text("state") == "idle" && after != nil }
 }

@@ -6,10 +6,10 @@ import TocsinService
 @Suite struct StatusBarTests {
     static func timer(_ id: UInt64, _ label: String, _ state: String, remaining: Double? = nil, elapsed: Double = 0,
                       kind: String = "countdown", extra: [String: ServiceValue] = [:]) -> ServiceClient.Timer {
-        var timer: ServiceClient.Timer = ["id": .id(id), "label": .text(label), "state": .text(state), "kind": .text(kind),
-                                          "elapsed": .number(elapsed)]
+        var timer: [String: ServiceValue] = ["id": .id(id), "label": .text(label), "state": .text(state),
+                                             "kind": .text(kind), "elapsed": .number(elapsed)]
         if let remaining { timer["remaining"] = .number(remaining) }
-        return timer.merging(extra) { $1 }
+        return ServiceClient.Timer(timer.merging(extra) { $1 })
     }
 
     static let second: Int64 = 1_000_000_000

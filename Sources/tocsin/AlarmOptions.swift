@@ -26,7 +26,7 @@ struct ToneOptions: ParsableArguments {
         if let volume, !Alert.volumeRange.contains(volume) {
             throw ValidationError("--volume takes -60 to 10 dB, got \(volume)")
         }
-        if let fade, !fade.isDuration(atMost: 300 * Nanos.perSecond, aboveZero: true) {
+        if let fade, !fade.isDuration(within: .fade, aboveZero: true) {
             throw ValidationError(Self.fadeRange)
         }
     }
@@ -70,7 +70,7 @@ struct RingLength: ExpressibleByArgument {
 
     /// `--ring`'s check: at most an hour.
     static func check(_ ring: RingLength?) throws {
-        if let ring, ring.nanoseconds > 3600 * Nanos.perSecond {
+        if let ring, AlarmSettings.Field.ring.limits?.range.contains(ring.nanoseconds) != true {
             throw ValidationError(range)
         }
     }

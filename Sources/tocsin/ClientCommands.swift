@@ -1,6 +1,7 @@
 import ArgumentParser
 import TocsinBase
 import TocsinCLI
+import TocsinNotify
 import TocsinService
 
 struct Ls: ParsableCommand {
@@ -176,8 +177,8 @@ struct Snooze: ParsableCommand {
     /// The length in seconds (0: the timer's own).
     private func seconds() throws -> Double {
         guard let length else { return 0 }
-        guard case .duration(let nanoseconds)? = TimeSpec.parse(length), nanoseconds >= Nanos.perSecond,
-              nanoseconds <= 86400 * Nanos.perSecond
+        guard case .duration(let nanoseconds)? = TimeSpec.parse(length),
+              AlarmSettings.Field.snooze.limits?.range.contains(nanoseconds) == true
         else { throw ValidationError("snooze for 1 s to 24 h: tocsin snooze Tea 10m (not '\(length)')") }
         return Nanos.seconds(nanoseconds)
     }

@@ -104,9 +104,6 @@ struct Countdown: ParsableCommand {
         case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake, snooze, tone
     }
 
-    /// Nanoseconds in a day, the longest warning.
-    private static let day = 86400 * Nanos.perSecond
-
     mutating func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError("--repeat takes a whole number, 0 (forever) or more; got \(`repeat`)") }
         do {
@@ -128,7 +125,7 @@ struct Countdown: ParsableCommand {
             throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
         }
         try RingLength.check(ring)
-        if let warn, !warn.isDuration(atMost: Self.day, aboveZero: true) {
+        if let warn, !warn.isDuration(within: .warn, aboveZero: true) {
             throw ValidationError(Self.warnRange)
         }
         try Self.check(snooze: snooze)
@@ -141,7 +138,7 @@ struct Countdown: ParsableCommand {
     /// `--snooze`: 1 s to a day.
     static func check(snooze: TimeSpec?) throws {
         guard let snooze else { return }
-        guard snooze.isDuration(atMost: day, aboveZero: true), snooze.nanoseconds() >= Nanos.perSecond else {
+        guard snooze.isDuration(within: .snooze, aboveZero: true) else {
             throw ValidationError(snoozeRange)
         }
     }
@@ -187,10 +184,10 @@ struct Countdown: ParsableCommand {
 }
 
 extension TimeSpec {
-    /// A duration (not a clock time) of at most `limit` nanoseconds.
-    func isDuration(atMost limit: Int64, aboveZero: Bool) -> Bool {
-        guard case .duration(let nanoseconds) = self else { return false }
-        return nanoseconds <= limit && (!aboveZero || nanoseconds > 0)
+    /// A duration (not a clock time) within the limits of alarm setting `field`.
+    func isDuration(within field: AlarmSettings.Field, aboveZero: Bool) -> Bool {
+        guard case .duration(let nanoseconds) = self, let limits = field.limits else { return false }
+        return limits.range.contains(nanoseconds) && (!aboveZero || nanoseconds > 0)
     }
 }
 

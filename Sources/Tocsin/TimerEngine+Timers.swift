@@ -123,10 +123,6 @@ extension TimerEngine {
         .nanoseconds(try core.leeway(of: timer))
     }
 
-    package func leewayNanoseconds(of timer: TimerID) throws(TocsinError) -> Int64 {
-        try core.leeway(of: timer)
-    }
-
     /// `TOCSIN_LEEWAY_MAX_SECONDS` in ns: a day.
     package static let maxLeeway: Int64 = 86_400 * Nanos.perSecond
 

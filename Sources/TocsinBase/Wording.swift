@@ -9,6 +9,13 @@ package enum Wording {
         parts.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
     }
 
+    /// A clock of time left or passed as notifications and status bars show
+    /// it: "4:59", "1:02:03" (minutes unpadded; the terminal pads them,
+    /// `Display.clock`).
+    package static func clock(_ nanoseconds: Int64, roundUp: Bool) -> String {
+        Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: false)
+    }
+
     /// A Unix time's local time of day, "07:00" (with `seconds`, "07:00:05").
     /// The zone is read as it is now (`tzset`: a changed `TZ` or
     /// /etc/localtime counts, which `localtime_r` alone would not see).

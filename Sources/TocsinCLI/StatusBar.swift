@@ -78,10 +78,10 @@ package enum StatusBar {
         summary.count = active.count
         summary.id = first.id
         summary.label = first.label
-        summary.remaining = first.remaining.map { clock($0, roundUp: true) } ?? ""
-        summary.elapsed = clock(first.elapsed, roundUp: false)
+        summary.remaining = first.remaining.map { Wording.clock($0, roundUp: true) } ?? ""
+        summary.elapsed = Wording.clock(first.elapsed, roundUp: false)
         let time = first.alt == "ringing" ? (first.kind == "countdown" ? "done" : "rang")
-            : first.remaining.map { clock($0, roundUp: true) } ?? summary.elapsed
+            : first.remaining.map { Wording.clock($0, roundUp: true) } ?? summary.elapsed
         summary.shortText = time
         summary.text = (first.label.isEmpty ? "" : first.label + " ") + time + (first.alt == "paused" ? " (paused)" : "")
             + (active.count > 1 ? " +\(active.count - 1)" : "")
@@ -124,16 +124,11 @@ package enum StatusBar {
         let name = timer.label.isEmpty ? "Timer \(timer.id)" : timer.label
         switch timer.alt {
         case "ringing":
-            return "\(name) \(timer.kind == "countdown" ? "finished" : "rang") \(clock(timer.rangAgo ?? 0, roundUp: false)) ago"
+            return "\(name) \(timer.kind == "countdown" ? "finished" : "rang") \(Wording.clock(timer.rangAgo ?? 0, roundUp: false)) ago"
         default:
-            let time = timer.remaining.map { "\(clock($0, roundUp: true)) left" } ?? "\(clock(timer.elapsed, roundUp: false)) elapsed"
+            let time = timer.remaining.map { "\(Wording.clock($0, roundUp: true)) left" } ?? "\(Wording.clock(timer.elapsed, roundUp: false)) elapsed"
             return "\(name)  \(time)" + (timer.alt == "paused" ? ", paused" : "")
         }
-    }
-
-    /// "4:12", "1:02:03".
-    static func clock(_ nanoseconds: Int64, roundUp: Bool) -> String {
-        Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: false)
     }
 
     // MARK: - Formats

@@ -54,13 +54,13 @@ enum LiveDisplay {
         var body: String
         var value: Int32?
         if let remaining = reading.remaining {
-            body = announcing ? "\(Wording.phrase(warning ?? remaining)) left" : "\(clock(remaining, roundUp: true)) left"
+            body = announcing ? "\(Wording.phrase(warning ?? remaining)) left" : "\(Wording.clock(remaining, roundUp: true)) left"
             let duration = reading.elapsed.addingReportingOverflow(remaining)
             if !duration.overflow, duration.partialValue > 0 {
                 value = Int32(clamping: Int64(Double(reading.elapsed) / Double(duration.partialValue) * 100))
             }
         } else {
-            body = "\(clock(reading.elapsed, roundUp: false)) elapsed"
+            body = "\(Wording.clock(reading.elapsed, roundUp: false)) elapsed"
         }
         if paused { body += " · paused" }
         var buttons = [paused ? AlertButton.resume : .pause]
@@ -105,7 +105,7 @@ enum LiveDisplay {
     /// A timer's line in the summary: "Rice 3:12", "Eggs 7:40 paused",
     /// "Run 12:03" (a stopwatch's time elapsed).
     static func brief(label: String, reading: HostReading) -> String {
-        let time = reading.remaining.map { clock($0, roundUp: true) } ?? clock(reading.elapsed, roundUp: false)
+        let time = reading.remaining.map { Wording.clock($0, roundUp: true) } ?? Wording.clock(reading.elapsed, roundUp: false)
         return "\(label) \(time)" + (reading.state == .suspended ? " paused" : "")
     }
 
@@ -118,17 +118,11 @@ enum LiveDisplay {
     /// The alarm's body with how long ago it went off, in steps of 10 s.
     static func overtime(_ base: String, since: Int64, alarm: Bool) -> String {
         let shown = since - since % overtimeStep
-        return "\(base)\n\(alarm ? "Rang" : "Ran out") \(clock(shown, roundUp: false)) ago"
+        return "\(base)\n\(alarm ? "Rang" : "Ran out") \(Wording.clock(shown, roundUp: false)) ago"
     }
 
     /// Nanoseconds until the overtime line moves on.
     static func nextOvertime(since: Int64) -> Int64 {
         overtimeStep - since % overtimeStep
-    }
-
-    /// "4:59", "1:02:03" (`Nanos.clock`, minutes unpadded as notifications
-    /// show them).
-    static func clock(_ nanoseconds: Int64, roundUp: Bool) -> String {
-        Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: false)
     }
 }

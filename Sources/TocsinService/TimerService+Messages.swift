@@ -43,7 +43,7 @@ extension TimerService {
         guard error == .invalidArgument, delta < 0,
               let remaining = (try? engine.remaining(of: entry.timer)).flatMap({ $0 })?.nanoseconds
         else { return nil }
-        let left = Nanos.clock(remaining, roundUp: true, padMinutes: false)
+        let left = Wording.clock(remaining, roundUp: true)
         let most = remaining > Nanos.perSecond ? ", or \(Nanos.words(-(remaining - 1) / Nanos.perSecond * Nanos.perSecond))" : ""
         return "\(label) has \(left) left; \(Nanos.words(delta)) would end it before now: use cancel\(most)"
     }

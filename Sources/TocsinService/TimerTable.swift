@@ -78,13 +78,9 @@ package struct TimerTable: Equatable, Sendable {
 
         var isFlag: Bool { self == .wake || setting?.unit == .flag }
 
-        /// The alarm setting a column shows, if it is one.
-        package var setting: AlarmSettings.Field? {
-            switch self {
-            case .live, .warn, .snooze, .ring, .soundFile, .volume, .fade, .pauseMedia: AlarmSettings.Field(rawValue: rawValue)
-            default: nil
-            }
-        }
+        /// The alarm setting a column shows, if it is one (the column of
+        /// the same name: a new setting's column needs only its case here).
+        package var setting: AlarmSettings.Field? { AlarmSettings.Field(rawValue: rawValue) }
 
         /// Number columns whose property only some timers have: -1 for
         /// the others. (A stopwatch has no time left; only alarms have a

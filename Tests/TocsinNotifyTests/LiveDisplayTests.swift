@@ -90,10 +90,10 @@ struct LiveDisplayTests {
     }
 
     @Test func clocksAndPhrases() {
-        #expect(LiveDisplay.clock(3723 * second, roundUp: false) == "1:02:03")
-        #expect(LiveDisplay.clock(second / 10, roundUp: true) == "0:01")
-        #expect(LiveDisplay.clock(0, roundUp: true) == "0:00")
-        #expect(LiveDisplay.clock(-5, roundUp: true) == "0:00")
+        #expect(Wording.clock(3723 * second, roundUp: false) == "1:02:03")
+        #expect(Wording.clock(second / 10, roundUp: true) == "0:01")
+        #expect(Wording.clock(0, roundUp: true) == "0:00")
+        #expect(Wording.clock(-5, roundUp: true) == "0:00")
         #expect(Wording.phrase(second) == "1 second")
         #expect(Wording.phrase(2 * second) == "2 seconds")
         #expect(Wording.phrase(60 * second) == "1 minute")

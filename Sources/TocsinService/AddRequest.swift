@@ -41,6 +41,9 @@ package struct AddRequest: Equatable, Sendable {
             throw ServiceError(.invalidArgument, "unknown option '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
         }
         let calendarText = try Self.text(options["calendar"], "calendar")
+        if let calendarText, calendarText.utf8.count > TimerService.Limits.specBytes {
+            throw ServiceError(.invalidArgument, "calendar must be at most \(TimerService.Limits.specBytes) bytes")
+        }
         let kindName = try Self.text(options["kind"], "kind") ?? (calendarText == nil ? "countdown" : "calendar")
         guard let kind = TimerService.Kind(rawValue: kindName) else {
             throw ServiceError(.invalidArgument, "kind must be countdown, stopwatch, alarm or calendar, not '\(kindName)'")
@@ -105,6 +108,9 @@ package struct AddRequest: Equatable, Sendable {
     private static func text(_ value: ServiceValue?, _ name: String) throws(ServiceError) -> String? {
         guard let value else { return nil }
         guard case .text(let text) = value else { throw ServiceError(.invalidArgument, "\(name) must be a string (s)") }
+        guard text.utf8.count <= TimerService.Limits.textBytes else {
+            throw ServiceError(.invalidArgument, "\(name) must be at most \(TimerService.Limits.textBytes) bytes")
+        }
         return text
     }
 

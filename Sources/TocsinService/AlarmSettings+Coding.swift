@@ -33,6 +33,9 @@ extension AlarmSettings {
             return .nanoseconds(nanoseconds)
         case .text:
             guard case .text(let path) = option else { throw ServiceError(.invalidArgument, "\(name) must be a string (s)") }
+            guard path.utf8.count <= TimerService.Limits.textBytes else {
+                throw ServiceError(.invalidArgument, "\(name) must be at most \(TimerService.Limits.textBytes) bytes")
+            }
             guard path.hasPrefix("/") else {
                 throw ServiceError(.invalidArgument, "\(name) must be an absolute path (the service's folder is not yours), got '\(path)'")
             }

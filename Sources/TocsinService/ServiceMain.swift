@@ -22,6 +22,8 @@ package final class ServiceMain: @unchecked Sendable {
         package var quiet = false
         /// Live notifications shown at once (`Notifier.Options.liveLimit`).
         package var liveLimit = 3
+        /// Timers kept at once (`TimerService.Limits.timers`).
+        package var maxTimers = TimerService.Limits().timers
 
         package init() {}
     }
@@ -71,6 +73,7 @@ package final class ServiceMain: @unchecked Sendable {
         let notifier = options.quiet ? nil : try? Notifier(options: .init(liveLimit: options.liveLimit))
         let service = TimerService(engine: engine, store: store, notifier: notifier)
         service.grace = options.grace
+        service.limits.timers = options.maxTimers
         self.service = service
         let bus = ServiceBus(service: service)
         self.bus = bus

@@ -16,6 +16,8 @@ package struct ServiceError: Error, Equatable {
         case invalidArgument = "InvalidArgument"
         case wrongState = "WrongState"
         case failed = "Failed"
+        /// A limit of the service's (`TimerService.Limits`) is reached.
+        case limitReached = "LimitReached"
     }
 
     package var kind: Kind

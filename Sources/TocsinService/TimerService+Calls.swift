@@ -8,6 +8,10 @@ extension TimerService {
     /// (`after`), starts it. Returns its id.
     package func add(label: String, seconds: Double, options: [String: ServiceValue]) throws(ServiceError) -> UInt64 {
         let request = try AddRequest(label: label, seconds: seconds, options: options) { entries[$0] != nil }
+        guard entries.count < limits.timers else {
+            throw ServiceError(.limitReached, "the service keeps at most \(limits.timers) timers, finished ones included "
+                + "until removed: remove some (tocsin rm --finished), or raise tocsin service --max-timers")
+        }
         let timer = try engineCall { () throws(TocsinError) -> TimerID in
             switch request.kind {
             case .countdown: try engine.countdown(nanoseconds: request.nanoseconds)

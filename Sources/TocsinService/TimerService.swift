@@ -59,7 +59,26 @@ package final class TimerService: @unchecked Sendable {
         var heldRecord: [(String, JSON)]?
     }
 
+    /// What one user's service holds and takes at most (docs/dbus.md, Limits).
+    package struct Limits: Sendable {
+        /// Timers kept at once: finished and cancelled ones count until
+        /// they are removed (`Remove`, `tocsin rm --finished`). A timer
+        /// costs about 1.5 KB; 10,000 list in 13 to 30 ms (`ListColumns`).
+        package var timers = 10_000
+        /// A calendar spec's length in bytes (systemd's longest are ~100).
+        package static let specBytes = 1024
+        /// Any other string option's length in bytes (a sound file's path:
+        /// PATH_MAX). Labels: `TimerEngine.maxLabelBytes`.
+        package static let textBytes = 4096
+        /// Entries in one `Add`'s options (it knows 17; a caller cannot make
+        /// the service decode a million before refusing them).
+        package static let options = 64
+
+        package init() {}
+    }
+
     package let engine: TimerEngine
+    package var limits = Limits()
     let store: ServiceStore?
     let notifier: Notifier?
     package var signals = ServiceSignals()

@@ -9,6 +9,9 @@ enum Variant {
     /// `a{sv}` (Add's options) as the service's values; `.invalidArgument`
     /// for a type the options do not take.
     static func options(_ dictionary: OpaquePointer) throws(ServiceError) -> [String: ServiceValue] {
+        guard g_variant_n_children(dictionary) <= TimerService.Limits.options else {
+            throw ServiceError(.invalidArgument, "at most \(TimerService.Limits.options) options")
+        }
         var options: [String: ServiceValue] = [:]
         for (name, type, value) in decode(dictionary) {
             guard let value, type != "ad" else {

@@ -41,6 +41,11 @@ struct Service: ParsableCommand {
         valueName: "count"))
     var liveLimit: Int = getenv("TOCSIN_SERVICE_LIVE_LIMIT").flatMap { Int(String(cString: $0)) } ?? 3
 
+    @Option(help: ArgumentHelp(
+        "Keep at most this many timers, finished ones included until removed; an Add beyond is refused (LimitReached; default 10000, or $TOCSIN_SERVICE_MAX_TIMERS).",
+        valueName: "count"))
+    var maxTimers: Int = getenv("TOCSIN_SERVICE_MAX_TIMERS").flatMap { Int(String(cString: $0)) } ?? 10_000
+
     @Flag(help: ArgumentHelp(
         "Make this install's service startable by your session: link its D-Bus activation file and systemd unit into ~/.local/share, then have the bus and systemd read them (for an install into a prefix the bus does not search).",
         visibility: .default))
@@ -56,6 +61,7 @@ struct Service: ParsableCommand {
         guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError("--idle-exit takes seconds >= 0") }
         guard grace.isFinite, grace >= 0 else { throw ValidationError("--grace takes seconds >= 0") }
         guard (0...1000).contains(liveLimit) else { throw ValidationError("--live-limit takes a count from 0 to 1000") }
+        guard (1...1_000_000).contains(maxTimers) else { throw ValidationError("--max-timers takes a count from 1 to 1000000") }
     }
 
     func run() throws {
@@ -71,6 +77,7 @@ struct Service: ParsableCommand {
         options.grace = grace
         options.quiet = quiet
         options.liveLimit = liveLimit
+        options.maxTimers = maxTimers
         let status = ServiceMain(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

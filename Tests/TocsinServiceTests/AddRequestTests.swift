@@ -88,6 +88,12 @@ import TocsinService
                 "an alarm's time must be a Unix time (seconds since 1970), got nan")),
             ("Wake", -1, ["kind": .text("alarm")], ServiceError(.invalidArgument,
                 "an alarm's time must be a Unix time (seconds since 1970), got -1.0")),
+            ("Wake", 0, ["calendar": .text("Mon..Fri 07:00" + String(repeating: " ", count: 1024))],
+             ServiceError(.invalidArgument, "calendar must be at most 1024 bytes")),
+            ("Tea", 60, ["sound_file": .text("/" + String(repeating: "a", count: 4096))],
+             ServiceError(.invalidArgument, "sound_file must be at most 4096 bytes")),
+            ("Tea", 60, ["clock": .text(String(repeating: "a", count: 4097))],
+             ServiceError(.invalidArgument, "clock must be at most 4096 bytes")),
             (String(repeating: "x", count: TimerEngine.maxLabelBytes + 1), 60, [:],
              ServiceError(.invalidArgument, "the label is longer than \(TimerEngine.maxLabelBytes) bytes")),
         ]

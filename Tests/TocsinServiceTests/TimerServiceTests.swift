@@ -63,6 +63,21 @@ import Tocsin
         #expect(service.list().count == 1)  // a failed Add leaves nothing
     }
 
+    @Test func addsBeyondTheTimerLimitAreRefusedUntilOneIsRemoved() throws {
+        let service = try service(store: false)
+        service.limits.timers = 2
+        let tea = try service.add(label: "Tea", seconds: 1, options: [:])
+        _ = try service.add(label: "Egg", seconds: 5, options: [:])
+        try service.engine.advance(by: .seconds(1))  // a finished timer still counts
+        #expect(throws: ServiceError(.limitReached, "the service keeps at most 2 timers, finished ones included until "
+                                     + "removed: remove some (tocsin rm --finished), or raise tocsin service --max-timers")) {
+            try service.add(label: "Rice", seconds: 1, options: [:])
+        }
+        #expect(service.list().count == 2)
+        try service.remove(tea)
+        #expect(try service.add(label: "Rice", seconds: 1, options: [:]) == 3)  // (a refused Add takes no id)
+    }
+
     @Test func theStateFileKeepsIdsOptionsAndWaits() throws {
         do {
             let service = try service()

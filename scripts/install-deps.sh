@@ -16,6 +16,7 @@ declare -A needs=(
   [strace]=strace  # bench/live.sh: the service's timer wake-ups
   [valgrind]=valgrind  # bench/instructions.sh (make test): instructions per call
   [callgrind_annotate]=valgrind
+  [bwrap]=bubblewrap  # the timer service's tests: a caller in a sandbox, as Flatpak runs apps
 )
 
 missing=()

@@ -72,6 +72,14 @@ package enum ServiceControl {
             + over.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")
     }
 
+    /// `tocsin rm --owner APP`: removes every timer app `APP` made; its line.
+    package static func remove(ownedBy app: String, on client: ServiceClient) throws(ServiceClient.Failure) -> String {
+        let made = try client.list().filter { $0.owner == app }
+        for timer in made { try client.control("Remove", timer.id) }
+        return made.isEmpty ? "\(app) has no timer" : "Removed \(made.count) of \(app): "
+            + made.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")
+    }
+
     /// The service's timers as `tocsin watch` shows them; nil if the
     /// service cannot be reached.
     package static func watched(on client: ServiceClient) -> [WatchRunner.Watched]? {

@@ -86,6 +86,7 @@ package enum ServiceTimers {
             return String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
                 + state + String(repeating: " ", count: max(0, 9 - state.count)) + "  " + detail
+                + (timer.owner.map { "  (\($0))" } ?? "")
         }
     }
 

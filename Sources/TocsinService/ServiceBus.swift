@@ -19,7 +19,7 @@ final class ServiceBus: @unchecked Sendable {
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
     /// The bus connection, referenced by us from the time GDBus hands it
     /// over until `close()`: GDBus drops its own when the name goes.
-    private var connection: OpaquePointer?
+    private(set) var connection: OpaquePointer?
     private var ownerID: guint = 0
     /// The current call's arguments, released when it ends.
     private var held: [OpaquePointer] = []
@@ -94,6 +94,8 @@ final class ServiceBus: @unchecked Sendable {
         ownerID = 0
         for (_, id) in watchers { g_bus_unwatch_name(id) }
         watchers = [:]
+        for (_, known) in callers { g_bus_unwatch_name(known.watch) }
+        callers = [:]
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         connection = nil
     }
@@ -126,13 +128,15 @@ final class ServiceBus: @unchecked Sendable {
             afterCall()
         }
         do throws(ServiceError) {
+            let caller = try self.caller(of: invocation)
+            if Self.timerMethods.contains(method) { try service.authorize(id(parameters), for: caller) }
             let reply: [OpaquePointer?]
             switch method {
             case "Add":
                 let options = try Variant.options(child(parameters, 2))
                 let id = try service.add(
                     label: String(cString: g_variant_get_string(child(parameters, 0), nil)),
-                    seconds: g_variant_get_double(child(parameters, 1)), options: options)
+                    seconds: g_variant_get_double(child(parameters, 1)), options: options, caller: caller)
                 reply = [g_variant_new_uint64(guint64(id))]
             case "Pause": try service.pause(id(parameters)); reply = []
             case "Resume": try service.resume(id(parameters)); reply = []
@@ -147,7 +151,7 @@ final class ServiceBus: @unchecked Sendable {
                 reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
-                g_dbus_method_invocation_return_value(invocation, Variant.serialized(service.serializedList(),
+                g_dbus_method_invocation_return_value(invocation, Variant.serialized(service.serializedList(for: caller),
                                                                                    type: "(aa{sv})"))
                 return
             case "ListColumns":
@@ -155,7 +159,7 @@ final class ServiceBus: @unchecked Sendable {
                 let names = g_variant_get_strv(child(parameters, 0), &count)
                 defer { g_free(names) }
                 let requested = (0..<Int(count)).compactMap { names?[$0].map { String(cString: $0) } }
-                reply = [Variant.columns(try service.table(requested))]
+                reply = [Variant.columns(try service.table(requested, for: caller))]
             case "Watch":
                 watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
                 reply = []
@@ -167,6 +171,10 @@ final class ServiceBus: @unchecked Sendable {
             g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
         }
     }
+
+    /// Callers by unique name, each with the watch that forgets it
+    /// (`ServiceBus+Callers`).
+    var callers: [String: (caller: Caller, watch: guint)] = [:]
 
     /// A call's argument `index` (a reference released when the call ends).
     /// Clients that called `Watch` (by unique name), each with its name

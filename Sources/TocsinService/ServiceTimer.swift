@@ -28,6 +28,8 @@ package struct ServiceTimer: Sendable {
     package var ring: Double?
     /// The timer it waits for in a sequence.
     package var after: UInt64?
+    /// The sandboxed app that made it; nil: the user.
+    package var owner: String?
 
     /// Where the by-name properties come from.
     private enum Source: Sendable {
@@ -109,6 +111,7 @@ package struct ServiceTimer: Sendable {
         case ("rang_ago", .number(let seconds)): rangAgo = seconds
         case ("ring", .number(let seconds)): ring = seconds
         case ("after", .id(let id)): after = id == 0 ? nil : id
+        case ("owner", .text(let app)): owner = app.isEmpty ? nil : app
         default: break
         }
     }

@@ -18,6 +18,9 @@ package struct ServiceError: Error, Equatable {
         case failed = "Failed"
         /// A limit of the service's (`TimerService.Limits`) is reached.
         case limitReached = "LimitReached"
+        /// The caller may not make calls (another user's program), or a
+        /// sandboxed app named a timer it did not make.
+        case notPermitted = "NotPermitted"
     }
 
     package var kind: Kind

@@ -6,11 +6,20 @@ import TocsinBase
 extension TimerService {
     /// Creates a timer and, unless `start` is false or it waits for another
     /// (`after`), starts it. Returns its id.
-    package func add(label: String, seconds: Double, options: [String: ServiceValue]) throws(ServiceError) -> UInt64 {
-        let request = try AddRequest(label: label, seconds: seconds, options: options) { entries[$0] != nil }
+    /// `caller`: who asks (a sandboxed app owns the timer, and may wait
+    /// only for its own).
+    package func add(label: String, seconds: Double, options: [String: ServiceValue],
+                     caller: Caller = .user) throws(ServiceError) -> UInt64 {
+        let request = try AddRequest(label: label, seconds: seconds, options: options) { other in
+            entries[other].map { caller.owns($0.owner) } ?? false
+        }
         guard entries.count < limits.timers else {
             throw ServiceError(.limitReached, "the service keeps at most \(limits.timers) timers, finished ones included "
                 + "until removed: remove some (tocsin rm --finished), or raise tocsin service --max-timers")
+        }
+        if let app = caller.app, entries.values.count(where: { $0.owner == app }) >= limits.perApp {
+            throw ServiceError(.limitReached, "\(app) keeps at most \(limits.perApp) timers, finished ones included until "
+                + "removed: remove some, or ask the user to (tocsin rm --owner \(app))")
         }
         let timer = try engineCall { () throws(TocsinError) -> TimerID in
             switch request.kind {
@@ -22,7 +31,8 @@ extension TimerService {
         }
         let id = nextID
         nextID += 1
-        let entry = Entry(id: id, timer: timer, kind: request.kind, settings: request.settings, after: request.after)
+        var entry = Entry(id: id, timer: timer, kind: request.kind, settings: request.settings, after: request.after)
+        entry.owner = caller.app
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }

@@ -13,21 +13,21 @@ extension TimerService {
         return table(of: Listing(entries: [entry], readings: [reading]), Column.allCases).rows().first
     }
 
-    /// Every timer's properties, in creation order (`List`).
-    package func list() -> [[(String, ServiceValue)]] {
-        table(of: listing(), Column.allCases).rows()
+    /// Every timer's properties that `caller` may see, in creation order (`List`).
+    package func list(for caller: Caller = .user) -> [[(String, ServiceValue)]] {
+        table(of: listing(for: caller), Column.allCases).rows()
     }
 
     /// `List`'s reply, serialized (`PropertyListEncoder`).
-    package func serializedList() -> [UInt8] {
-        PropertyListEncoder.encode(table(of: listing(), Column.allCases))
+    package func serializedList(for caller: Caller = .user) -> [UInt8] {
+        PropertyListEncoder.encode(table(of: listing(for: caller), Column.allCases))
     }
 
     /// The columns `names` (every column if it is empty; `id` always) of
     /// every timer, in creation order (`ListColumns`).
-    package func table(_ names: [String]) throws(ServiceError) -> TimerTable {
+    package func table(_ names: [String], for caller: Caller = .user) throws(ServiceError) -> TimerTable {
         let columns = try TimerTable.columns(named: names).get()
-        return table(of: listing(), columns)
+        return table(of: listing(for: caller), columns)
     }
 
     /// Timers and their readings, side by side.
@@ -41,8 +41,8 @@ extension TimerService {
     /// Every timer with its reading, in creation order, read in one engine
     /// call. Arrays sized up front: at 10,000 timers, growing them (an
     /// entry is large) cost more than reading the engine.
-    private func listing() -> Listing {
-        let ids = entries.keys.sorted()
+    private func listing(for caller: Caller) -> Listing {
+        let ids = caller.app == nil ? entries.keys.sorted() : entries.values.filter { caller.owns($0.owner) }.map(\.id).sorted()
         var listed: [Entry] = []
         listed.reserveCapacity(ids.count)
         for id in ids { if let entry = entries[id] { listed.append(entry) } }
@@ -107,6 +107,7 @@ extension TimerService {
         case .live, .warn, .snooze, .ring, .pauseMedia, .soundFile, .volume, .fade:
             return Self.settingValues(column.setting ?? .live, entries.map(\.id), entries.map(\.settings))
         case .snoozedUntil: return .numbers(entries.map { $0.snoozedUntil ?? none })
+        case .owner: return .textsByID(entries.compactMap { entry in entry.owner.map { (entry.id, $0) } })
         case .laps:
             return .lapsByID(listing.indices.compactMap { row in
                 readings[row].laps.isEmpty ? nil : (entries[row].id, readings[row].laps.map(Nanos.seconds))

@@ -84,6 +84,7 @@ extension TimerService {
         guard let engineDocument = try? engine.savedDocument(of: [entry.timer]) else { return nil }
         var members: [(String, JSON)] = [("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue))]
         members += entry.settings.journalMembers
+        if let owner = entry.owner { members.append(("owner", .string(owner))) }  // absent: the user's
         if let notification = entry.notification { members.append(("notification", .integer(Int64(notification)))) }
         if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
         if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Nanos.from(seconds: finishedAt) ?? 0))) }
@@ -161,6 +162,7 @@ extension TimerService {
                     }
                     var entry = Entry(id: id, timer: handles[0], kind: kind, settings: settings, after: after,
                                       finishedAt: finishedAt)
+                    if case .string(let owner)? = item["owner"] { entry.owner = owner }
                     if case .integer(let notification)? = item["notification"], let known = UInt32(exactly: notification) {
                         entry.notification = known
                     }

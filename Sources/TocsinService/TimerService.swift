@@ -36,6 +36,8 @@ package final class TimerService: @unchecked Sendable {
         let kind: Kind
         /// What its alarm shows and plays.
         var settings: AlarmSettings
+        /// The sandboxed app that made it (`Caller.app`); nil: the user.
+        var owner: String? = nil
         /// Its notification's id on the server: after a restart the new
         /// notification replaces the one the killed service left showing.
         var notification: UInt32? = nil
@@ -65,6 +67,8 @@ package final class TimerService: @unchecked Sendable {
         /// they are removed (`Remove`, `tocsin rm --finished`). A timer
         /// costs about 1.5 KB; 10,000 list in 13 to 30 ms (`ListColumns`).
         package var timers = 10_000
+        /// Timers one sandboxed app keeps at once (of `timers`).
+        package var perApp = 100
         /// A calendar spec's length in bytes (systemd's longest are ~100).
         package static let specBytes = 1024
         /// Any other string option's length in bytes (a sound file's path:
@@ -193,6 +197,15 @@ package final class TimerService: @unchecked Sendable {
     func lookUp(_ id: UInt64) throws(ServiceError) -> Entry {
         guard let entry = entries[id] else { throw ServiceError(.noSuchTimer, "no timer \(id)") }
         return entry
+    }
+
+    /// Refuses a call of `caller` on timer `id` unless it may control it:
+    /// a sandboxed app only the timers it made.
+    package func authorize(_ id: UInt64, for caller: Caller) throws(ServiceError) {
+        let entry = try lookUp(id)
+        guard caller.owns(entry.owner) else {
+            throw ServiceError(.notPermitted, "timer \(id) is not \(caller.app ?? "")'s: a sandboxed app controls only the timers it made")
+        }
     }
 
     func engineCall<Result>(_ body: () throws(TocsinError) -> Result) throws(ServiceError) -> Result {

@@ -63,6 +63,8 @@ package struct TimerTable: Equatable, Sendable {
         case live, warn, wake, snooze, ring
         case pauseMedia = "pause_media", soundFile = "sound_file", volume, fade
         case snoozedUntil = "snoozed_until", laps
+        /// The sandboxed app that made the timer (left out: the user's).
+        case owner
 
         /// The names a code column's values stand for, by code; nil for a
         /// column of another type. Flags (`live`, `wake`, `pause_media`)

@@ -49,6 +49,22 @@ enum Variant {
         }
     }
 
+    /// An `a{sv}`'s `u` entries (the bus's credentials: UnixUserID, ProcessID).
+    static func unsignedNumbers(_ dictionary: OpaquePointer) -> [String: UInt32] {
+        var numbers: [String: UInt32] = [:]
+        for index in 0..<Int(g_variant_n_children(dictionary)) {
+            let entry = g_variant_get_child_value(dictionary, gsize(index))!
+            let key = g_variant_get_child_value(entry, 0)!
+            let boxed = g_variant_get_child_value(entry, 1)!
+            let value = g_variant_get_variant(boxed)!
+            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
+            if String(cString: g_variant_get_type_string(value)) == "u" {
+                numbers[String(cString: g_variant_get_string(key, nil))] = g_variant_get_uint32(value)
+            }
+        }
+        return numbers
+    }
+
     static func dictionary(_ properties: [(String, ServiceValue)]) -> OpaquePointer? {
         dictionary(properties.map { name, value in (name, variant(value)) })
     }

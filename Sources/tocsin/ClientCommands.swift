@@ -89,7 +89,7 @@ enum Lap: ControlAction {
 
 /// `tocsin pause|cancel|restart|rm|lap TIMER...`: one call on each timer
 /// named (`tocsin resume TIMER...` shares its work; `rm` also takes
-/// `--finished`).
+/// `--finished` and `--owner APP`).
 struct Control<Action: ControlAction>: ParsableCommand {
     static var configuration: CommandConfiguration { Action.configuration }
 
@@ -100,11 +100,18 @@ struct Control<Action: ControlAction>: ParsableCommand {
                              visibility: Action.self == Remove.self ? .default : .private))
     var finished = false
 
+    @Option(help: ArgumentHelp("Remove every timer a sandboxed app made (its id, as tocsin ls shows it).",
+                               valueName: "app", visibility: Action.self == Remove.self ? .default : .private))
+    var owner: String?
+
     func validate() throws {
         if Action.self == Remove.self {
-            guard finished != !timers.isEmpty else { throw ValidationError("give the timers to remove, or --finished") }
+            guard [finished, owner != nil, !timers.isEmpty].count(where: { $0 }) == 1 else {
+                throw ValidationError("give the timers to remove, --finished or --owner APP")
+            }
         } else {
             guard !finished else { throw ValidationError("Unknown option '--finished'") }
+            guard owner == nil else { throw ValidationError("Unknown option '--owner'") }
             guard !timers.isEmpty else { throw ValidationError("Missing expected argument '<timers> ...'") }
         }
     }
@@ -112,6 +119,7 @@ struct Control<Action: ControlAction>: ParsableCommand {
     func run() throws {
         let client = try ServiceControl.connect()
         if finished { return Descriptor.say(try ServiceControl.removeFinished(on: client)) }
+        if let owner { return Descriptor.say(try ServiceControl.remove(ownedBy: owner, on: client)) }
         try ServiceControl.control(Action.method, timers, on: client, say: Descriptor.say)
     }
 }

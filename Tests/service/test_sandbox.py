@@ -1,0 +1,109 @@
+"""Sandboxed callers for real: a process run by bubblewrap (what Flatpak
+runs apps in) with a /.flatpak-info naming its app bound into its new root,
+calling the service over the same bus. It sees and controls only the timers
+it made; the user (the command, any unsandboxed program) sees and controls
+all, each app's timers with their owner, and `tocsin rm --owner` clears
+them."""
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from servicebus import INTERFACE, NAME, PATH, add, call, service_pid, stop_service, timers
+
+BIN = os.environ.get("TOCSIN_BIN", "tocsin")
+APP = "org.example.Pomodoro"
+QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+
+def sandboxed(tmp_path, *command, app=APP):
+    """`command` in a bubblewrap sandbox whose /.flatpak-info names `app`:
+    a root of its own (the system's /usr and /etc read-only, nothing of
+    this process's files), its own pids, and the session bus (an abstract
+    socket, so the network namespace is shared, as Flatpak shares it)."""
+    info = tmp_path / f"{app}.flatpak-info"
+    info.write_text(f"[Application]\nname={app}\nruntime=runtime/org.example.Platform/x86_64/1\n")
+    # The bus's socket bound in where the address says it is (a path
+    # socket; an abstract one is reached through the shared network).
+    address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+    socket = dict(part.split("=", 1) for part in address.split(":", 1)[1].split(",")).get("path")
+    bus = ["--bind", socket, socket] if socket else []
+    return subprocess.run(
+        ["bwrap", "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+         "--ro-bind", str(info), "/.flatpak-info", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", *bus,
+         "--setenv", "DBUS_SESSION_BUS_ADDRESS", os.environ["DBUS_SESSION_BUS_ADDRESS"], *command],
+        capture_output=True, text=True, timeout=60)
+
+
+def gdbus(tmp_path, method, *arguments, app=APP):
+    return sandboxed(tmp_path, "gdbus", "call", "--session", "-d", NAME, "-o", PATH, "-m", f"{INTERFACE}.{method}",
+                     "--", *arguments, app=app)
+
+
+def sandboxed_ids(tmp_path, app=APP):
+    """The ids the sandboxed app's ListColumns gives."""
+    result = gdbus(tmp_path, "ListColumns", "['label']", app=app)
+    assert result.returncode == 0, result.stderr
+    ids = result.stdout.split("'id': <")[1].split("]")[0]  # "@at [" or "[uint64 2, 3"
+    return [int(word) for word in re.findall(r"\d+", ids.split("[", 1)[1].replace("uint64", ""))]
+
+
+def test_a_sandboxed_app_sees_and_controls_only_its_own_timers(tmp_path):
+    tea = add("Tea", 600, **QUIET)
+    assert sandboxed_ids(tmp_path) == []  # the user's timer is not the app's to see
+    result = gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}")
+    assert result.returncode == 0, result.stderr
+    work = int(result.stdout.split("uint64 ")[1].split(",")[0].rstrip(")"))
+    assert sandboxed_ids(tmp_path) == [work]
+    # Another's timer: refused, and it says so.
+    for method, arguments in [("Cancel", [str(tea)]), ("Pause", [str(tea)]), ("Adjust", [str(tea), "60.0"]),
+                              ("Remove", [str(tea)])]:
+        result = gdbus(tmp_path, method, *arguments)
+        assert result.returncode != 0 and "dev.tocsin.Timers1.Error.NotPermitted" in result.stderr, (method, result)
+        assert f"timer {tea} is not {APP}'s" in result.stderr, result.stderr
+    # Its own: as any caller's.
+    assert gdbus(tmp_path, "Pause", str(work)).returncode == 0
+    # Another app sees neither.
+    assert sandboxed_ids(tmp_path, app="org.example.Other") == []
+    # The user sees both, the app's with its owner; List and ls --json too.
+    listed = timers()
+    assert listed[tea]["state"] == "running" and "owner" not in listed[tea]
+    assert listed[work]["owner"] == APP and listed[work]["state"] == "suspended"
+    ls = subprocess.run([BIN, "ls"], capture_output=True, text=True, timeout=30)
+    assert ls.returncode == 0 and f"({APP})" in ls.stdout and ls.stdout.count(APP) == 1, ls
+    # The owner outlives the service (the journal).
+    stop_service()
+    assert timers()[work]["owner"] == APP
+    assert sandboxed_ids(tmp_path) == [work]
+    removed = subprocess.run([BIN, "rm", "--owner", APP], capture_output=True, text=True, timeout=30)
+    assert removed.returncode == 0 and "Removed 1 of org.example.Pomodoro: Work" in removed.stdout, removed
+    assert list(timers()) == [tea]
+
+
+def test_a_later_process_does_not_inherit_a_sandboxed_identity(tmp_path):
+    """Identity is per connection: once the sandboxed caller is gone, a
+    process after it (a new connection, whatever pid it gets) is asked
+    afresh, and an unsandboxed one is the user; the app stays the app."""
+    result = gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}")
+    assert result.returncode == 0, result.stderr
+    work = int(result.stdout.split("uint64 ")[1].split(",")[0].rstrip(")"))
+    mine = add("Tea", 600, **QUIET)
+    for _ in range(5):  # each busctl call: a new process and connection
+        call("Pause", "t", work)  # (raises if refused)
+        call("Resume", "t", work)
+    assert sorted(timers()) == [work, mine]
+    assert sandboxed_ids(tmp_path) == [work]
+    assert gdbus(tmp_path, "Pause", str(mine)).returncode != 0
+
+
+def test_a_sandbox_without_an_app_id_is_refused(tmp_path):
+    result = sandboxed(tmp_path, "gdbus", "call", "--session", "-d", NAME, "-o", PATH, "-m", f"{INTERFACE}.ListColumns",
+                       "--", "['label']", app="")
+    assert result.returncode != 0 and "NotPermitted" in result.stderr and "without an app id" in result.stderr, result

@@ -33,16 +33,17 @@ extension Variant {
     /// interface says it is (an unknown column is skipped: a newer service).
     static func table(_ dictionary: OpaquePointer) -> TimerTable? {
         var columns: [(TimerTable.Column, TimerTable.Values)] = []
-        for index in 0..<Int(g_variant_n_children(dictionary)) {
-            let entry = g_variant_get_child_value(dictionary, gsize(index))!
-            let key = g_variant_get_child_value(entry, 0)!
-            let boxed = g_variant_get_child_value(entry, 1)!
-            let value = g_variant_get_variant(boxed)!
-            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
-            guard let column = TimerTable.Column(rawValue: String(cString: g_variant_get_string(key, nil))) else { continue }
-            guard let values = values(value) else { return nil }
+        var malformed = false
+        forEachEntry(of: dictionary) { name, value in
+            guard let column = TimerTable.Column(rawValue: name) else { return true }
+            guard let values = values(value) else {
+                malformed = true
+                return false
+            }
             columns.append((column, values))
+            return true
         }
+        if malformed { return nil }
         let table = TimerTable(columns)
         return table.isWellFormed ? table : nil
     }

@@ -25,12 +25,8 @@ enum Variant {
     /// An `a{sv}`'s entries: name, the value's type, and the value where
     /// it is one the service uses (s, d, b, t, ad).
     static func decode(_ dictionary: OpaquePointer) -> [(name: String, type: String, value: ServiceValue?)] {
-        (0..<Int(g_variant_n_children(dictionary))).map { index in
-            let entry = g_variant_get_child_value(dictionary, gsize(index))!
-            let key = g_variant_get_child_value(entry, 0)!
-            let boxed = g_variant_get_child_value(entry, 1)!
-            let value = g_variant_get_variant(boxed)!
-            defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
+        var entries: [(name: String, type: String, value: ServiceValue?)] = []
+        forEachEntry(of: dictionary) { name, value in
             let type = String(cString: g_variant_get_type_string(value))
             let decoded: ServiceValue? = switch type {
             case "s": .text(String(cString: g_variant_get_string(value, nil)))
@@ -45,22 +41,31 @@ enum Variant {
                 })
             default: nil
             }
-            return (String(cString: g_variant_get_string(key, nil)), type, decoded)
+            entries.append((name, type, decoded))
+            return true
         }
+        return entries
     }
 
-    /// An `a{sv}`'s `u` entries (the bus's credentials: UnixUserID, ProcessID).
-    static func unsignedNumbers(_ dictionary: OpaquePointer) -> [String: UInt32] {
-        var numbers: [String: UInt32] = [:]
+    /// Calls `body` with each entry of an `a{sv}`: its name and its value,
+    /// unboxed (a reference released after `body`), until `body` says false.
+    static func forEachEntry(of dictionary: OpaquePointer, _ body: (String, OpaquePointer) -> Bool) {
         for index in 0..<Int(g_variant_n_children(dictionary)) {
             let entry = g_variant_get_child_value(dictionary, gsize(index))!
             let key = g_variant_get_child_value(entry, 0)!
             let boxed = g_variant_get_child_value(entry, 1)!
             let value = g_variant_get_variant(boxed)!
             defer { g_variant_unref(entry); g_variant_unref(key); g_variant_unref(boxed); g_variant_unref(value) }
-            if String(cString: g_variant_get_type_string(value)) == "u" {
-                numbers[String(cString: g_variant_get_string(key, nil))] = g_variant_get_uint32(value)
-            }
+            guard body(String(cString: g_variant_get_string(key, nil)), value) else { return }
+        }
+    }
+
+    /// An `a{sv}`'s `u` entries (the bus's credentials: UnixUserID, ProcessID).
+    static func unsignedNumbers(_ dictionary: OpaquePointer) -> [String: UInt32] {
+        var numbers: [String: UInt32] = [:]
+        forEachEntry(of: dictionary) { name, value in
+            if String(cString: g_variant_get_type_string(value)) == "u" { numbers[name] = g_variant_get_uint32(value) }
+            return true
         }
         return numbers
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One `Clock.sleep` on an engine: a countdown (or alarm) whose FINISH
 /// resumes the sleeping task, and the race between that finish, the task's
@@ -11,7 +10,7 @@ final class Sleeper: Sendable {
         case settled
     }
 
-    private let phase = Mutex(Phase.arming)
+    private let phase = Guarded(Phase.arming)
     private let engine: TimerEngine
     private let counter: SleeperCount?
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How many sleeps wait on a `ManualClock`, and the tasks waiting for that
 /// number to reach theirs (`ManualClock.waitForSleepers`).
@@ -8,7 +7,7 @@ final class SleeperCount: Sendable {
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     var value: Int { state.withLock { $0.sleepers } }
 

@@ -160,11 +160,6 @@ extension AlarmSettings {
             return "\(field.rawValue) has the wrong type"
         }
     }
-
-    /// The fields whose values differ from `other`'s, in `Field` order.
-    package func fields(differingFrom other: AlarmSettings) -> [Field] {
-        Field.allCases.filter { self[$0] != other[$0] }
-    }
 }
 
 extension Alert {

@@ -1,9 +1,10 @@
 import TocsinBase
 
 /// A value that many threads share, behind a `TocsinLock`: what
-/// `Synchronization.Mutex` is, but on the engine's own lock, whose atomics
-/// ThreadSanitizer sees (it does not see `Mutex`'s lock on Linux, and
-/// reported the state it guards in `SleeperCount` as racing).
+/// `Synchronization.Mutex` is, but on the engine's own lock, whose C11
+/// atomics the ThreadSanitizer build instruments. (With `Mutex`, a
+/// fresh-clone run once reported `SleeperCount`'s guarded state as a
+/// Swift access race: on Linux TSan evidently does not see that lock.)
 ///
 /// `@unchecked Sendable`: `value` is touched only inside `withLock`.
 final class Guarded<Value>: @unchecked Sendable {

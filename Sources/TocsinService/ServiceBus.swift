@@ -23,6 +23,8 @@ final class ServiceBus: @unchecked Sendable {
     private var ownerID: guint = 0
     /// The current call's arguments, released when it ends.
     private var held: [OpaquePointer] = []
+    /// Calls waiting their turn (`ServiceBus+Turns`).
+    var turns = Turns()
     /// Called when the name cannot be had or is lost (with a reason).
     var onLost: (String) -> Void = { _ in }
     /// Called after every method call (the loop re-checks idleness).
@@ -35,10 +37,9 @@ final class ServiceBus: @unchecked Sendable {
         nodeInfo = g_dbus_node_info_new_for_xml(Self.introspection, nil)
         vtable = .allocate(capacity: 1)
         vtable.initialize(to: GDBusInterfaceVTable())
-        vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, me in
-            guard let me, let method, let parameters, let invocation else { return }
-            Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
-                .call(String(cString: method), parameters, invocation)
+        vtable.pointee.method_call = { _, _, _, _, method, _, invocation, me in
+            guard let me, let method, let invocation else { return }
+            Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().receive(String(cString: method), invocation)
         }
         vtable.pointee.get_property = { _, _, _, _, property, _, me in
             guard let me, let property, String(cString: property) == "CanWake" else { return nil }
@@ -89,6 +90,7 @@ final class ServiceBus: @unchecked Sendable {
     /// Sends what is queued (the last signals), gives the name up and lets
     /// the connection go. Safe after the bus went away or the name was never had.
     func close() {
+        refuseWaiting("the service is stopping: call again (D-Bus activation starts it)")
         flush()
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         ownerID = 0
@@ -100,8 +102,9 @@ final class ServiceBus: @unchecked Sendable {
         connection = nil
     }
 
-    /// Returns once what is queued has been written to the bus.
+    /// Returns once what is queued (the signals too) has been written to the bus.
     private func flush() {
+        sendSignals(.max)
         if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
     }
 
@@ -121,12 +124,20 @@ final class ServiceBus: @unchecked Sendable {
 
     // MARK: - Calls
 
-    private func call(_ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+    /// What a call is answered with: a tuple of values (floating), or an error.
+    enum Reply {
+        case values(OpaquePointer?)
+        case error(ServiceError)
+    }
+
+    /// Runs one call (in `ServiceBus+Turns`' order) and says its answer,
+    /// which is sent once what it changed is saved.
+    func execute(_ method: String, _ invocation: OpaquePointer) -> Reply {
         defer {
             for value in held { g_variant_unref(value) }
             held = []
-            afterCall()
         }
+        let parameters = g_dbus_method_invocation_get_parameters(invocation)!
         do throws(ServiceError) {
             let caller = try self.caller(of: invocation)
             if Self.timerMethods.contains(method) { try service.authorize(id(parameters), for: caller) }
@@ -151,9 +162,7 @@ final class ServiceBus: @unchecked Sendable {
                 reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
-                g_dbus_method_invocation_return_value(invocation, Variant.serialized(service.serializedList(for: caller),
-                                                                                   type: "(aa{sv})"))
-                return
+                return .values(Variant.serialized(service.serializedList(for: caller), type: "(aa{sv})"))
             case "ListColumns":
                 var count: gsize = 0
                 let names = g_variant_get_strv(child(parameters, 0), &count)
@@ -166,9 +175,17 @@ final class ServiceBus: @unchecked Sendable {
             default:
                 throw ServiceError(.invalidArgument, "no method \(method)")
             }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple(reply))
+            return .values(Variant.tuple(reply))
         } catch {
-            g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
+            return .error(error)
+        }
+    }
+
+    /// Sends `reply` to `invocation`'s caller (which consumes the invocation).
+    func answer(_ invocation: OpaquePointer, _ reply: Reply) {
+        switch reply {
+        case .values(let values): g_dbus_method_invocation_return_value(invocation, values)
+        case .error(let error): g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
         }
     }
 
@@ -207,9 +224,12 @@ final class ServiceBus: @unchecked Sendable {
         UInt64(g_variant_get_uint64(child(parameters, 0)))
     }
 
+    /// Queues a signal; `ServiceBus+Turns` sends it (after the answers of
+    /// the round that made it, and paced with them).
     private func emit(_ signal: String, _ values: [OpaquePointer?]) {
-        guard let connection else { return }
-        g_dbus_connection_emit_signal(connection, nil, Self.path, Self.interface, signal, Variant.tuple(values), nil)
+        guard connection != nil, let arguments = Variant.tuple(values) else { return }
+        turns.outgoing.append((signal, g_variant_ref_sink(arguments)))
+        if !turns.isTaking { pump() }
     }
 
     /// The interface, as share/dbus-1/interfaces/dev.tocsin.Timers1.xml has it.

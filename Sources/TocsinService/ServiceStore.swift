@@ -9,7 +9,7 @@ import TocsinBase
 /// atomically), and a journal beside it (`timers.journal`), one JSON line
 /// per change since the snapshot, appended and fsynced before the change
 /// is answered: a change costs one small write, not a rewrite of every
-/// timer. Each line and the snapshot carry a change number, so a line the
+/// timer, and the calls of one round (`ServiceBus+Turns`) share one fsync. Each line and the snapshot carry a change number, so a line the
 /// snapshot already has is skipped (a crash between writing a snapshot and
 /// emptying the journal). A line cut short by a crash is the last one; it
 /// is ignored and cut off at the next start. Each timer's record wraps the
@@ -72,12 +72,13 @@ package final class ServiceStore: @unchecked Sendable {
         lockFile = -1
     }
 
-    /// Appends `lines` to the journal and syncs it. On failure the journal
-    /// is cut back to what it held before, so that no part of these lines
-    /// stays to be read later (a partial line in the middle would make the
-    /// whole journal unreadable).
+    /// Appends `lines` to the journal and syncs it, or with `sync` false
+    /// leaves them for `syncJournal` (one fdatasync for a group of calls).
+    /// On failure the journal is cut back to what it held before, so that
+    /// no part of these lines stays to be read later (a partial line in the
+    /// middle would make the whole journal unreadable).
     /// - Throws: the system's reason ("No space left on device").
-    func append(_ lines: [JSON]) throws(StoreError) {
+    func append(_ lines: [JSON], sync: Bool = true) throws(StoreError) {
         if journal < 0 {
             if let failure = makeFolders() { throw failure }
             journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
@@ -86,7 +87,12 @@ package final class ServiceStore: @unchecked Sendable {
         let before = lseek(journal, 0, SEEK_END)
         guard before >= 0 else { throw StoreError(errno: errno, path: journalPath) }
         var failure = Descriptor.write(lines.map { $0.compactEncoded() + "\n" }.joined(), to: journal)
+        if failure == 0 && !sync {
+            if unsyncedFrom == nil { unsyncedFrom = before }
+            return
+        }
         if failure == 0 && fdatasync(journal) != 0 { failure = errno }
+        if failure == 0 { unsyncedFrom = nil }
         guard failure != 0 else { return }
         if ftruncate(journal, before) != 0 {
             // The lines may stay in part, and a later append would follow
@@ -94,6 +100,26 @@ package final class ServiceStore: @unchecked Sendable {
             damaged = true
         }
         throw StoreError(errno: failure, path: journalPath)
+    }
+
+    /// Where the lines appended without a sync begin; nil when all are synced.
+    private var unsyncedFrom: off_t?
+
+    /// Syncs the lines appended with `sync` false.
+    /// - Throws: the system's reason; the lines are then still unsynced
+    ///   (`discardUnsynced` cuts them off).
+    func syncJournal() throws(StoreError) {
+        guard unsyncedFrom != nil else { return }
+        guard fdatasync(journal) == 0 else { throw StoreError(errno: errno, path: journalPath) }
+        unsyncedFrom = nil
+    }
+
+    /// Cuts off the lines appended since the last sync (their calls are
+    /// answered with an error, so a restart must not read them).
+    func discardUnsynced() {
+        guard let from = unsyncedFrom else { return }
+        if ftruncate(journal, from) != 0 { damaged = true }
+        unsyncedFrom = nil
     }
 
     /// True while the journal may end in a part of a failed append: the next
@@ -107,6 +133,7 @@ package final class ServiceStore: @unchecked Sendable {
         guard journal >= 0 else { return }
         if ftruncate(journal, 0) == 0 {
             damaged = false
+            unsyncedFrom = nil
             _ = fdatasync(journal)
         }
     }

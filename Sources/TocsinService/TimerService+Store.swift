@@ -18,6 +18,7 @@ extension TimerService {
     ///   written; the journal and snapshot are then as they were.
     func save(_ ids: [UInt64]) throws(ServiceError) {
         guard let store else { return }
+        guard !savingStopped else { throw ServiceError(.failed, "cannot save the change: the service is stopping") }
         let all = ids + unsaved.filter { !ids.contains($0) }.sorted()
         guard !all.isEmpty else { return }
         if store.damaged || journalLines + all.count > max(Self.journalLimit, entries.count) {
@@ -34,12 +35,43 @@ extension TimerService {
             }
         }
         do throws(StoreError) {
-            try store.append(lines)
+            try store.append(lines, sync: !grouping)
         } catch {
             throw ServiceError(.failed, "cannot save the change: \(error)")
         }
         journalLines += lines.count
         noteSaved(all)
+    }
+
+    /// Calls from here to `endGroup` are saved together: each call's lines
+    /// are written as it runs (a write that fails undoes that call alone),
+    /// and synced once at the end, before any of them is answered.
+    package func beginGroup() {
+        grouping = true
+    }
+
+    /// Syncs what the group's calls wrote. If that fails, a snapshot is
+    /// tried in its place; if that fails too, the group's lines are cut off,
+    /// nothing more is saved (`savingStopped`) and the reason returned: the
+    /// calls must be answered with it and the service must stop, since its
+    /// timers in memory hold changes that are not on disk (a restart reads
+    /// the files, which hold every change answered before).
+    package func endGroup() -> ServiceError? {
+        grouping = false
+        guard let store else { return nil }
+        do throws(StoreError) {
+            try store.syncJournal()
+            return nil
+        } catch {
+            do throws(ServiceError) {
+                try snapshot()
+                return nil
+            } catch let failure {
+                store.discardUnsynced()
+                savingStopped = true
+                return ServiceError(.failed, "cannot save the change: \(error) (\(failure.message))")
+            }
+        }
     }
 
     /// `save`, for a change that has happened already (an event: a finish,
@@ -59,7 +91,7 @@ extension TimerService {
     /// - Throws: `.failed` with the system's reason; the files are then as
     ///   they were.
     func snapshot() throws(ServiceError) {
-        guard let store else { return }
+        guard let store, !savingStopped else { return }
         let records: [JSON] = entries.values.sorted { $0.id < $1.id }.compactMap { record(of: $0).map(JSON.object) }
         var members: [(String, JSON)] = [
             ("format", .string(ServiceStore.format)), ("version", .integer(ServiceStore.version)),

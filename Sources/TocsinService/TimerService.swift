@@ -102,6 +102,12 @@ package final class TimerService: @unchecked Sendable {
     var journalLines = 0
     /// Timers changed by events whose records could not be written yet.
     var unsaved: Set<UInt64> = []
+    /// True during a group of calls (`beginGroup`): saves are written, and
+    /// synced once at `endGroup`.
+    var grouping = false
+    /// Set when a group could not be saved: nothing more is written (the
+    /// files hold what was last answered; the service stops).
+    var savingStopped = false
     /// The server id of the notifier's summary of the live timers beyond
     /// its limit, while one shows: kept in the snapshot, so that after a
     /// crash the next summary replaces it rather than leaving it orphaned.

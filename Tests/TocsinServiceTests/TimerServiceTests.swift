@@ -233,4 +233,23 @@ import Tocsin
         #expect(message { _ = try service.add(label: "X", seconds: -1, options: [:]) }
                 == "seconds must be a finite number above 0, at most 100 years; got -1.0")
     }
+
+    /// A round of calls (ServiceBus+Turns) is written as it runs and synced
+    /// once: a call that fails takes nothing of the others with it, and
+    /// what the group answered is read back by the next service.
+    @Test func aGroupOfCallsIsSavedTogether() throws {
+        let first = try service()
+        first.beginGroup()
+        let tea = try first.add(label: "Tea", seconds: 60, options: [:])
+        #expect(throws: ServiceError(.noSuchTimer, "no timer 99")) { try first.pause(99) }
+        let egg = try first.add(label: "Egg", seconds: 90, options: [:])
+        try first.pause(tea)
+        let journal = folder + "/state/timers.journal"
+        #expect(try TimerFile.read(journal).count(where: { $0 == UInt8(ascii: "\n") }) == 3)  // written before the sync
+        #expect(first.endGroup() == nil)
+        #expect(!first.grouping)
+        let second = try service()
+        #expect(second.list().compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(tea), .id(egg)])
+        #expect(value("state", of: tea, in: second) == .text("suspended"))
+    }
 }

@@ -1,0 +1,190 @@
+import CGio
+
+/// Callers take turns (docs/dbus.md, Fairness): a client that sends calls
+/// as fast as it can does not hold up another's.
+///
+/// A call that changes something waits in its caller's queue; rounds run
+/// them one per caller in turn, at most `roundCalls` calls or `roundMicros`
+/// of work a round, then sync the journal once for the whole round and only
+/// then answer them (nothing is acknowledged that is not on disk). Between
+/// rounds the main loop reads what came in, so a `List` or `ListColumns`
+/// from a caller with nothing waiting is answered at once, from saved state.
+/// Each caller's own calls still run, and are answered, in the order sent.
+///
+/// What the service sends is paced too: after a round's answers, or a
+/// batch of at most `roundCalls` signals, the next round or batch waits
+/// until the bus has taken them (an asynchronous flush). Else answers and
+/// signals made faster than the bus daemon routes them queue up in front of
+/// every other caller's answer.
+extension ServiceBus {
+    /// Calls that change nothing: answered at once when their caller has
+    /// nothing waiting.
+    static let readMethods: Set = ["List", "ListColumns", "Watch"]
+    /// The most calls a round runs, and signals a batch sends.
+    static let roundCalls = 256
+    /// The most work a round does (µs) before it syncs and answers.
+    static let roundMicros: Int64 = 10_000
+
+    /// The queues and the round's state.
+    struct Turns {
+        /// Each caller's calls not yet run, in the order sent, by unique name.
+        var queues: [String: Queue<(method: String, invocation: OpaquePointer)>] = [:]
+        /// The callers with calls waiting, whose turn is next first.
+        var order: [String] = []
+        /// The main loop's source that runs rounds; 0 when none is due.
+        var source: guint = 0
+        /// True from sending answers or signals until the bus has taken them.
+        var flushing = false
+        /// True while a round runs: its signals wait for its answers.
+        var isTaking = false
+        /// Signals not sent yet, in order (name, arguments held).
+        var outgoing = Queue<(String, OpaquePointer)>()
+    }
+
+    /// A first-in first-out queue over an array (emptied when drained).
+    struct Queue<Element> {
+        private var items: [Element] = []
+        private var head = 0
+        var isEmpty: Bool { head == items.count }
+        var count: Int { items.count - head }
+
+        mutating func append(_ item: Element) {
+            items.append(item)
+        }
+
+        mutating func removeFirst() -> Element? {
+            guard !isEmpty else { return nil }
+            defer {
+                head += 1
+                if isEmpty { (items, head) = ([], 0) }
+            }
+            return items[head]
+        }
+
+        /// Removes the last `count - keeping` items, returning them.
+        mutating func cut(keeping: Int) -> [Element] {
+            let cut = Array(items[(head + keeping)...])
+            items.removeLast(cut.count)
+            return cut
+        }
+    }
+
+    /// A call from the bus: answered now if it only reads and its caller
+    /// has nothing waiting, else queued for the next round.
+    func receive(_ method: String, _ invocation: OpaquePointer) {
+        let sender = g_dbus_method_invocation_get_sender(invocation).map { String(cString: $0) } ?? ""
+        if Self.readMethods.contains(method) && turns.queues[sender] == nil {
+            answer(invocation, execute(method, invocation))
+            afterCall()
+            return
+        }
+        if turns.queues[sender] == nil { turns.order.append(sender) }
+        turns.queues[sender, default: Queue()].append((method, invocation))
+        scheduleRound()
+    }
+
+    /// Runs a round soon, unless one is due or the last one's answers are
+    /// still being sent.
+    private func scheduleRound() {
+        guard turns.source == 0, !turns.flushing, !turns.order.isEmpty else { return }
+        // At the priority GDBus hands calls over at: each pass of the loop
+        // reads what came in and runs one round.
+        turns.source = g_idle_add_full(G_PRIORITY_DEFAULT, { me in
+            guard let me else { return 0 }
+            return Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().takeTurns() ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// One round. Always false (its source ends): `pump` schedules the
+    /// next once the bus has taken this one's answers.
+    private func takeTurns() -> Bool {
+        let started = g_get_monotonic_time()
+        var answers: [(OpaquePointer, Reply)] = []
+        turns.isTaking = true
+        let signalsBefore = turns.outgoing.count
+        service.beginGroup()
+        var position = 0
+        while answers.count < Self.roundCalls, !turns.order.isEmpty, g_get_monotonic_time() - started < Self.roundMicros {
+            if position >= turns.order.count { position = 0 }
+            let sender = turns.order[position]
+            guard let call = turns.queues[sender]?.removeFirst() else {
+                turns.order.remove(at: position)
+                continue
+            }
+            answers.append((call.invocation, execute(call.method, call.invocation)))
+            if turns.queues[sender]?.isEmpty ?? true {
+                turns.queues[sender] = nil
+                turns.order.remove(at: position)
+            } else {
+                position += 1
+            }
+        }
+        // The next round starts with the caller whose turn came next.
+        if position > 0 && position < turns.order.count {
+            turns.order = Array(turns.order[position...] + turns.order[..<position])
+        }
+        let failure = service.endGroup()
+        turns.isTaking = false
+        for (invocation, reply) in answers {
+            if let failure, case .values(let values) = reply {
+                if let values { g_variant_unref(g_variant_ref_sink(values)) }
+                answer(invocation, .error(failure))
+            } else {
+                answer(invocation, reply)
+            }
+        }
+        turns.source = 0
+        if let failure {
+            for (_, arguments) in turns.outgoing.cut(keeping: signalsBefore) { g_variant_unref(arguments) }
+            onLost(failure.message)
+            return false
+        }
+        afterCall()
+        pump(answered: !answers.isEmpty)
+        return false
+    }
+
+    /// Sends the next batch of signals, then waits until the bus has taken
+    /// it (and a round's answers, if `answered`) before the next batch or
+    /// round. With nothing sent, the next round may run at once.
+    func pump(answered: Bool = false) {
+        guard !turns.flushing, !turns.isTaking, let connection else { return }
+        guard sendSignals(Self.roundCalls) > 0 || answered else {
+            scheduleRound()
+            return
+        }
+        turns.flushing = true
+        g_dbus_connection_flush(connection, nil, { _, _, me in
+            guard let me else { return }
+            let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
+            bus.turns.flushing = false
+            bus.pump()
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Sends up to `limit` queued signals, in order; how many.
+    @discardableResult
+    func sendSignals(_ limit: Int) -> Int {
+        var sent = 0
+        while sent < limit, let (signal, arguments) = turns.outgoing.removeFirst() {
+            if let connection {
+                g_dbus_connection_emit_signal(connection, nil, Self.path, Self.interface, signal, arguments, nil)
+            }
+            g_variant_unref(arguments)
+            sent += 1
+        }
+        return sent
+    }
+
+    /// Answers every waiting call with `reason` (the service is stopping).
+    func refuseWaiting(_ reason: String) {
+        if turns.source != 0 { g_source_remove(turns.source) }
+        turns.source = 0
+        for sender in turns.order {
+            while let call = turns.queues[sender]?.removeFirst() {
+                answer(call.invocation, .error(ServiceError(.failed, reason)))
+            }
+        }
+        (turns.queues, turns.order) = ([:], [])
+    }
+}

@@ -1,0 +1,179 @@
+"""A D-Bus fuzzer in dfuzzer's manner, for the timer service: it reads the
+object's interface by introspection and calls every method, and gets and
+sets every property, with values generated from each argument's signature
+(the edges dfuzzer uses: empty and very long strings, format directives,
+control characters and odd UTF-8, NaN, infinities, 0, the largest numbers,
+and random ones; for `a{sv}` option names the service knows, with values of
+every type), then checks that the service is still the same process and
+still answers. dfuzzer itself (github.com/dbus-fuzzer/dfuzzer) is not in
+Debian or PyPI, so it cannot be installed here; this does its job for this
+one service.
+
+    python3 dbusfuzz.py ITERATIONS [SECONDS] [SEED]
+
+ITERATIONS calls per member (each method; Get, GetAll and Set of each
+property), or for SECONDS (0: no limit) round after round. Exits 0 when
+the service survived, 1 with the member and arguments that broke it.
+Timers it adds are removed at the end; ids below the first one it made are
+never named (the timers made before it stay as they were)."""
+
+import math
+import random
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+
+from jeepney import DBusAddress, MessageType, new_method_call
+from jeepney.io.blocking import open_dbus_connection
+
+NAME, PATH, INTERFACE = "dev.tocsin.Timers", "/dev/tocsin/Timers", "dev.tocsin.Timers1"
+OPTIONS = ["after", "alert", "calendar", "clock", "fade", "kind", "live", "pause_media", "ring", "snooze", "sound",
+           "sound_file", "start", "tick", "volume", "wake", "warn"]
+COLUMNS = ["id", "label", "state", "remaining", "owner", "kind", "next", "calendar", "nope", ""]
+STRINGS = ["", " ", "a" * 5000, "%s%n%x%d" * 20, "\u00e9\u0301\U0001f514", "\x01\x1b[31m\x7f", "../../etc/passwd",
+           "Mon..Fri 07:00", "*-*-* *:*:00", "2026-02-30 25:61", "daily", "-1", "1e309", "nan", "/dev/null",
+           "x" * 1025, "\n" * 100, "Europe/Berlin", "monotonic", "awake", "countdown", "calendar", "alarm"]
+DOUBLES = [0.0, -0.0, 1e-9, 0.5, 1.0, 59.9, 3600.0, 86400.0 * 366 * 101, -1.0, 1e308, -1e308, math.inf, -math.inf,
+           math.nan, 5e-324]
+
+
+class Fuzzer:
+    def __init__(self, seed):
+        self.random = random.Random(seed)
+        self.bus = open_dbus_connection(bus="SESSION")
+        self.target = DBusAddress(PATH, bus_name=NAME, interface=INTERFACE)
+        self.calls = 0
+        self.made = []         # ids this run added
+        # The first id it makes: the timers below it were made before the run.
+        floor = self.call(self.target, "Add", "sda{sv}", ("dbusfuzz", 3600.0, {"alert": ("b", False)}))
+        if floor.header.message_type != MessageType.method_return:
+            raise SystemExit(f"dbusfuzz: the service refused a plain Add: {floor.body}")
+        self.floor = floor.body[0]
+        self.made.append(self.floor)
+    def call(self, address, method, signature="", body=(), timeout=30):
+        self.calls += 1
+        reply = self.bus.send_and_get_reply(new_method_call(address, method, signature, body), timeout=timeout)
+        return reply
+
+    def pid(self):
+        bus = DBusAddress("/org/freedesktop/DBus", bus_name="org.freedesktop.DBus", interface="org.freedesktop.DBus")
+        reply = self.call(bus, "GetConnectionUnixProcessID", "s", (NAME,))
+        return reply.body[0] if reply.header.message_type == MessageType.method_return else None
+
+    def introspect(self):
+        address = DBusAddress(PATH, bus_name=NAME, interface="org.freedesktop.DBus.Introspectable")
+        node = ElementTree.fromstring(self.call(address, "Introspect").body[0])
+        interface = node.find(f"interface[@name='{INTERFACE}']")
+        methods = {m.get("name"): "".join(a.get("type") for a in m.findall("arg") if a.get("direction", "in") == "in")
+                   for m in interface.findall("method")}
+        properties = {p.get("name"): (p.get("type"), p.get("access")) for p in interface.findall("property")}
+        return methods, properties
+
+    # Values by signature.
+
+    def value(self, signature):
+        pick = self.random
+        if signature == "s":
+            return pick.choice(STRINGS) if pick.random() < 0.7 else "".join(
+                chr(pick.randrange(1, 0x3000)) for _ in range(pick.randrange(0, 64)))
+        if signature == "d":
+            return pick.choice(DOUBLES) if pick.random() < 0.6 else pick.uniform(-1e6, 1e6)
+        if signature == "t":
+            choices = [0, 1, 2**63, 2**64 - 1, pick.randrange(2**64)] + self.made[-5:]
+            return pick.choice(choices)
+        if signature == "b":
+            return pick.random() < 0.5
+        if signature == "u":
+            return pick.choice([0, 1, 2**32 - 1, pick.randrange(2**32)])
+        if signature == "i":
+            return pick.choice([0, -1, 2**31 - 1, -2**31, pick.randrange(-2**31, 2**31)])
+        if signature == "as":
+            return [pick.choice(COLUMNS + STRINGS) for _ in range(pick.randrange(0, 12))]
+        if signature == "a{sv}":
+            count = pick.choice([0, 1, 2, 3, 5, 17, 65])
+            return {pick.choice(OPTIONS) if pick.random() < 0.85 else self.value("s"): self.variant()
+                    for _ in range(count)}
+        raise ValueError(f"no generator for {signature}")
+
+    def variant(self):
+        signature = self.random.choice(["s", "d", "t", "b", "u", "i", "as"])
+        return (signature, self.value(signature))
+
+    def arguments(self, signature):
+        parts, rest = [], signature
+        while rest:
+            for candidate in ("a{sv}", "as", "s", "d", "t", "b", "u", "i"):
+                if rest.startswith(candidate):
+                    parts.append(candidate)
+                    rest = rest[len(candidate):]
+                    break
+            else:
+                raise ValueError(f"cannot split {signature}")
+        return tuple(self.value(part) for part in parts)
+
+    # The run.
+
+    def member(self, method, signature):
+        body = self.arguments(signature)
+        if signature.startswith("t") and body[0] < self.floor:
+            return None  # a timer made before the run: it must stay as it was
+        reply = self.call(self.target, method, signature, body)
+        if method == "Add" and reply.header.message_type == MessageType.method_return:
+            self.made.append(reply.body[0])
+        return reply
+
+    def property(self, name, signature, access):
+        address = DBusAddress(PATH, bus_name=NAME, interface="org.freedesktop.DBus.Properties")
+        kind = self.random.randrange(3)
+        if kind == 0:
+            self.call(address, "Get", "ss", (self.random.choice([INTERFACE, "", "x.y"]), name))
+        elif kind == 1:
+            self.call(address, "GetAll", "s", (self.random.choice([INTERFACE, "", "x.y"]),))
+        else:
+            self.call(address, "Set", "ssv", (INTERFACE, name, self.variant()))
+
+    def clean_up(self):
+        for id in self.made:
+            self.call(self.target, "Remove", "t", (id,))
+
+
+def main():
+    iterations = int(sys.argv[1])
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 0
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else int(time.time())
+    fuzzer = Fuzzer(seed)
+    pid = fuzzer.pid()
+    if pid is None:
+        print("dbusfuzz: the service is not running", file=sys.stderr)
+        return 1
+    methods, properties = fuzzer.introspect()
+    print(f"dbusfuzz: seed {seed}, pid {pid}, {len(methods)} methods, {len(properties)} properties", flush=True)
+    deadline = time.monotonic() + seconds if seconds else None
+    rounds = 0
+    while True:
+        for method, signature in sorted(methods.items()):
+            for _ in range(iterations):
+                try:
+                    fuzzer.member(method, signature)
+                except Exception as error:  # a timeout, a closed connection
+                    print(f"dbusfuzz: {method}: {error!r} (seed {seed})", file=sys.stderr)
+                    return 1
+        for name, (signature, access) in sorted(properties.items()):
+            for _ in range(iterations):
+                fuzzer.property(name, signature, access)
+        rounds += 1
+        if fuzzer.pid() != pid:
+            print(f"dbusfuzz: the service (pid {pid}) is gone after round {rounds} (seed {seed})", file=sys.stderr)
+            return 1
+        if deadline is None or time.monotonic() > deadline:
+            break
+        if len(fuzzer.made) > 5000:  # stay clear of the timer limit on long runs
+            fuzzer.clean_up()
+            fuzzer.made = []
+    fuzzer.clean_up()
+    print(f"dbusfuzz: {fuzzer.calls} calls in {rounds} rounds, the service (pid {pid}) answered them all", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The long D-Bus fuzz run (the nightly kind): Tests/support/dbusfuzz.py, in
+# dfuzzer's manner, against `tocsin service` on a private session bus for
+# HOURS (default 1; fractions allowed), round after round of 300 calls of
+# every method and property, with SEED (default: the time) printed so that
+# a failure can be run again. Three timers made before it (a countdown, a
+# paused one, a calendar alarm) must come through as they were, and the
+# service must be the same process at the end. `make test` runs a short
+# run (Tests/service/test_fuzz_dbus.py).
+#   scripts/fuzz-dbus.sh [HOURS] [SEED]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+hours=${1:-1}
+seed=${2:-$(date +%s)}
+scripts/install-deps.sh
+make -s out/venv/.installed
+swift build --product tocsin > /dev/null
+work=$(mktemp -d)
+{ read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+trap 'kill $(jobs -p) 2> /dev/null || true; kill "$bus_pid" 2> /dev/null || true; rm -rf "$work"' EXIT
+export DBUS_SESSION_BUS_ADDRESS=$address
+"$(swift build --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$work/timers.json" 2> "$work/service.log" &
+gdbus wait --session --timeout 10 dev.tocsin.Timers
+call() { gdbus call --session -d dev.tocsin.Timers -o /dev/tocsin/Timers -m "dev.tocsin.Timers1.$1" -- "${@:2}" > /dev/null; }
+call Add "'Tea'" 600.0 "{'alert': <false>}"
+call Add "'Wake'" 0.0 "{'calendar': <'Mon..Fri 07:00'>, 'alert': <false>}"
+call Add "'Bread'" 900.0 "{'alert': <false>}"
+call Pause 3
+listing() {
+  gdbus call --session -d dev.tocsin.Timers -o /dev/tocsin/Timers -m dev.tocsin.Timers1.ListColumns \
+    "['id', 'label', 'kind', 'state', 'duration', 'calendar']" | grep -o "'id': <\[[^]]*\]>.*"
+}
+before=$(listing)
+seconds=$(python3 -c "print(float('$hours') * 3600)")
+if ! out/venv/bin/python Tests/support/dbusfuzz.py 300 "$seconds" "$seed"; then
+  echo "fuzz-dbus: failed (seed $seed); the service's log:"; cat "$work/service.log"; exit 1
+fi
+after=$(listing)
+# The fuzzer removed its own timers: what is left is the three made before it.
+if [ "$before" != "$after" ]; then
+  echo "fuzz-dbus: the timers made before changed (seed $seed):"; echo "before: $before"; echo "after:  $after"; exit 1
+fi
+echo "fuzz-dbus: passed, $hours h, seed $seed"

@@ -23,23 +23,38 @@ package struct Caller: Equatable, Sendable {
 
     /// The caller behind process `pid` of user `uid`, as the bus vouches
     /// for them (`GetConnectionCredentials`).
-    /// - Throws: `.notPermitted` for another user's program, or a process
-    ///   in a sandbox whose app cannot be named.
+    ///
+    /// The process is held by its `/proc/PID` folder while its root is read:
+    /// if it ends meanwhile and another takes its pid, lookups in the folder
+    /// fail rather than read the newcomer's root. (A bus that gives a pidfd,
+    /// `ProcessFD`, would close the last gap, a pid reused before the
+    /// folder is opened while a child of the caller keeps its connection;
+    /// Debian 12's dbus-daemon gives none.)
+    /// - Throws: `.notPermitted` for another user's program, a process in
+    ///   a sandbox whose app cannot be named, or one that has ended.
     package static func identify(uid: UInt32, pid: UInt32, serviceUID: UInt32 = getuid()) throws(ServiceError) -> Caller {
         guard uid == serviceUID else {
             throw ServiceError(.notPermitted, "the timer service of user \(serviceUID) takes no calls from user \(uid)")
         }
-        let path = "/proc/\(pid)/root/.flatpak-info"
-        guard let file = fopen(path, "r") else {
-            // No such file: not sandboxed. Any other failure (the root
-            // cannot be looked into) is refused: it might be a sandbox.
-            if errno == ENOENT { return .user }
-            throw ServiceError(.notPermitted, "cannot tell whether process \(pid) is sandboxed: \(String(cString: strerror(errno)))")
+        let ended = ServiceError(.notPermitted, "process \(pid), which called, has ended: it cannot be told apart")
+        let folder = open("/proc/\(pid)", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw ended }
+        defer { close(folder) }
+        let info = openat(folder, "root/.flatpak-info", O_RDONLY | O_CLOEXEC)
+        let failure = errno
+        guard info >= 0 else {
+            // No such file: not sandboxed, if it is still the same process.
+            // Any other failure (the root cannot be looked into) is refused:
+            // it might be a sandbox.
+            guard faccessat(folder, "stat", F_OK, 0) == 0 else { throw ended }
+            if failure == ENOENT { return .user }
+            throw ServiceError(.notPermitted, "cannot tell whether process \(pid) is sandboxed: \(String(cString: strerror(failure)))")
         }
-        defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65536, case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[..<count] }
+        while bytes.count < 65536, case let count = read(info, &buffer, buffer.count), count > 0 { bytes += buffer[..<count] }
+        close(info)
+        guard faccessat(folder, "stat", F_OK, 0) == 0 else { throw ended }
         guard let app = appID(inFlatpakInfo: String(decoding: bytes, as: UTF8.self)) else {
             throw ServiceError(.notPermitted, "a sandboxed caller without an app id (its /.flatpak-info names none)")
         }

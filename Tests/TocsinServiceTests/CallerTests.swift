@@ -31,6 +31,19 @@ import Tocsin
         #expect(try Caller.identify(uid: getuid(), pid: UInt32(getpid())) == .user)  // this process has no /.flatpak-info
     }
 
+    /// Its pid may be someone else's by now: refused, not looked up.
+    @Test func aCallerThatHasEndedIsRefused() throws {
+        var child: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { free(arguments[0]) }
+        #expect(posix_spawn(&child, "/bin/true", nil, nil, arguments, nil) == 0)
+        var status: Int32 = 0
+        #expect(waitpid(child, &status, 0) == child)
+        #expect { try Caller.identify(uid: getuid(), pid: UInt32(child)) } throws: {
+            ($0 as? ServiceError) == ServiceError(.notPermitted, "process \(child), which called, has ended: it cannot be told apart")
+        }
+    }
+
     @Test func aSandboxedAppSeesAndControlsOnlyTheTimersItMade() throws {
         let service = try service()
         let tea = try service.add(label: "Tea", seconds: 60, options: [:])

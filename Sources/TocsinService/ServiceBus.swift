@@ -137,8 +137,10 @@ final class ServiceBus: @unchecked Sendable {
             for value in held { g_variant_unref(value) }
             held = []
         }
-        let parameters = g_dbus_method_invocation_get_parameters(invocation)!
         do throws(ServiceError) {
+            guard let parameters = g_dbus_method_invocation_get_parameters(invocation) else {
+                throw ServiceError(.invalidArgument, "a call without arguments")  // (GDBus gives an empty tuple)
+            }
             let caller = try self.caller(of: invocation)
             if Self.timerMethods.contains(method) { try service.authorize(id(parameters), for: caller) }
             let reply: [OpaquePointer?]

@@ -9,7 +9,8 @@ import TocsinBase
 /// atomically), and a journal beside it (`timers.journal`), one JSON line
 /// per change since the snapshot, appended and fsynced before the change
 /// is answered: a change costs one small write, not a rewrite of every
-/// timer, and the calls of one round (`ServiceBus+Turns`) share one fsync. Each line and the snapshot carry a change number, so a line the
+/// timer, and the calls of one round (`ServiceBus+Turns`) share one fsync.
+/// Each line and the snapshot carry a change number, so a line the
 /// snapshot already has is skipped (a crash between writing a snapshot and
 /// emptying the journal). A line cut short by a crash is the last one; it
 /// is ignored and cut off at the next start. Each timer's record wraps the
@@ -110,9 +111,15 @@ package final class ServiceStore: @unchecked Sendable {
     ///   (`discardUnsynced` cuts them off).
     func syncJournal() throws(StoreError) {
         guard unsyncedFrom != nil else { return }
+        if syncFailure != 0 { throw StoreError(errno: syncFailure, path: journalPath) }
         guard fdatasync(journal) == 0 else { throw StoreError(errno: errno, path: journalPath) }
         unsyncedFrom = nil
     }
+
+    /// For tests: when not 0, every sync of the journal and every snapshot
+    /// fails with this errno (a disk that fails `fdatasync` after taking the
+    /// write, which a full or read-only folder does not show).
+    var syncFailure: Int32 = 0
 
     /// Cuts off the lines appended since the last sync (their calls are
     /// answered with an error, so a restart must not read them).
@@ -198,6 +205,7 @@ package final class ServiceStore: @unchecked Sendable {
     /// - Throws: the system's reason.
     func write(_ document: JSON) throws(StoreError) {
         if let failure = makeFolders() { throw failure }
+        if syncFailure != 0 { throw StoreError(errno: syncFailure, path: path) }
         let failure = TimerFile.writeAtomicallyReportingErrno(document.encodedFile(), to: path)
         guard failure == 0 else { throw StoreError(errno: failure, path: path) }
     }

@@ -252,4 +252,25 @@ import Tocsin
         #expect(second.list().compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(tea), .id(egg)])
         #expect(value("state", of: tea, in: second) == .text("suspended"))
     }
+
+    /// A disk that takes the writes but fails the sync: the group's calls
+    /// cannot be answered as saved, so their lines are cut off the journal
+    /// and nothing more is written (the service then stops: ServiceBus+Turns).
+    @Test func aGroupThatCannotBeSyncedIsCutOffAndSavingStops() throws {
+        let first = try service()
+        let kept = try first.add(label: "Kept", seconds: 60, options: [:])  // saved before
+        first.beginGroup()
+        _ = try first.add(label: "Lost", seconds: 60, options: [:])
+        let journal = folder + "/state/timers.journal"
+        #expect(try TimerFile.read(journal).count(where: { $0 == UInt8(ascii: "\n") }) == 2)
+        first.store?.syncFailure = EIO
+        let failure = first.endGroup()
+        #expect(failure?.kind == .failed)
+        #expect(failure?.message.contains("Input/output error") == true)
+        #expect(first.savingStopped)
+        #expect(try TimerFile.read(journal).count(where: { $0 == UInt8(ascii: "\n") }) == 1)
+        #expect { try first.pause(kept) } throws: { ($0 as? ServiceError)?.kind == .failed }
+        let second = try service()
+        #expect(second.list().compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(kept)])
+    }
 }

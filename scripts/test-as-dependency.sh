@@ -50,7 +50,8 @@ bin=$(swift build -c release --show-bin-path)
 passed=0
 for program in $(ls Sources); do
   echo "== $program"
-  if ! timeout 60 "$bin/$program"; then echo "test-as-dependency: $program failed"; exit 1; fi
+  # (line-buffered: what a program printed before a hang is seen)
+  if ! timeout 60 stdbuf -oL "$bin/$program"; then echo "test-as-dependency: $program failed"; exit 1; fi
   passed=$((passed + 1))
 done
 env -u TOCSIN_STRICT swift test -c release --skip-build 2>&1 | grep -E "✔ Test run|✘|error" | tee "$work/tests.log"

@@ -45,13 +45,18 @@ final class Sleeper: Sendable {
             return false
         }
         if cancelled { return continuation.resume(throwing: CancellationError()) }
-        counter?.add()
         let timer: TimerID
         do {
             timer = try arm(self)
         } catch {
+            counter?.add()  // (settle takes it off again)
             return settle(throwing: error)
         }
+        // Counted once armed: a test that sees it waiting (`waitForSleepers`)
+        // and advances the clock finds the timer in place, not one armed
+        // after the advance and so that much late. (A finish or cancel
+        // before this line took it off first: the count ends even.)
+        counter?.add()
         let settled = phase.withLock { phase in
             guard case .waiting(let continuation, nil) = phase else { return true }
             phase = .waiting(continuation, timer)

@@ -22,6 +22,29 @@ private final class Log: Sendable {
         #expect(clock.now == .init(offset: .seconds(10)))
     }
 
+    /// A sleep counted as waiting has its timer armed: the advance a test
+    /// makes on seeing it resumes it, on time. (It was counted before its
+    /// timer was armed: an advance in between left it armed that much later,
+    /// and a test waiting for it hung; seen under load in a fresh CI run.)
+    @Test func aSleepSeenWaitingIsResumedByTheNextAdvance() async throws {
+        for _ in 0..<50 {
+            let clock = ManualClock()
+            let woke = Log()
+            let sleepers = (0..<64).map { _ in Task { try await clock.sleep(for: .seconds(1)); woke.add("woke") } }
+            await clock.waitForSleepers(64)
+            #expect(try clock.advance(by: .seconds(1)) == 64)
+            // A sleep armed after that advance would wait for ever: let it end,
+            // so that the test fails rather than hangs.
+            var steps = 0
+            while woke.all.count < 64 && steps < 100_000 {
+                try clock.advance(by: .seconds(1))
+                await Task.yield()
+                steps += 1
+            }
+            for sleeper in sleepers { try await sleeper.value }
+        }
+    }
+
     @Test func sleepsAreResumedInDeadlineOrder() async throws {
         let clock = ManualClock()
         let log = Log()

@@ -4,7 +4,7 @@
 # HOURS (default 1; fractions allowed), round after round of 300 calls of
 # every method and property, with SEED (default: the time) printed so that
 # a failure can be run again. Three timers made before it (a countdown, a
-# paused one, a calendar alarm) must come through as they were, and the
+# paused one, a calendar alarm, the countdowns longer than the run) must come through as they were, and the
 # service must be the same process at the end. `make test` runs a short
 # run (Tests/service/test_fuzz_dbus.py).
 #   scripts/fuzz-dbus.sh [HOURS] [SEED]
@@ -17,14 +17,16 @@ make -s out/venv/.installed
 swift build --product tocsin > /dev/null
 work=$(mktemp -d)
 { read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
-trap 'kill $(jobs -p) 2> /dev/null || true; kill "$bus_pid" 2> /dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2> /dev/null || true; wait; kill "$bus_pid" 2> /dev/null || true; rm -rf "$work"' EXIT
 export DBUS_SESSION_BUS_ADDRESS=$address
 "$(swift build --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$work/timers.json" 2> "$work/service.log" &
 gdbus wait --session --timeout 10 dev.tocsin.Timers
 call() { gdbus call --session -d dev.tocsin.Timers -o /dev/tocsin/Timers -m "dev.tocsin.Timers1.$1" -- "${@:2}" > /dev/null; }
-call Add "'Tea'" 600.0 "{'alert': <false>}"
+# (the countdowns outlast the run by an hour: a finish would change them)
+last=$(python3 -c "print(float('$hours') * 3600 + 3600)")
+call Add "'Tea'" "$last" "{'alert': <false>}"
 call Add "'Wake'" 0.0 "{'calendar': <'Mon..Fri 07:00'>, 'alert': <false>}"
-call Add "'Bread'" 900.0 "{'alert': <false>}"
+call Add "'Bread'" "$last" "{'alert': <false>}"
 call Pause 3
 listing() {
   gdbus call --session -d dev.tocsin.Timers -o /dev/tocsin/Timers -m dev.tocsin.Timers1.ListColumns \

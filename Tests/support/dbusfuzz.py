@@ -12,8 +12,9 @@ one service.
     python3 dbusfuzz.py ITERATIONS [SECONDS] [SEED]
 
 ITERATIONS calls per member (each method; Get, GetAll and Set of each
-property), or for SECONDS (0: no limit) round after round. Exits 0 when
-the service survived, 1 with the member and arguments that broke it.
+property), one round, or with SECONDS above 0 round after round for that
+long. Exits 0 when the service survived, 1 naming the member that broke it
+and the seed that repeats the run.
 Timers it adds are removed at the end; ids below the first one it made are
 never named (the timers made before it stay as they were)."""
 
@@ -122,7 +123,7 @@ class Fuzzer:
             self.made.append(reply.body[0])
         return reply
 
-    def property(self, name, signature, access):
+    def property(self, name):
         address = DBusAddress(PATH, bus_name=NAME, interface="org.freedesktop.DBus.Properties")
         kind = self.random.randrange(3)
         if kind == 0:
@@ -158,9 +159,9 @@ def main():
                 except Exception as error:  # a timeout, a closed connection
                     print(f"dbusfuzz: {method}: {error!r} (seed {seed})", file=sys.stderr)
                     return 1
-        for name, (signature, access) in sorted(properties.items()):
+        for name in sorted(properties):
             for _ in range(iterations):
-                fuzzer.property(name, signature, access)
+                fuzzer.property(name)
         rounds += 1
         if fuzzer.pid() != pid:
             print(f"dbusfuzz: the service (pid {pid}) is gone after round {rounds} (seed {seed})", file=sys.stderr)

@@ -12,13 +12,21 @@ extension ServiceBus {
     /// leaves the bus, so a later process, with a new connection, is
     /// identified afresh however its pid was reused.
     func caller(of invocation: OpaquePointer) throws(ServiceError) -> Caller {
-        guard let connection, let raw = g_dbus_method_invocation_get_sender(invocation) else { return .user }
-        let sender = String(cString: raw)
+        guard connection != nil, let raw = g_dbus_method_invocation_get_sender(invocation) else { return .user }
+        return try caller(named: String(cString: raw))
+    }
+
+    /// Who the connection `sender` (a unique name) is: asked of the bus the
+    /// first time (a synchronous call), then kept until it leaves the bus.
+    /// - Throws: `.notPermitted` if the bus cannot say (it has left) or
+    ///   `Caller.identify` refuses it.
+    func caller(named sender: String) throws(ServiceError) -> Caller {
+        guard let connection else { return .user }
         if let known = callers[sender] { return known.caller }
         var error: UnsafeMutablePointer<GError>?
         let reply = g_dbus_connection_call_sync(
             connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
-            Variant.tuple([g_variant_new_string(raw)]), nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
+            Variant.tuple([g_variant_new_string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
         if let error {
             defer { g_error_free(error) }
             throw ServiceError(.notPermitted, "the bus cannot say who called: \(String(cString: error.pointee.message))")
@@ -33,7 +41,7 @@ extension ServiceBus {
         let caller = try Caller.identify(uid: uid, pid: pid)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let watch = g_bus_watch_name_on_connection(
-            connection, raw, G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
+            connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
             { _, name, me in  // vanished: forgotten
                 guard let name, let me else { return }
                 let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()

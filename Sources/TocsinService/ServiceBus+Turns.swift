@@ -22,7 +22,7 @@ import CGio
 extension ServiceBus {
     /// Calls that change nothing: answered at once when their caller has
     /// nothing waiting.
-    static let readMethods: Set = ["List", "ListColumns", "Watch"]
+    static let readMethods: Set = ["List", "ListColumns", "Watch", "Subscribe"]
     /// The most calls a round runs, and signals a batch sends: with 64 the
     /// other client's p99 under a 12,000-Add flood was 103–231 ms in five
     /// runs, with 128 123–318, with 256 236–306 (bench/flood.c), at about
@@ -44,8 +44,9 @@ extension ServiceBus {
         var waitingForBus = false
         /// True while a round runs: its signals wait for its answers.
         var isTaking = false
-        /// Signals not sent yet, in order (name, arguments held).
-        var outgoing = Queue<(String, OpaquePointer)>()
+        /// Signals not sent yet, in order (name, arguments held, and the
+        /// owner of the timer they are about: nil for the user's).
+        var outgoing = Queue<(signal: String, arguments: OpaquePointer, owner: String?)>()
     }
 
     /// A first-in first-out queue over an array (emptied when drained).
@@ -142,7 +143,7 @@ extension ServiceBus {
         }
         turns.source = 0
         if let failure {
-            for (_, arguments) in turns.outgoing.cut(keeping: signalsBefore) { g_variant_unref(arguments) }
+            for dropped in turns.outgoing.cut(keeping: signalsBefore) { g_variant_unref(dropped.arguments) }
             onLost(failure.message)
             return false
         }
@@ -173,16 +174,19 @@ extension ServiceBus {
             }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Sends up to `limit` queued signals, in order; how many.
+    /// Sends up to `limit` queued signals, in order, each to the
+    /// subscribers who may see its timer; how many messages that was.
     @discardableResult
     func sendSignals(_ limit: Int) -> Int {
         var sent = 0
-        while sent < limit, let (signal, arguments) = turns.outgoing.removeFirst() {
+        while sent < limit, let (signal, arguments, owner) = turns.outgoing.removeFirst() {
             if let connection {
-                g_dbus_connection_emit_signal(connection, nil, Self.path, Self.interface, signal, arguments, nil)
+                for destination in audience(of: owner) {
+                    g_dbus_connection_emit_signal(connection, destination, Self.path, Self.interface, signal, arguments, nil)
+                    sent += 1
+                }
             }
             g_variant_unref(arguments)
-            sent += 1
         }
         return sent
     }

@@ -46,17 +46,20 @@ final class ServiceBus: @unchecked Sendable {
             return g_variant_new_boolean(Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().service.canWake ? 1 : 0)
         }
         service.signals.changed = { [unowned self] id, properties in
-            emit("Changed", [g_variant_new_uint64(guint64(id)), Variant.dictionary(properties)])
+            emit("Changed", of: id, [g_variant_new_uint64(guint64(id)), Variant.dictionary(properties)])
         }
         service.signals.finished = { [unowned self] id, label, lateness in
-            emit("Finished", [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness)])
+            emit("Finished", of: id, [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness)])
         }
         service.signals.finishAnnounced = { [unowned self] id, label, lateness, finish, again in
-            emit("FinishAnnounced", [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness),
-                                     g_variant_new_uint64(guint64(finish)), g_variant_new_boolean(again ? 1 : 0)])
+            emit("FinishAnnounced", of: id,
+                 [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness),
+                  g_variant_new_uint64(guint64(finish)), g_variant_new_boolean(again ? 1 : 0)])
         }
         service.signals.flush = { [unowned self] in flush() }
-        service.signals.removed = { [unowned self] id in emit("Removed", [g_variant_new_uint64(guint64(id))]) }
+        service.signals.removed = { [unowned self] id, owner in
+            emit("Removed", owner: owner, [g_variant_new_uint64(guint64(id))])
+        }
     }
 
     static let noSessionBus = "no D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)"
@@ -72,7 +75,9 @@ final class ServiceBus: @unchecked Sendable {
             },
             { _, _, me in  // name acquired
                 guard let me else { return }
-                Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue().onReady()
+                let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
+                bus.readoptSubscribers()
+                bus.afterCallsWaiting { bus.onReady() }
             },
             { connection, _, me in  // name lost, or never had
                 guard let me else { return }
@@ -96,6 +101,9 @@ final class ServiceBus: @unchecked Sendable {
         ownerID = 0
         for (_, id) in watchers { g_bus_unwatch_name(id) }
         watchers = [:]
+        // (Their file stays: the next run takes them back.)
+        for (_, subscriber) in subscribers { g_bus_unwatch_name(subscriber.watch) }
+        subscribers = [:]
         for (_, known) in callers { g_bus_unwatch_name(known.watch) }
         callers = [:]
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
@@ -171,8 +179,10 @@ final class ServiceBus: @unchecked Sendable {
                 defer { g_free(names) }
                 let requested = (0..<Int(count)).compactMap { names?[$0].map { String(cString: $0) } }
                 reply = [Variant.columns(try service.table(requested, for: caller))]
-            case "Watch":
-                watch(String(cString: g_dbus_method_invocation_get_sender(invocation)))
+            case "Watch", "Subscribe":
+                let sender = String(cString: g_dbus_method_invocation_get_sender(invocation))
+                if method == "Watch" { watch(sender) }
+                subscribe(sender, as: caller)
                 reply = []
             default:
                 throw ServiceError(.invalidArgument, "no method \(method)")
@@ -195,7 +205,12 @@ final class ServiceBus: @unchecked Sendable {
     /// (`ServiceBus+Callers`).
     var callers: [String: (caller: Caller, watch: guint)] = [:]
 
-    /// A call's argument `index` (a reference released when the call ends).
+    /// Clients that hear the signals (`ServiceBus+Subscribers`), by unique
+    /// name, each with who it is and the watch that forgets it.
+    var subscribers: [String: (caller: Caller, watch: guint)] = [:]
+    /// The bus's id, once asked (`ServiceBus+Subscribers`).
+    var knownBusID: String?
+
     /// Clients that called `Watch` (by unique name), each with its name
     /// watch: the service stays up while any is connected.
     private var watchers: [String: guint] = [:]
@@ -216,6 +231,7 @@ final class ServiceBus: @unchecked Sendable {
             }, me, nil)
     }
 
+    /// A call's argument `index` (a reference released when the call ends).
     private func child(_ tuple: OpaquePointer, _ index: Int) -> OpaquePointer {
         let value = g_variant_get_child_value(tuple, gsize(index))!
         held.append(value)
@@ -226,11 +242,17 @@ final class ServiceBus: @unchecked Sendable {
         UInt64(g_variant_get_uint64(child(parameters, 0)))
     }
 
-    /// Queues a signal; `ServiceBus+Turns` sends it (after the answers of
-    /// the round that made it, and paced with them).
-    private func emit(_ signal: String, _ values: [OpaquePointer?]) {
+    /// Queues a signal about timer `id`, for those who may see it.
+    private func emit(_ signal: String, of id: UInt64, _ values: [OpaquePointer?]) {
+        emit(signal, owner: service.entries[id]?.owner, values)
+    }
+
+    /// Queues a signal about a timer of `owner` (nil: the user's);
+    /// `ServiceBus+Turns` sends it (after the answers of the round that made
+    /// it, and paced with them) to the subscribers who may see it.
+    private func emit(_ signal: String, owner: String?, _ values: [OpaquePointer?]) {
         guard connection != nil, let arguments = Variant.tuple(values) else { return }
-        turns.outgoing.append((signal, g_variant_ref_sink(arguments)))
+        turns.outgoing.append((signal, g_variant_ref_sink(arguments), owner))
         if !turns.isTaking { pump() }
     }
 
@@ -269,6 +291,7 @@ final class ServiceBus: @unchecked Sendable {
               <arg name="columns" type="a{sv}" direction="out"/>
             </method>
             <method name="Watch"/>
+            <method name="Subscribe"/>
             <signal name="Changed">
               <arg name="id" type="t"/>
               <arg name="properties" type="a{sv}"/>

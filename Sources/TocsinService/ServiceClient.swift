@@ -106,10 +106,15 @@ package final class ServiceClient {
     }
 
     /// Calls `handler` for each signal of the service (of any process that
-    /// owns its name, across restarts) from `follow()` on. Subscribe before
-    /// `list()`: the bus then has the subscription before the service
-    /// answers the list, so no change falls between the two.
+    /// owns its name, across restarts) from `follow()` on: asks for them
+    /// with `Subscribe` (the service sends its signals only to those who
+    /// did). Subscribe before `list()`: the service has the subscription
+    /// before it answers the list, so no change falls between the two.
     package func subscribe(_ handler: @escaping (Change) -> Void) {
+        defer {
+            // A service of 0.8.0 or before has no Subscribe and broadcasts.
+            if let reply = try? call("Subscribe", nil) { g_variant_unref(reply) }
+        }
         final class Box {
             let handler: (Change) -> Void
             init(_ handler: @escaping (Change) -> Void) { self.handler = handler }

@@ -126,7 +126,7 @@ extension TimerService {
         }
         notifier?.detach(entry.timer, in: engine)
         try? engine.free(entry.timer)
-        signals.removed(id)
+        signals.removed(id, entry.owner)
         announce(rest)
     }
 }

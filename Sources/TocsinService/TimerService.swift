@@ -13,7 +13,8 @@ package struct ServiceSignals {
     package var finishAnnounced: (UInt64, String, Double, UInt64, Bool) -> Void = { _, _, _, _, _ in }
     /// Writes out the signals sent so far (returns once the bus has them).
     package var flush: () -> Void = {}
-    package var removed: (UInt64) -> Void = { _ in }
+    /// Id and owner (nil: the user's) of a timer removed.
+    package var removed: (UInt64, String?) -> Void = { _, _ in }
 
     package init() {}
 }

@@ -19,6 +19,7 @@ from servicebus import (INTERFACE, NAME, PATH, activation_environment, add, boot
                         service_pid, stop_service, timers, wait_until)
 
 REPO = Path(__file__).resolve().parents[2]
+TOCSIN = os.environ.get("TOCSIN_BIN", "tocsin")
 QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
 
 
@@ -185,7 +186,8 @@ def test_the_docs_examples_run_as_written():
     blocks = [block.split("```", 1)[0] for block in text.split("```sh\n")[1:]]
     assert len(blocks) >= 3
     for block in blocks:
-        result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], capture_output=True, text=True, timeout=60)
+        result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "PATH": f"{Path(TOCSIN).parent}:{os.environ['PATH']}"})
         assert result.returncode == 0, (block, result.stdout, result.stderr)
     listed = timers()
     assert {"Tea", "Bus", "Work", "Break"} <= {timer["label"] for timer in listed.values()}

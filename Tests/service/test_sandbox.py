@@ -5,6 +5,7 @@ it made; the user (the command, any unsandboxed program) sees and controls
 all, each app's timers with their owner, and `tocsin rm --owner` clears
 them."""
 
+import json
 import os
 import re
 import shutil
@@ -22,11 +23,13 @@ QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 
-def sandboxed(tmp_path, *command, app=APP):
+def sandboxed(tmp_path, *command, app=APP, started=False):
     """`command` in a bubblewrap sandbox whose /.flatpak-info names `app`:
     a root of its own (the system's /usr and /etc read-only, nothing of
-    this process's files), its own pids, and the session bus (an abstract
-    socket, so the network namespace is shared, as Flatpak shares it)."""
+    this process's files but the tocsin command and the Swift runtime it
+    needs, read-only), its own pids, and the session bus (an abstract
+    socket, so the network namespace is shared, as Flatpak shares it).
+    Run to its end; `started`: left running (a Popen, output in pipes)."""
     info = tmp_path / f"{app}.flatpak-info"
     info.write_text(f"[Application]\nname={app}\nruntime=runtime/org.example.Platform/x86_64/1\n")
     # The bus's socket bound in where the address says it is (a path
@@ -34,12 +37,16 @@ def sandboxed(tmp_path, *command, app=APP):
     address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
     socket = dict(part.split("=", 1) for part in address.split(":", 1)[1].split(",")).get("path")
     bus = ["--bind", socket, socket] if socket else []
-    return subprocess.run(
-        ["bwrap", "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
-         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-         "--ro-bind", str(info), "/.flatpak-info", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", *bus,
-         "--setenv", "DBUS_SESSION_BUS_ADDRESS", os.environ["DBUS_SESSION_BUS_ADDRESS"], *command],
-        capture_output=True, text=True, timeout=60)
+    runtime = ["--ro-bind", str(Path(BIN).parent), str(Path(BIN).parent)]
+    if Path("/opt/swift").is_dir():
+        runtime += ["--ro-bind", "/opt/swift", "/opt/swift"]
+    arguments = ["bwrap", "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+                 "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                 *runtime, "--ro-bind", str(info), "/.flatpak-info", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--die-with-parent",
+                 *bus, "--setenv", "DBUS_SESSION_BUS_ADDRESS", os.environ["DBUS_SESSION_BUS_ADDRESS"], *command]
+    if started:
+        return subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.run(arguments, capture_output=True, text=True, timeout=60)
 
 
 def gdbus(tmp_path, method, *arguments, app=APP):
@@ -107,3 +114,51 @@ def test_a_sandbox_without_an_app_id_is_refused(tmp_path):
     result = sandboxed(tmp_path, "gdbus", "call", "--session", "-d", NAME, "-o", PATH, "-m", f"{INTERFACE}.ListColumns",
                        "--", "['label']", app="")
     assert result.returncode != 0 and "NotPermitted" in result.stderr and "without an app id" in result.stderr, result
+
+
+def test_a_sandboxed_app_hears_only_its_own_timers(tmp_path):
+    """Signals go to subscribers, each only of the timers it may see: the
+    app's `tocsin ls --follow` (a real client in the sandbox) hears its own
+    timer's changes and nothing of the user's, also from a service started
+    again, and a match rule alone in the sandbox (gdbus monitor: what a
+    proxy passing broadcasts would let an app do) hears nothing; the user's
+    follow hears both."""
+    tea = add("Tea", 600, **QUIET)
+    listener = sandboxed(tmp_path, "gdbus", "monitor", "--session", "-d", NAME, started=True)
+    app_follow = sandboxed(tmp_path, BIN, "ls", "--follow", "--json", started=True)
+    user_follow = subprocess.Popen([BIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(user_follow.stdout.readline())["id"] == tea  # listed: subscribed before it
+        result = gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}")
+        assert result.returncode == 0, result.stderr
+        work = int(result.stdout.split("uint64 ")[1].split(",")[0].rstrip(")"))
+        call("Pause", "t", tea)
+        call("Pause", "t", work)  # the user may
+        # The user hears both pauses (and Work's start), in order.
+        seen = []
+        while not any(line.get("id") == work and line.get("state") == "suspended" for line in seen):
+            seen.append(json.loads(user_follow.stdout.readline()))
+        assert any(line.get("id") == tea and line.get("state") == "suspended" for line in seen), seen
+        # The app hears its own timer start and pause; it listed nothing.
+        heard = []
+        while not any(line.get("state") == "suspended" for line in heard):
+            line = app_follow.stdout.readline()
+            assert line, f"the app's follow ended: {app_follow.stderr.read()}"
+            heard.append(json.loads(line))
+        assert {line["id"] for line in heard} == {work}, heard
+        assert all(line.get("owner") == APP for line in heard), heard
+        # A service started again takes both followers back, the app as the app.
+        stop_service()
+        call("Remove", "t", tea)
+        call("Cancel", "t", work)  # after Tea's removal: when the app hears this, it would have heard that
+        seen = [json.loads(user_follow.stdout.readline()) for _ in range(2)]
+        assert [line.get("event") for line in seen] == ["removed", "changed"] and seen[0]["id"] == tea, seen
+        while heard[-1].get("state") != "canceled":
+            heard.append(json.loads(app_follow.stdout.readline()))
+        assert {line["id"] for line in heard} == {work}, heard
+    finally:
+        for process in (listener, app_follow, user_follow):
+            process.terminate()
+            process.wait(30)
+    monitored = listener.stdout.read()
+    assert "Changed" not in monitored and "Removed" not in monitored, monitored

@@ -172,12 +172,18 @@ class Monitor:
             fields = message.header.fields
             if fields.get(self._fields.interface) != self.interface:
                 continue
+            if not self._wanted(message):
+                continue
             wall = seconds + microseconds / 1e6
             kind = "signal" if message.header.message_type == self._types.signal else "method_call"
             record = Message(wall + self._offset, wall, kind, fields[self._fields.member], message.body)
             with self.lock:
                 self.records.append(record)
                 self.lock.notify_all()
+
+    def _wanted(self, message):
+        """Whether to keep a message of the interface (all, here)."""
+        return True
 
     def read(self):
         """The messages so far (but the markers of `sync`)."""
@@ -219,10 +225,46 @@ class Monitor:
 
 
 class Signals(Monitor):
-    """The timer service's signals."""
+    """The timer service's signals, as one subscriber gets them: the service
+    sends each signal to each client that called `Subscribe` (never as a
+    broadcast), so this opens a connection that subscribes and keeps only
+    the copies addressed to it (a `tocsin ls --follow` the test runs gets
+    its own). Subscribing starts the service; one that was not running
+    before is stopped again, so a test begins as it would without this,
+    and the service takes the subscriber back when it next starts."""
 
     def __init__(self):
+        from jeepney import DBusAddress, new_method_call
+        from jeepney.io.blocking import open_dbus_connection
+        self.name = None  # (until connected: nothing but markers is kept)
         super().__init__(INTERFACE)
+        self.connection = open_dbus_connection(bus="SESSION")
+        self.name = self.connection.unique_name
+        running = service_pid()
+        call = new_method_call(DBusAddress(PATH, bus_name=NAME, interface=INTERFACE), "Subscribe")
+        reply = self.connection.send_and_get_reply(call, timeout=DEADLINE)
+        assert reply.header.message_type.name == "method_return", f"Subscribe: {reply.body}"
+        # (Not before: the connection is not for two threads at once.)
+        self.drain = threading.Thread(target=self._drain, daemon=True)
+        self.drain.start()
+        if not running:
+            stop_service()
+
+    def _drain(self):
+        """Reads what comes to the subscriber (else it piles up in the bus)."""
+        try:
+            while True:
+                self.connection.receive()
+        except Exception:  # closed
+            pass
+
+    def _wanted(self, message):
+        fields = message.header.fields
+        return fields.get(self._fields.member) == "TestMarker" or fields.get(self._fields.destination) == self.name
+
+    def close(self):
+        super().close()
+        self.connection.close()
 
 
 def properties(record):

@@ -17,6 +17,7 @@ declare -A needs=(
   [valgrind]=valgrind  # bench/instructions.sh (make test): instructions per call
   [callgrind_annotate]=valgrind
   [bwrap]=bubblewrap  # the timer service's tests: a caller in a sandbox, as Flatpak runs apps
+  [xdg-dbus-proxy]=xdg-dbus-proxy  # the same, behind the bus proxy Flatpak puts between an app and the bus
 )
 
 missing=()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from servicebus import INTERFACE, NAME, PATH, add, call, service_pid, stop_service, timers
+from servicebus import INTERFACE, NAME, PATH, add, call, service_pid, stop_service, timers, wait_until
 
 BIN = os.environ.get("TOCSIN_BIN", "tocsin")
 APP = "org.example.Pomodoro"
@@ -23,18 +23,19 @@ QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 
-def sandboxed(tmp_path, *command, app=APP, started=False):
+def sandboxed(tmp_path, *command, app=APP, started=False, address=None, binds=()):
     """`command` in a bubblewrap sandbox whose /.flatpak-info names `app`:
     a root of its own (the system's /usr and /etc read-only, nothing of
     this process's files but the tocsin command and the Swift runtime it
     needs, read-only), its own pids, and the session bus (an abstract
     socket, so the network namespace is shared, as Flatpak shares it).
-    Run to its end; `started`: left running (a Popen, output in pipes)."""
+    Run to its end; `started`: left running (a Popen, output in pipes).
+    `address`: another bus address (a proxy's); `binds`: more bwrap binds."""
     info = tmp_path / f"{app}.flatpak-info"
     info.write_text(f"[Application]\nname={app}\nruntime=runtime/org.example.Platform/x86_64/1\n")
     # The bus's socket bound in where the address says it is (a path
     # socket; an abstract one is reached through the shared network).
-    address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+    address = address or os.environ["DBUS_SESSION_BUS_ADDRESS"]
     socket = dict(part.split("=", 1) for part in address.split(":", 1)[1].split(",")).get("path")
     bus = ["--bind", socket, socket] if socket else []
     runtime = ["--ro-bind", str(Path(BIN).parent), str(Path(BIN).parent)]
@@ -43,15 +44,31 @@ def sandboxed(tmp_path, *command, app=APP, started=False):
     arguments = ["bwrap", "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
                  "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
                  *runtime, "--ro-bind", str(info), "/.flatpak-info", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--die-with-parent",
-                 *bus, "--setenv", "DBUS_SESSION_BUS_ADDRESS", os.environ["DBUS_SESSION_BUS_ADDRESS"], *command]
+                 *bus, *binds, "--setenv", "DBUS_SESSION_BUS_ADDRESS", address, *command]
     if started:
         return subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return subprocess.run(arguments, capture_output=True, text=True, timeout=60)
 
 
-def gdbus(tmp_path, method, *arguments, app=APP):
+def gdbus(tmp_path, method, *arguments, app=APP, address=None):
     return sandboxed(tmp_path, "gdbus", "call", "--session", "-d", NAME, "-o", PATH, "-m", f"{INTERFACE}.{method}",
-                     "--", *arguments, app=app)
+                     "--", *arguments, app=app, address=address)
+
+
+def listening(tmp_path, address=None):
+    """A sandboxed `gdbus monitor` of the service (a match rule, no
+    Subscribe), returned once its match rule is in."""
+    listener = sandboxed(tmp_path, "gdbus", "monitor", "--session", "-d", NAME, started=True, address=address)
+    # It asks who owns the name after it adds its rule: the answer says both are in.
+    while "is owned by" not in (line := listener.stdout.readline()):
+        assert line, f"gdbus monitor ended: {listener.stderr.read()}"
+    return listener
+
+
+def added(result):
+    """The id a sandboxed gdbus Add answered."""
+    assert result.returncode == 0, result.stderr
+    return int(result.stdout.split("uint64 ")[1].split(",")[0].rstrip(")"))
 
 
 def sandboxed_ids(tmp_path, app=APP):
@@ -124,14 +141,12 @@ def test_a_sandboxed_app_hears_only_its_own_timers(tmp_path):
     proxy passing broadcasts would let an app do) hears nothing; the user's
     follow hears both."""
     tea = add("Tea", 600, **QUIET)
-    listener = sandboxed(tmp_path, "gdbus", "monitor", "--session", "-d", NAME, started=True)
+    listener = listening(tmp_path)
     app_follow = sandboxed(tmp_path, BIN, "ls", "--follow", "--json", started=True)
     user_follow = subprocess.Popen([BIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
     try:
         assert json.loads(user_follow.stdout.readline())["id"] == tea  # listed: subscribed before it
-        result = gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}")
-        assert result.returncode == 0, result.stderr
-        work = int(result.stdout.split("uint64 ")[1].split(",")[0].rstrip(")"))
+        work = added(gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}"))
         call("Pause", "t", tea)
         call("Pause", "t", work)  # the user may
         # The user hears both pauses (and Work's start), in order.
@@ -162,3 +177,46 @@ def test_a_sandboxed_app_hears_only_its_own_timers(tmp_path):
             process.wait(30)
     monitored = listener.stdout.read()
     assert "Changed" not in monitored and "Removed" not in monitored, monitored
+
+
+@pytest.mark.skipif(shutil.which("xdg-dbus-proxy") is None, reason="xdg-dbus-proxy is not installed")
+def test_an_app_behind_flatpaks_bus_proxy_is_the_app_and_hears_only_its_own(tmp_path):
+    """As Flatpak runs an app given --talk-name=dev.tocsin.Timers: the app
+    reaches the bus only through xdg-dbus-proxy (filtering: it may talk to
+    the service and nothing else), and the proxy itself runs in a sandbox
+    with the app's /.flatpak-info, so the bus vouches for the proxy's
+    connection and the service names the app from that root."""
+    tea = add("Tea", 600, **QUIET)
+    folder = tmp_path / "proxy"
+    folder.mkdir()
+    socket = folder / "bus"
+    proxy = sandboxed(tmp_path, "xdg-dbus-proxy", os.environ["DBUS_SESSION_BUS_ADDRESS"], str(socket), "--filter",
+                      f"--talk={NAME}", started=True, binds=["--bind", str(folder), str(folder)])
+    through = f"unix:path={socket}"
+    processes = [proxy]
+    try:
+        wait_until(socket.exists, what="the proxy's socket")
+        listener = listening(tmp_path, address=through)
+        processes.append(listener)
+        follow = sandboxed(tmp_path, BIN, "ls", "--follow", "--json", started=True, address=through)
+        processes.append(follow)
+        work = added(gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}",
+                           address=through))
+        listed = timers()
+        assert sorted(listed) == [tea, work] and listed[work]["owner"] == APP and "owner" not in listed[tea]
+        refused = gdbus(tmp_path, "Cancel", str(tea), address=through)
+        assert "NotPermitted" in refused.stderr and f"timer {tea} is not {APP}'s" in refused.stderr, refused
+        call("Pause", "t", tea)
+        call("Pause", "t", work)
+        heard = []
+        while not any(line.get("state") == "suspended" for line in heard):
+            line = follow.stdout.readline()
+            assert line, f"the app's follow ended: {follow.stderr.read()}"
+            heard.append(json.loads(line))
+        assert {line["id"] for line in heard} == {work} and all(line["owner"] == APP for line in heard), heard
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            process.wait(30)
+    monitored = listener.stdout.read()
+    assert "Changed" not in monitored, monitored

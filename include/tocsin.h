@@ -837,6 +837,49 @@ TOCSIN_EXTERN int tocsin_timer_calendar(tocsin_engine *engine,
                                         size_t cap);
 
 /**
+ * Skips rings of a calendar alarm without removing it (new after 0.8.0): the
+ * next `count` rings, counted from its coming one (rings already skipped
+ * are not counted again); count 0 undoes any skip, and the alarm comes to
+ * its first occurrence after now again. A skipped ring gives no FINISH, is
+ * not counted in event->missed and does not wake the machine;
+ * tocsin_timer_alarm_time() is the ring that will come. In every state but
+ * FINISHED; RUNNING, IDLE or SUSPENDED it queues a STATE event with the new
+ * time left (as tocsin_timer_adjust() does). The skip is a wall time (the
+ * occurrence after the skipped ones), so it holds across wall-clock and
+ * daylight-saving changes, and it is saved ("skip_until_unix_ns" in
+ * timer-file.md). Thread-safe; O(count) searches of the spec.
+ *
+ * Returns TOCSIN_EINVAL for a timer that is not a calendar alarm or a count
+ * over 100000, TOCSIN_ERANGE if the spec has no ring after the skipped
+ * ones, TOCSIN_ESTATE once FINISHED, TOCSIN_ENOENT, TOCSIN_ECLOSED,
+ * TOCSIN_ENOMEM (nothing changed in any of these).
+ */
+TOCSIN_EXTERN int tocsin_calendar_skip(tocsin_engine *engine,
+                                       tocsin_timer timer, unsigned count);
+
+/**
+ * Skips every ring of a calendar alarm before unix_seconds (a wall-clock
+ * time, as tocsin_engine_wall_clock() reads it; a holiday: the first day
+ * back at 00:00), in place of any skip before (new after 0.8.0). As
+ * tocsin_calendar_skip() otherwise. Returns TOCSIN_EINVAL for a time not
+ * after the wall clock now or beyond TOCSIN_MAX_SECONDS, and as
+ * tocsin_calendar_skip().
+ */
+TOCSIN_EXTERN int tocsin_calendar_skip_until(tocsin_engine *engine,
+                                             tocsin_timer timer,
+                                             double unix_seconds);
+
+/**
+ * Whether a calendar alarm's rings are skipped (new after 0.8.0): 1, with the
+ * wall-clock time before which they are in *unix_seconds_out (NULL
+ * allowed); 0 if none is (a skip whose time has passed is none; any other
+ * kind of timer: 0). TOCSIN_ENOENT, TOCSIN_ECLOSED.
+ */
+TOCSIN_EXTERN int tocsin_calendar_skipped_until(tocsin_engine *engine,
+                                                tocsin_timer timer,
+                                                double *unix_seconds_out);
+
+/**
  * Records a lap on a RUNNING or SUSPENDED timer (either kind) and stores the
  * lap's own length in seconds in *lap_out (NULL allowed): the running time
  * since the previous lap, or since the start for the first.

@@ -10,6 +10,9 @@ import TocsinBase
 /// `@unchecked Sendable`: used only under the engine's lock.
 final class CalendarAlarm: @unchecked Sendable {
     let spec: CalendarSpec
+    /// Rings before this wall time (Unix ns) are skipped (`+Skips`); nil:
+    /// none.
+    var skipUntil: Int64?
     /// Restored with a held FINISH: the occurrences skipped before the one
     /// it announces, delivered with it as `missed`.
     var heldMissed: UInt64 = 0
@@ -33,14 +36,22 @@ final class CalendarAlarm: @unchecked Sendable {
     /// with the same reading of the zone's file, it is the same answer,
     /// found without a search (creating and then starting a calendar alarm
     /// costs one search).
+    /// Skipped rings are passed over.
     func occurrence(after time: Int64) -> Int64? {
         guard let rules = spec.zoneRules() else { return nil }
+        let time = skipUntil.map { max(time, $0 - 1) } ?? time
         if let last, rules.version != 0, last.zone == rules.version, last.wall <= time, time < last.next {
             return last.next
         }
         let next = Self.occurrence(of: spec, after: time, in: rules)
         last = next.map { (time, rules.version, $0) }
         return next
+    }
+
+    /// The first occurrence strictly after `time`, skipped or not.
+    func unskippedOccurrence(after time: Int64) -> Int64? {
+        guard let rules = spec.zoneRules() else { return nil }
+        return Self.occurrence(of: spec, after: time, in: rules)
     }
 
     /// The occurrences after `first` (an occurrence) through `wall` (Unix

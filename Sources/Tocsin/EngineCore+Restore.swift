@@ -17,7 +17,8 @@ extension EngineCore {
                 tick: ticks[index]?.interval ?? 0, state: slot.state, elapsed: slot.runningTime(at: now),
                 laps: laps[index]?.lengths ?? [], originalDuration: baseDurations[index],
                 coalescesTicks: slot.flags.contains(.coalescesTicks), clock: clock(of: index),
-                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized, wake: wakes(index),
+                alarmTime: alarmTimes[index], calendar: calendars[index]?.spec.normalized,
+                skipUntil: skippedUntil(index), wake: wakes(index),
                 leeway: leeway(of: index))
         }
     }
@@ -81,7 +82,9 @@ extension EngineCore {
             wallDirty = true
             if let text = saved.calendar {
                 guard let spec = try? CalendarSpec(parsing: text, checkingZone: false) else { throw .corrupt }
-                calendars[index] = CalendarAlarm(spec: spec)
+                let schedule = CalendarAlarm(spec: spec)
+                schedule.skipUntil = saved.skipUntil
+                calendars[index] = schedule
             }
             if state == .running {
                 running = running.addingSaturated(away.boot)

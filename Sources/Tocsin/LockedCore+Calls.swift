@@ -182,6 +182,23 @@ extension LockedCore {
         try withTimer(timer) { core, index throws(TocsinError) in try core.adjust(index, by: delta) }
     }
 
+    package func skipRings(_ timer: TimerID, count: UInt64) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.skipRings(index, count: count) }
+    }
+
+    package func skipRings(_ timer: TimerID, untilNanoseconds time: Int64) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.skipRings(index, until: time) }
+    }
+
+    package func clearSkip(_ timer: TimerID) throws(TocsinError) {
+        try withTimer(timer) { core, index throws(TocsinError) in try core.clearSkip(index) }
+    }
+
+    /// Nil for a timer that skips no ring (any kind but a calendar alarm).
+    package func skippedUntil(_ timer: TimerID) throws(TocsinError) -> Int64? {
+        try withTimer(timer) { core, index in core.skippedUntil(index) }
+    }
+
     package func lapNanoseconds(_ timer: TimerID) throws(TocsinError) -> Int64 {
         try withTimer(timer) { core, index throws(TocsinError) in try core.lap(index) }
     }

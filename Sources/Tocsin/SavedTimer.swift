@@ -19,6 +19,9 @@ struct SavedTimer: Equatable {
     var alarmTime: Int64? = nil
     /// A calendar alarm's spec, normalized; nil for other timers.
     var calendar: String? = nil
+    /// A calendar alarm's rings before this wall time (Unix ns) are
+    /// skipped; nil: none (and for other timers).
+    var skipUntil: Int64? = nil
     /// Wakes a suspended machine (`tocsin_timer_set_wake`).
     var wake = false
     /// Leeway in ns (`tocsin_timer_set_leeway`); 0: none.
@@ -38,6 +41,7 @@ extension SavedTimer {
         if clock == .awake { members.append(("clock", .string("awake"))) }
         if let alarmTime { members.append(("alarm_unix_ns", .integer(alarmTime))) }
         if let calendar { members.append(("calendar", .string(calendar))) }
+        if let skipUntil { members.append(("skip_until_unix_ns", .integer(skipUntil))) }
         if wake { members.append(("wake", .bool(true))) }
         if leeway != 0 { members.append(("leeway_ns", .integer(leeway))) }
         return .object(members)
@@ -128,8 +132,14 @@ extension SavedTimer {
         case (_, nil): calendar = nil
         default: return nil
         }
+        var skipUntil: Int64?
+        switch json["skip_until_unix_ns"] {
+        case nil: skipUntil = nil
+        case .integer(let time)? where calendar != nil && (0...Nanos.max).contains(time): skipUntil = time
+        default: return nil
+        }
         self.init(stopwatch: stopwatch, label: label, duration: duration, tick: tick, state: state,
                   elapsed: elapsed, laps: laps, originalDuration: original, coalescesTicks: coalesces,
-                  clock: clock, alarmTime: alarmTime, calendar: calendar, wake: wake, leeway: leeway)
+                  clock: clock, alarmTime: alarmTime, calendar: calendar, skipUntil: skipUntil, wake: wake, leeway: leeway)
     }
 }

@@ -74,3 +74,33 @@ public func tocsin_timer_calendar(
         return spec.normalized.copyTruncated(into: buffer, capacity: capacity)
     }
 }
+
+@_cdecl("tocsin_calendar_skip")
+public func tocsin_calendar_skip(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ count: UInt32) -> Int32 {
+    status(pointer) { core throws(TocsinError) in
+        if count == 0 {
+            try core.clearSkip(TimerID(rawValue: timer))
+        } else {
+            try core.skipRings(TimerID(rawValue: timer), count: UInt64(count))
+        }
+    }
+}
+
+@_cdecl("tocsin_calendar_skip_until")
+public func tocsin_calendar_skip_until(_ pointer: OpaquePointer?, _ timer: tocsin_timer, _ unixSeconds: Double) -> Int32 {
+    status(pointer) { core throws(TocsinError) in
+        guard let time = Nanos.from(seconds: unixSeconds) else { throw .invalidArgument }
+        try core.skipRings(TimerID(rawValue: timer), untilNanoseconds: time)
+    }
+}
+
+@_cdecl("tocsin_calendar_skipped_until")
+public func tocsin_calendar_skipped_until(
+    _ pointer: OpaquePointer?, _ timer: tocsin_timer, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    count(pointer) { core throws(TocsinError) in
+        guard let until = try core.skippedUntil(TimerID(rawValue: timer)) else { return 0 }
+        out?.pointee = Nanos.seconds(until)
+        return 1
+    }
+}

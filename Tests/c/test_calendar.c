@@ -278,6 +278,128 @@ static void thousands_of_alarms_and_calendar_alarms_start(void) {
     tocsin_engine_free(engine);
 }
 
+static double skipped_until(tocsin_engine *engine, tocsin_timer timer) {
+    double until = -1;
+    int rc = tocsin_calendar_skipped_until(engine, timer, &until);
+    CHECK(rc == 0 || rc == 1);
+    return rc == 1 ? until : 0;
+}
+
+static void skipped_rings_are_silent_and_a_skip_until_a_date_is_kept(void) {
+    static event_log log;
+    char path[] = "/tmp/tocsin-skip-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    tocsin_engine *engine = engine_at(FRI_0600);
+    tocsin_timer timer = watched_calendar(engine, "Mon..Fri 07:00 UTC", &log);
+    CHECK_EQ(0, skipped_until(engine, timer));
+    tocsin_timer_start(engine, timer);
+    tocsin_engine_advance(engine, 0);
+    CHECK_EQ(1, atomic_load(&log.count)); /* STATE(RUNNING) */
+    /* Friday's ring skipped: Monday's comes, and the alarm says so. */
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip(engine, timer, 1));
+    CHECK_EQ(FRI_0600 + HOUR + 3 * DAY, alarm_time(engine, timer));
+    CHECK_EQ(FRI_0600 + HOUR + 3 * DAY, skipped_until(engine, timer));
+    tocsin_engine_advance(engine, 0);
+    CHECK_EQ(2, atomic_load(&log.count));
+    CHECK_EQ(TOCSIN_EVENT_STATE, log.events[1].kind);
+    CHECK_EQ(TOCSIN_RUNNING, log.events[1].state);
+    CHECK_NEAR(3 * DAY + HOUR, log.events[1].remaining, 1e-9);
+    /* Two more, counted from the coming one: Monday's and Tuesday's. */
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip(engine, timer, 2));
+    CHECK_EQ(FRI_0600 + HOUR + 5 * DAY, alarm_time(engine, timer));
+    tocsin_engine_advance(engine, 5 * DAY + HOUR - 1);
+    CHECK_EQ(3, atomic_load(&log.count)); /* the skip's STATE; no ring */
+    tocsin_engine_advance(engine, 1);
+    CHECK_EQ(4, atomic_load(&log.count));
+    CHECK_EQ(TOCSIN_EVENT_FINISH, log.events[3].kind); /* Wednesday's */
+    CHECK_EQ(0, log.events[3].missed); /* skipped rings were not missed */
+    CHECK_NEAR(DAY, log.events[3].remaining, 1e-9);
+    CHECK_EQ(0, skipped_until(engine, timer)); /* passed: no skip any more */
+    /* A holiday: every ring before the Tuesday after next, 00:00. */
+    double back = FRI_0600 - 6 * HOUR + 11 * DAY;
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip_until(engine, timer, back));
+    CHECK_EQ(back + 7 * HOUR, alarm_time(engine, timer));
+    CHECK_EQ(back, skipped_until(engine, timer));
+    /* Undone: Thursday's comes again; and set again, then saved. */
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip(engine, timer, 0));
+    CHECK_EQ(0, skipped_until(engine, timer));
+    CHECK_EQ(FRI_0600 + HOUR + 6 * DAY, alarm_time(engine, timer));
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip_until(engine, timer, back));
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_save(engine, path));
+    tocsin_engine_free(engine);
+
+    /* Loaded on Friday: Thursday's and Friday's passed while away, skipped:
+       nothing is held, the skip and the coming ring are as they were. */
+    engine = engine_at(FRI_0600 + 7 * DAY + 2 * HOUR);
+    size_t restored = 0;
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_load(engine, path, &restored));
+    tocsin_timer loaded = 0;
+    tocsin_engine_timers(engine, &loaded, 1);
+    CHECK_EQ(TOCSIN_RUNNING, tocsin_timer_state(engine, loaded));
+    CHECK_EQ(back, skipped_until(engine, loaded));
+    CHECK_EQ(back + 7 * HOUR, alarm_time(engine, loaded));
+    tocsin_engine_advance(engine, 0);
+    atomic_store(&log.count, 0);
+    tocsin_timer_set_callback(engine, loaded, record_event, &log);
+    /* The wall clock set forward to Monday noon: still nothing rings. */
+    tocsin_engine_set_wall_clock(engine, back - 12 * HOUR);
+    tocsin_engine_advance(engine, 19 * HOUR - 1);
+    CHECK_EQ(0, atomic_load(&log.count));
+    tocsin_engine_advance(engine, 1);
+    CHECK_EQ(1, atomic_load(&log.count));
+    CHECK_EQ(TOCSIN_EVENT_FINISH, log.events[0].kind);
+    CHECK_EQ(0, log.events[0].missed);
+    tocsin_engine_free(engine);
+    unlink(path);
+}
+
+static void a_skip_across_a_daylight_saving_change(void) {
+    static event_log log;
+    /* Saturday 2027-03-27 12:00 UTC: Sunday's 02:30 Berlin (none: at the
+       change, 01:00 UTC) skipped, Monday's 02:30 CEST (00:30 UTC) comes. */
+    tocsin_engine *engine = engine_at(1806148800.0);
+    tocsin_timer timer = watched_calendar(engine, "*-*-* 02:30 Europe/Berlin", &log);
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip(engine, timer, 1)); /* idle: from its coming ring */
+    CHECK_EQ(1806148800.0 + 36.5 * HOUR, alarm_time(engine, timer));
+    tocsin_timer_start(engine, timer);
+    tocsin_engine_advance(engine, 36.5 * HOUR - 1);
+    CHECK_EQ(2, atomic_load(&log.count)); /* the skip's STATE, then RUNNING */
+    tocsin_engine_advance(engine, 1);
+    CHECK_EQ(3, atomic_load(&log.count));
+    CHECK_EQ(TOCSIN_EVENT_FINISH, log.events[2].kind);
+    CHECK_EQ(0, log.events[2].missed);
+    CHECK_NEAR(DAY, log.events[2].remaining, 1e-9);
+    tocsin_engine_free(engine);
+}
+
+static void skips_refused_with_their_reasons(void) {
+    tocsin_engine *engine = engine_at(FRI_0600);
+    tocsin_timer countdown = 0, last = 0, daily = 0;
+    tocsin_countdown_new(engine, 60, &countdown);
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_calendar_skip(engine, countdown, 1));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_calendar_skip_until(engine, countdown, FRI_0600 + DAY));
+    CHECK_EQ(0, tocsin_calendar_skipped_until(engine, countdown, NULL));
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_new(engine, "2027-04-01 07:00 UTC", &last));
+    CHECK_EQ(TOCSIN_ERANGE, tocsin_calendar_skip(engine, last, 1)); /* no ring after it */
+    CHECK_EQ(FRI_0600 + HOUR + 6 * DAY, alarm_time(engine, last)); /* unchanged */
+    CHECK_EQ(TOCSIN_ERANGE, tocsin_calendar_skip_until(engine, last, FRI_0600 + 7 * DAY));
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_new(engine, "*-*-* 07:00 UTC", &daily));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_calendar_skip_until(engine, daily, FRI_0600)); /* not after now */
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_calendar_skip_until(engine, daily, 0.0 / 0.0));
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_calendar_skip(engine, daily, 100001));
+    CHECK_EQ(TOCSIN_ENOENT, tocsin_calendar_skip(engine, daily + 1000, 1));
+    CHECK_EQ(0, tocsin_calendar_skipped_until(engine, daily, NULL));
+    /* The most a call skips, 100,000 daily rings, is 274 years: past the
+       engine's range, so no ring would be left. */
+    CHECK_EQ(TOCSIN_ERANGE, tocsin_calendar_skip(engine, daily, 100000));
+    CHECK_EQ(FRI_0600 + HOUR, alarm_time(engine, daily));
+    CHECK_EQ(TOCSIN_OK, tocsin_calendar_skip(engine, daily, 30));
+    CHECK_EQ(FRI_0600 + HOUR + 30 * DAY, alarm_time(engine, daily));
+    tocsin_engine_free(engine);
+}
+
 const test_case calendar_tests[] = {
     {"thousands_of_alarms_and_calendar_alarms_start", thousands_of_alarms_and_calendar_alarms_start},
     {"next_occurrences_in_zones", next_occurrences_in_zones},
@@ -288,5 +410,8 @@ const test_case calendar_tests[] = {
     {"wall_clock_jumps_ring_once_and_never_twice", wall_clock_jumps_ring_once_and_never_twice},
     {"daylight_saving_days_in_berlin", daylight_saving_days_in_berlin},
     {"saved_and_loaded_it_holds_the_rings_away", saved_and_loaded_it_holds_the_rings_away},
+    {"skipped_rings_are_silent_and_a_skip_until_a_date_is_kept", skipped_rings_are_silent_and_a_skip_until_a_date_is_kept},
+    {"a_skip_across_a_daylight_saving_change", a_skip_across_a_daylight_saving_change},
+    {"skips_refused_with_their_reasons", skips_refused_with_their_reasons},
     {NULL, NULL},
 };

@@ -142,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (s.at < s.size && !s.engine_freed) {
         tocsin_engine *e = s.engine;
         int rc = 0;
-        switch (next(&s) % 38) {
+        switch (next(&s) % 41) {
         case 0: rc = tocsin_countdown_new(e, seconds(&s), &s.timers[next(&s) % SLOTS]); break;
         case 1: rc = tocsin_stopwatch_new(e, &s.timers[next(&s) % SLOTS]); break;
         case 2: rc = tocsin_timer_start(e, timer(&s)); break;
@@ -250,6 +250,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (rc >= 0 && cap > 0) check(strlen(buffer) < cap, "a spec is NUL-terminated within cap");
             break;
         }
+        case 38: rc = tocsin_calendar_skip(e, timer(&s), next(&s) % 4 ? next(&s) % 8 : 100000u + next(&s)); break;
+        case 39: {
+            double wall = 0;
+            tocsin_engine_wall_clock(e, &wall);
+            rc = tocsin_calendar_skip_until(e, timer(&s), next(&s) % 2 ? wall + seconds(&s) * 86400 : seconds(&s));
+            break;
+        }
+        case 40:
+            rc = tocsin_calendar_skipped_until(e, timer(&s), next(&s) % 2 ? &value : NULL);
+            check(rc == 0 || rc == 1 || rc == TOCSIN_ENOENT || rc == TOCSIN_EINVAL || rc == TOCSIN_ECLOSED, "skipped_until: 0, 1 or a status");
+            break;
         default: rc = tocsin_engine_now(e, &value); check(rc == TOCSIN_OK && value >= 0, "now"); break;
         }
         check(rc >= 0 || is_status(rc), "every failure is a documented status");

@@ -116,6 +116,37 @@ def test_a_calendar_alarm_rings_every_weekday_on_a_manual_clock(manual):
     assert manual.countdown(5).calendar is None
 
 
+def test_skipped_rings_do_not_ring_and_a_skip_until_a_date_in_another_zone(manual):
+    manual.set_wall_clock(FRIDAY_0600)
+    alarm = manual.calendar("Mon..Fri 07:00 UTC", label="Wake")
+    rings = []
+    alarm.on_finish(rings.append)
+    alarm.start()
+    assert alarm.skipped_until is None
+    alarm.skip()  # Friday's
+    assert alarm.alarm_time == FRIDAY_0600 + HOUR + 3 * DAY == alarm.skipped_until
+    alarm.skip(2)  # and Monday's and Tuesday's
+    manual.advance(5 * DAY + HOUR - 1)
+    assert rings == []
+    manual.advance(1)
+    assert len(rings) == 1 and rings[0].missed == 0 and alarm.skipped_until is None  # Wednesday's
+    # A holiday until Tuesday after next, 00:00 in Tokyo (Monday 15:00 UTC):
+    # Tuesday's 07:00 UTC is the first ring after it.
+    back = datetime(2027, 4, 6, tzinfo=ZoneInfo("Asia/Tokyo"))
+    alarm.skip_until(back)
+    assert alarm.skipped_until == back.timestamp() and alarm.alarm_time == FRIDAY_0600 + HOUR + 11 * DAY
+    alarm.clear_skip()
+    assert alarm.skipped_until is None and alarm.alarm_time == FRIDAY_0600 + HOUR + 6 * DAY  # Thursday's
+    with pytest.raises(tocsin.InvalidArgumentError):
+        manual.countdown(5).skip()
+    with pytest.raises(tocsin.InvalidArgumentError):
+        alarm.skip_until(FRIDAY_0600)  # not after now
+    with pytest.raises(tocsin.NoOccurrenceError):
+        manual.calendar("2027-04-02 07:00 UTC").skip()
+    with pytest.raises(ValueError):
+        alarm.skip(0)
+
+
 def test_calendar_alarm_bad_input(manual):
     with pytest.raises(tocsin.CalendarSpecError) as caught:
         manual.calendar("Mon..Fry 07:00")

@@ -110,6 +110,9 @@ PROTOTYPES: list[tuple[str, list[Any], Any, Optional[Callable[..., Any]]]] = [
     ("tocsin_calendar_check", [c_char_p, c_char_p, c_size_t], c_int, None),
     ("tocsin_calendar_new", [_ENGINE, c_char_p, POINTER(c_uint64)], c_int, None),
     ("tocsin_timer_calendar", [_ENGINE, _TIMER, c_char_p, c_size_t], c_int, _check),
+    ("tocsin_calendar_skip", [_ENGINE, _TIMER, c_uint], c_int, _check),  # new after 0.8.0
+    ("tocsin_calendar_skip_until", [_ENGINE, _TIMER, c_double], c_int, _check),
+    ("tocsin_calendar_skipped_until", [_ENGINE, _TIMER, _OUT_DOUBLE], c_int, _check),
     ("tocsin_timer_set_wake", [_ENGINE, _TIMER, c_int], c_int, _check),  # since 0.6
     ("tocsin_timer_wake", [_ENGINE, _TIMER], c_int, _check),
     ("tocsin_timer_set_leeway", [_ENGINE, _TIMER, c_double], c_int, _check),  # since 0.8

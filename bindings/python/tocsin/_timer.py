@@ -21,9 +21,12 @@ from ._values import (
     to_clock,
     to_seconds,
     to_tick_policy,
+    to_unix_time,
 )
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from ._engine import Engine
 
 #: A timer's handlers until it gets some: shared, as handler maps are
@@ -345,6 +348,38 @@ class Timer:
         buffer = create_string_buffer(length + 1)
         self._call("tocsin_timer_calendar", buffer, length + 1)
         return buffer.value.decode("utf-8")
+
+    def skip(self, count: int = 1) -> "Timer":
+        """Skips a calendar alarm's next ``count`` rings (from its coming
+        one) without removing it: they do not ring, are not counted as
+        missed and do not wake the machine; ``alarm_time`` is the ring that
+        will come. The skip is kept across clock changes and save/load.
+        Raises ``InvalidArgumentError`` for another kind of timer,
+        ``NoOccurrenceError`` if no ring would be left. Returns self."""
+        if count < 1:
+            raise ValueError(f"skip: count must be at least 1, got {count}")
+        self._call("tocsin_calendar_skip", count)
+        return self
+
+    def skip_until(self, when: "float | int | datetime") -> "Timer":
+        """Skips every ring of a calendar alarm before ``when`` (a Unix time,
+        or a datetime: a naive one is local time), in place of any skip
+        before; as ``skip`` otherwise. Returns self."""
+        self._call("tocsin_calendar_skip_until", to_unix_time(when))
+        return self
+
+    def clear_skip(self) -> "Timer":
+        """Undoes a skip: the alarm comes to its next occurrence after now
+        again. Returns self."""
+        self._call("tocsin_calendar_skip", 0)
+        return self
+
+    @property
+    def skipped_until(self) -> Optional[float]:
+        """The wall-clock time (a Unix time) before which a calendar alarm's
+        rings are skipped; None when none is."""
+        out = c_double()
+        return out.value if self._call("tocsin_calendar_skipped_until", byref(out)) == 1 else None
 
     def set_tick(self, interval: Optional[Seconds]) -> "Timer":
         """A TICK event every ``interval`` seconds of running time (None or 0:

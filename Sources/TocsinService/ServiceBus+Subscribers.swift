@@ -59,28 +59,6 @@ extension ServiceBus {
         saveSubscribers()
     }
 
-    /// Calls `then` once the calls the bus held for this service while it
-    /// started have been taken: the call that activated it may be a
-    /// client's `Subscribe` (`tocsin ls --follow`), which must be in before
-    /// the first signal. The bus sends them when the name becomes ours,
-    /// before it answers anything asked after that, and GDBus hands them
-    /// over in order: so after an answer from the bus (`GetId`).
-    func afterCallsWaiting(_ then: @escaping () -> Void) {
-        final class Box {
-            let then: () -> Void
-            init(_ then: @escaping () -> Void) { self.then = then }
-        }
-        guard let connection else { return then() }
-        g_dbus_connection_call(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil, nil,
-            G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, box in
-                // An error (the bus gone, a timeout) goes on just the same.
-                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil) { g_variant_unref(reply) }
-                guard let box else { return }
-                Unmanaged<Box>.fromOpaque(box).takeRetainedValue().then()
-            }, Unmanaged.passRetained(Box(then)).toOpaque())
-    }
-
     /// The most subscribers kept across a restart (a bound on the file read).
     static let maxSubscribers = 10_000
 

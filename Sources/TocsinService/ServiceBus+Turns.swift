@@ -156,22 +156,35 @@ extension ServiceBus {
     /// routed it (and a round's answers, if `answered`) before the next
     /// batch or round. With nothing sent, the next round may run at once.
     func pump(answered: Bool = false) {
-        guard !turns.waitingForBus, !turns.isTaking, let connection else { return }
+        guard !turns.waitingForBus, !turns.isTaking, connection != nil else { return }
         guard sendSignals(Self.roundCalls) > 0 || answered else {
             scheduleRound()
             return
         }
         turns.waitingForBus = true
+        afterBusRoundTrip { [unowned self] in
+            turns.waitingForBus = false
+            pump()
+        }
+    }
+
+    /// Calls `then` once the bus daemon answers a `GetId` sent now (or the
+    /// call fails: the bus gone, a timeout), which it does only after it has
+    /// routed everything this connection sent before, and which GDBus hands
+    /// over after everything the daemon sent us before the answer.
+    func afterBusRoundTrip(_ then: @escaping () -> Void) {
+        final class Box {
+            let then: () -> Void
+            init(_ then: @escaping () -> Void) { self.then = then }
+        }
+        guard let connection else { return then() }
         g_dbus_connection_call(
             connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil, nil,
-            G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, me in
-                // An error (the bus gone, a timeout) ends the wait just the same.
+            G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, box in
                 if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil) { g_variant_unref(reply) }
-                guard let me else { return }
-                let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
-                bus.turns.waitingForBus = false
-                bus.pump()
-            }, Unmanaged.passUnretained(self).toOpaque())
+                guard let box else { return }
+                Unmanaged<Box>.fromOpaque(box).takeRetainedValue().then()
+            }, Unmanaged.passRetained(Box(then)).toOpaque())
     }
 
     /// Sends up to `limit` queued signals, in order, each to the

@@ -77,7 +77,11 @@ final class ServiceBus: @unchecked Sendable {
                 guard let me else { return }
                 let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
                 bus.readoptSubscribers()
-                bus.afterCallsWaiting { bus.onReady() }
+                // The call that activated the service may be a client's
+                // Subscribe (`tocsin ls --follow`), which must be in before
+                // the first signal: the bus sent the calls it held once the
+                // name became ours, so they come before this round trip ends.
+                bus.afterBusRoundTrip { bus.onReady() }
             },
             { connection, _, me in  // name lost, or never had
                 guard let me else { return }

@@ -85,6 +85,13 @@ static void bad_specs_get_clear_errors(void) {
     tocsin_engine_free(engine);
 }
 
+/* An empty file at the mkstemp template `path` (filled in). */
+static void make_temporary(char *path) {
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+}
+
 static tocsin_engine *engine_at(double wall) {
     tocsin_engine *engine = NULL;
     CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &engine));
@@ -223,9 +230,7 @@ static void daylight_saving_days_in_berlin(void) {
 static void saved_and_loaded_it_holds_the_rings_away(void) {
     static event_log log;
     char path[] = "/tmp/tocsin-calendar-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
+    make_temporary(path);
     tocsin_engine *engine = engine_at(FRI_0600);
     tocsin_timer timer = watched_calendar(engine, "*-*-* 07:00 UTC", &log);
     tocsin_timer_set_label(engine, timer, "Stand-up");
@@ -288,9 +293,7 @@ static double skipped_until(tocsin_engine *engine, tocsin_timer timer) {
 static void skipped_rings_are_silent_and_a_skip_until_a_date_is_kept(void) {
     static event_log log;
     char path[] = "/tmp/tocsin-skip-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
+    make_temporary(path);
     tocsin_engine *engine = engine_at(FRI_0600);
     tocsin_timer timer = watched_calendar(engine, "Mon..Fri 07:00 UTC", &log);
     CHECK_EQ(0, skipped_until(engine, timer));

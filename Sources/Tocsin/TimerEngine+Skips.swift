@@ -8,12 +8,15 @@
 /// Thread-safe, like every call on the engine; each is one lock of the
 /// engine and, for `count`, a search of the spec per ring skipped.
 extension TimerEngine {
+    /// The most rings one `skipRings(_:count:)` skips.
+    public static let maxSkippedRings = 100_000
+
     /// Skips the next `count` rings of a calendar alarm, counted from its
     /// coming one (rings already skipped are not counted again). A running
     /// alarm gets a STATE event with its new time left.
     ///
     /// - Throws: `.invalidArgument` for another kind of timer or a count
-    ///   of 0 or over 100,000; `.outOfRange` if the spec has no ring after
+    ///   of 0 or over `maxSkippedRings`; `.outOfRange` if the spec has no ring after
     ///   them (nothing changes); `.wrongState` once it finished.
     /// - Complexity: O(count) searches of the spec, O(log n) to re-arm.
     public func skipRings(_ timer: TimerID, count: Int = 1) throws(TocsinError) {

@@ -20,6 +20,9 @@ package struct TimerReading: Sendable {
     /// An alarm's wall-clock time (a calendar alarm's coming occurrence), Unix ns.
     package var alarmTime: Int64?
     package var calendar: CalendarSpec?
+    /// A calendar alarm's rings are skipped until this wall time (Unix ns);
+    /// nil: none are.
+    package var skippedUntil: Int64?
 }
 
 extension EngineCore {
@@ -54,7 +57,8 @@ extension LockedCore {
                     state: slot.state, elapsed: elapsed, remaining: remaining, duration: slot.isStopwatch ? nil : slot.duration,
                     label: extras ? core.labels[index] ?? "" : "", clock: core.clock(of: index),
                     laps: extras ? core.laps[index]?.lengths ?? [] : [], wakes: core.wakes(index), alarmTime: alarmTime,
-                    calendar: core.isCalendar(index) ? core.calendars[index]?.spec : nil)
+                    calendar: core.isCalendar(index) ? core.calendars[index]?.spec : nil,
+                    skippedUntil: core.skippedUntil(index))
             }
         }
     }

@@ -1,3 +1,4 @@
+import Tocsin
 import TocsinBase
 
 /// How the command shows time: text only, no terminal access.
@@ -26,6 +27,11 @@ public enum Display {
         guard nanoseconds >= day else { return clock(nanoseconds: nanoseconds, roundUp: true) }
         let rest = nanoseconds % day
         return "\(nanoseconds / day)d " + Nanos.clock(rest, roundUp: true, padMinutes: true).leftPadded(to: 8)
+    }
+
+    /// "Mon 2026-12-28 07:00": a Unix time in the local zone, to the minute.
+    public static func localDate(unixSeconds: Int64) -> String {
+        String(ZoneRules.local().wallText(unixSeconds: unixSeconds).prefix(20))
     }
 
     /// A total: "25:00", or "00:01.5" when it has tenths.

@@ -73,7 +73,7 @@ package enum ServiceTimers {
             let detail: String
             if let calendar = timer.calendar, state != "finished" {  // a calendar alarm: its spec, and when next
                 let left = timer.remaining.map(Nanos.saturating(seconds:)).map { ", \(Display.until(nanoseconds: $0)) left" } ?? ""
-                detail = state == "cancelled" ? calendar : "\(calendar)\(left)"
+                detail = state == "cancelled" ? calendar : "\(calendar)\(left)" + skipped(timer)
             } else if state == "finished" {
                 detail = timer.finishedAgo.map(Nanos.saturating(seconds:)).map { "done \(Display.total(nanoseconds: $0)) ago" } ?? "done"
             } else if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
@@ -88,6 +88,14 @@ package enum ServiceTimers {
                 + state + String(repeating: " ", count: max(0, 9 - state.count)) + "  " + detail
                 + (timer.owner.map { "  (\($0))" } ?? "")
         }
+    }
+
+    /// A skipped calendar alarm's ", next Mon 2026-12-28 07:00, skipped
+    /// until Mon 2026-12-28 00:00" (local time); "" without a skip.
+    static func skipped(_ timer: ServiceClient.Timer) -> String {
+        guard let until = timer.skippedUntil else { return "" }
+        let next = timer.next.map { ", next \(Display.localDate(unixSeconds: Int64($0)))" } ?? ""
+        return "\(next), skipped until \(Display.localDate(unixSeconds: Int64(until)))"
     }
 
     /// The order of a timer's members in its JSON object; others follow,

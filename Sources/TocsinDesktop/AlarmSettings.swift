@@ -31,6 +31,9 @@ package struct AlarmSettings: Sendable, Hashable {
     package var fade: Int64 = 0
     /// Pause the media players that play while the alarm rings.
     package var pausesMedia = true
+    /// An alarm's upcoming-alarm notice: nanoseconds before each ring to
+    /// show it, with Skip this one (0: none).
+    package var notice: Int64 = 0
 
     /// The snooze of a timer added without the option `snooze`: 5 min.
     package static let defaultSnooze: Int64 = 300 * Nanos.perSecond
@@ -47,6 +50,7 @@ extension AlarmSettings {
         case alert, sound, live, warn, snooze, ring
         case soundFile = "sound_file", volume, fade
         case pauseMedia = "pause_media"
+        case notice
 
         /// How a field's value is coded.
         package enum Unit: Sendable {
@@ -63,7 +67,7 @@ extension AlarmSettings {
         package var unit: Unit {
             switch self {
             case .alert, .sound, .live, .pauseMedia: .flag
-            case .warn, .snooze, .ring, .fade: .nanoseconds
+            case .warn, .snooze, .ring, .fade, .notice: .nanoseconds
             case .soundFile: .text
             case .volume: .decibels
             }
@@ -77,6 +81,7 @@ extension AlarmSettings {
             case .snooze: (Nanos.perSecond...86400 * Nanos.perSecond, "1 to 86400 seconds (24 h)")
             case .ring: (0...3600 * Nanos.perSecond, "at most 3600 seconds (0: play the sound once)")
             case .fade: (0...300 * Nanos.perSecond, "at most 300 seconds")
+            case .notice: (0...86400 * Nanos.perSecond, "at most 86400 seconds (24 h)")
             default: nil
             }
         }
@@ -87,7 +92,7 @@ extension AlarmSettings {
             switch self {
             case .alert, .sound: nil
             case .live: .flag(true)  // before 0.5
-            case .warn, .fade: .nanoseconds(0)
+            case .warn, .fade, .notice: .nanoseconds(0)
             case .snooze: .nanoseconds(AlarmSettings.defaultSnooze)
             case .ring: .nanoseconds(0)  // before 0.7 an alarm rang once
             case .soundFile: .text("")
@@ -123,6 +128,7 @@ extension AlarmSettings {
             case .volume: .decibels(volume)
             case .fade: .nanoseconds(fade)
             case .pauseMedia: .flag(pausesMedia)
+            case .notice: .nanoseconds(notice)
             }
         }
         set {
@@ -135,6 +141,7 @@ extension AlarmSettings {
             case (.snooze, .nanoseconds(let value)): snooze = value
             case (.ring, .nanoseconds(let value)): ring = value
             case (.fade, .nanoseconds(let value)): fade = value
+            case (.notice, .nanoseconds(let value)): notice = value
             case (.soundFile, .text(let path)): soundFile = path.isEmpty ? nil : path
             case (.volume, .decibels(let decibels)): volume = decibels
             default: break
@@ -174,6 +181,6 @@ extension Alert {
             warningSound: settings.sound ? Alert.defaultWarningSound : nil,
             snooze: settings.snooze > 0 ? .nanoseconds(settings.snooze) : nil, soundFile: settings.soundFile,
             volume: settings.volume, fade: settings.fade > 0 ? .nanoseconds(settings.fade) : nil,
-            pausesMedia: settings.pausesMedia)
+            pausesMedia: settings.pausesMedia, notice: settings.notice > 0 ? .nanoseconds(settings.notice) : nil)
     }
 }

@@ -52,6 +52,12 @@ public struct Alert: Sendable, Hashable {
     /// While the alarm rings, pause the media players that are playing
     /// (MPRIS), and resume those when it stops. Since 0.7.
     public var pausesMedia: Bool
+    /// An alarm's upcoming-alarm notice: this long before it rings, a
+    /// notification "Rings at 07:00, in 30 min" with Skip this one (a
+    /// calendar alarm skips that ring; a one-time alarm is cancelled),
+    /// closed at the ring or when the ring moves away; nil: none. Alarms
+    /// only (a countdown's is `warning`). New after 0.8.0.
+    public var notice: Duration?
     /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace
     /// the notification showing with the same tag: the timer service's
@@ -73,7 +79,7 @@ public struct Alert: Sendable, Hashable {
         repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true,
         live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound,
         snooze: Duration? = nil, soundFile: String? = nil, volume: Double = 0, fade: Duration? = nil,
-        pausesMedia: Bool = false
+        pausesMedia: Bool = false, notice: Duration? = nil
     ) {
         self.summary = summary
         self.body = body
@@ -92,6 +98,7 @@ public struct Alert: Sendable, Hashable {
         self.volume = volume
         self.fade = fade
         self.pausesMedia = pausesMedia
+        self.notice = notice
     }
 
     /// The quietest and loudest `volume` (dB).
@@ -113,7 +120,7 @@ public struct Alert: Sendable, Hashable {
 
 
     /// True if the notifier follows the timer's time, not only its finish.
-    var followsTime: Bool { live || warning != nil }
+    var followsTime: Bool { live || warning != nil || notice != nil }
 
     /// The sound ids to try, in order.
     var soundChain: [String] {

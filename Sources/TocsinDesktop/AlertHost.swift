@@ -38,6 +38,9 @@ package enum HostAction: Sendable, Equatable {
     /// finished countdown or alarm: the same as `adjust`; the timer
     /// service also snoozes a calendar alarm without moving its times).
     case snooze(seconds: Double)
+    /// The upcoming-alarm notice's Skip this one: a calendar alarm skips its
+    /// coming ring; a one-time alarm is cancelled.
+    case skip
 }
 
 /// A timer's state and times, as the live notification shows them.

@@ -8,6 +8,8 @@ struct Following {
     var source: UInt32 = 0
     /// The warning has been given for this run.
     var warned = false
+    /// The upcoming-alarm notice is on screen (a non-live alert's).
+    var noticeShown = false
     /// The live frame on screen; nil: none (not shown, or summed up).
     var shownFrame: LiveDisplay.Frame?
     /// The live frame it would show now; nil: it wants none (not live,

@@ -19,6 +19,8 @@ struct AlertButton: Sendable, Equatable {
     static let pause = AlertButton(action: "pause", label: "Pause")
     static let resume = AlertButton(action: "resume", label: "Resume")
     static let cancel = AlertButton(action: "cancel", label: "Cancel")
+    /// The upcoming-alarm notice's: the coming ring does not sound.
+    static let skip = AlertButton(action: "skip", label: "Skip this one")
 }
 
 /// What the live notification of a running or paused timer shows, and when

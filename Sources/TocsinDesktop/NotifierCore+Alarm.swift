@@ -53,6 +53,10 @@ extension NotifierCore {
             }
             let work = UnsafeSendable(content)
             glib.run(urgent: true) { [self] in  // never behind live updates
+                if following[key]?.noticeShown == true {  // the ring takes the notice's notification
+                    following[key]?.noticeShown = false
+                    following[key]?.shownFrame = nil
+                }
                 switch presenter.show(key, work.value) {
                 case .success(let server):
                     report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key),
@@ -114,6 +118,8 @@ extension NotifierCore {
             _ = attachment?.host.perform(.suspend, on: key.timer)
         } else if action.isSame(as: "resume") {
             _ = attachment?.host.perform(.resume, on: key.timer)
+        } else if action.isSame(as: "skip") {
+            _ = attachment?.host.perform(.skip, on: key.timer)  // the notice closes as the ring moves away
         } else if action.isSame(as: "cancel") {
             _ = attachment?.host.perform(.cancel, on: key.timer)  // its CANCELED withdraws the alert
         } else {  // "stop", and the default action

@@ -31,15 +31,19 @@ extension NotifierCore {
         let name = alert.summary ?? (label.isEmpty ? "Timer" : label)
         let frame = LiveDisplay.frame(label: name, reading: reading, warning: alert.warning?.nanoseconds,
                                       warned: state.warned, announcing: announcing)
+        let notice = noticeFrame(alert, label: name, reading)
         if alert.live {
-            state.liveFrame = alert.popup && !state.hushed ? frame : nil
+            // A live alarm's frame gains the notice's Skip this one while it is due.
+            let shown = notice.map { notice in frame.map { LiveDisplay.withNotice($0, notice) } ?? notice } ?? frame
+            state.liveFrame = alert.popup && !state.hushed ? shown : nil
             state.rank = LiveDisplay.rank(reading)
             state.brief = LiveDisplay.brief(label: name, reading: reading)
             state.icon = alert.icon
-        } else {
+        } else if !showNotice(&state, key, alert, frame: notice) {
             showWarning(&state, key, alert, frame: announcing ? frame : nil)
         }
-        if let wait = nextLook(reading, alert: alert, state: state) {
+        let looks = [nextLook(reading, alert: alert, state: state), nextNoticeLook(reading, alert: alert, state: state)]
+        if let wait = looks.compactMap({ $0 }).min() {
             state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [self] in
                 followTime(key, because: .due)
             }

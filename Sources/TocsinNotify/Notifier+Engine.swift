@@ -102,6 +102,12 @@ final class EngineHost: AlertHost, @unchecked Sendable {
             case .adjust(let seconds), .snooze(let seconds):
                 guard let delta = Nanos.from(signedSeconds: seconds) else { return false }
                 try engine.adjust(timer, byNanoseconds: delta)
+            case .skip:
+                do throws(TocsinError) {
+                    try engine.skipRings(timer, count: 1)
+                } catch .invalidArgument {
+                    try engine.cancel(timer)  // not a calendar alarm: its one ring is the coming one
+                }
             }
             return true
         } catch {

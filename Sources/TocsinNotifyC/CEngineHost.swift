@@ -69,6 +69,7 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         case .resume: return table.timer_resume.unsafelyUnwrapped(engine, timer) == 0
         case .cancel: return table.timer_cancel.unsafelyUnwrapped(engine, timer) == 0
         case .adjust(let seconds), .snooze(let seconds): return table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
+        case .skip: return false  // the notice's button: tocsin_alert has no notice (yet), so none is shown
         }
     }
 

@@ -24,9 +24,11 @@ package struct AddRequest: Equatable, Sendable {
     package var wake = false
     /// Its alarm's settings (the options named after `AlarmSettings.Field`s).
     package var settings = AlarmSettings()
+    /// A calendar alarm's rings before this Unix time (seconds) are skipped.
+    package var skipUntil: Double?
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames = Set(["kind", "start", "tick", "clock", "after", "calendar", "wake"]
+    package static let optionNames = Set(["kind", "start", "tick", "clock", "after", "calendar", "wake", "skip_until"]
                                          + AlarmSettings.Field.allCases.map(\.rawValue))
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
@@ -78,6 +80,13 @@ package struct AddRequest: Equatable, Sendable {
         if wake && (kind == .stopwatch || clock == .awake) {
             throw ServiceError(.invalidArgument, kind == .stopwatch ? "a stopwatch cannot wake the machine: nothing falls due"
                 : "an awake timer cannot wake the machine: a suspend does not bring it closer")
+        }
+        if settings.notice > 0 && kind != .alarm && kind != .calendar {
+            throw ServiceError(.invalidArgument, "notice is for alarms (kind alarm or calendar); a countdown's is warn")
+        }
+        skipUntil = try Self.number(options["skip_until"], "skip_until")
+        if skipUntil != nil && kind != .calendar {
+            throw ServiceError(.invalidArgument, "skip_until is for calendar alarms (the option calendar)")
         }
         if case .id(let other)? = options["after"] {
             guard exists(other) else { throw ServiceError(.noSuchTimer, "no timer \(other) to start after") }

@@ -5,7 +5,7 @@ import CGio
 extension ServiceBus {
     /// The methods whose first argument is a timer's id: a sandboxed
     /// caller may name only its own.
-    static let timerMethods: Set = ["Pause", "Resume", "Cancel", "Restart", "Remove", "Adjust", "Snooze", "Lap"]
+    static let timerMethods: Set = ["Pause", "Resume", "Cancel", "Restart", "Remove", "Adjust", "Snooze", "Lap", "Skip", "SkipUntil"]
 
     /// Who sent `invocation`: asked of the bus once per connection
     /// (`GetConnectionCredentials`: its user and process) and kept until it

@@ -23,6 +23,14 @@ extension ServiceBus {
               <arg name="id" type="t" direction="in"/>
               <arg name="seconds" type="d" direction="in"/>
             </method>
+            <method name="Skip">
+              <arg name="id" type="t" direction="in"/>
+              <arg name="count" type="u" direction="in"/>
+            </method>
+            <method name="SkipUntil">
+              <arg name="id" type="t" direction="in"/>
+              <arg name="until" type="d" direction="in"/>
+            </method>
             <method name="Lap">
               <arg name="id" type="t" direction="in"/>
               <arg name="lap" type="d" direction="out"/>

@@ -174,6 +174,12 @@ final class ServiceBus: @unchecked Sendable {
             case "Snooze":
                 try service.snooze(id(parameters), seconds: g_variant_get_double(child(parameters, 1)))
                 reply = []
+            case "Skip":
+                try service.skip(id(parameters), count: UInt32(g_variant_get_uint32(child(parameters, 1))))
+                reply = []
+            case "SkipUntil":
+                try service.skip(id(parameters), until: g_variant_get_double(child(parameters, 1)))
+                reply = []
             case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
             case "List":
                 return .values(Variant.serialized(service.serializedList(for: caller), type: "(aa{sv})"))

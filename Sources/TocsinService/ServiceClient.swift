@@ -45,6 +45,16 @@ package final class ServiceClient {
         return UInt64(g_variant_get_uint64(id))
     }
 
+    /// Skips the next `count` rings of calendar alarm `id` (0: undoes a skip).
+    package func skip(_ id: UInt64, count: UInt32) throws(Failure) {
+        g_variant_unref(try call("Skip", Variant.tuple([g_variant_new_uint64(guint64(id)), g_variant_new_uint32(count)])))
+    }
+
+    /// Skips every ring of calendar alarm `id` before `unixSeconds`.
+    package func skip(_ id: UInt64, until unixSeconds: Double) throws(Failure) {
+        g_variant_unref(try call("SkipUntil", Variant.tuple([g_variant_new_uint64(guint64(id)), g_variant_new_double(unixSeconds)])))
+    }
+
     /// Pause, Resume, Cancel, Restart, Remove; Adjust with `delta`; Lap
     /// (returns the lap's length).
     @discardableResult

@@ -30,6 +30,10 @@ package struct ServiceTimer: Sendable {
     package var after: UInt64?
     /// The sandboxed app that made it; nil: the user.
     package var owner: String?
+    /// A calendar alarm's coming ring, and until when its rings are
+    /// skipped (Unix seconds).
+    package var next: Double?
+    package var skippedUntil: Double?
 
     /// Where the by-name properties come from.
     private enum Source: Sendable {
@@ -112,6 +116,8 @@ package struct ServiceTimer: Sendable {
         case ("ring", .number(let seconds)): ring = seconds
         case ("after", .id(let id)): after = id == 0 ? nil : id
         case ("owner", .text(let app)): owner = app.isEmpty ? nil : app
+        case ("next", .number(let seconds)): next = seconds
+        case ("skipped_until", .number(let seconds)): skippedUntil = seconds
         default: break
         }
     }

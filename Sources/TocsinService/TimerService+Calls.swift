@@ -38,6 +38,10 @@ extension TimerService {
             if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }
             if request.clock == .awake { try engine.setClock(.awake, for: timer) }
             if request.wake { try engine.setWake(true, for: timer) }
+            if let until = request.skipUntil {
+                guard let nanoseconds = Nanos.from(seconds: until) else { throw .invalidArgument }
+                try engine.skipRings(timer, until: .nanoseconds(nanoseconds))
+            }
             adopt(entry)
             if request.start && request.after == nil { try engine.start(timer) }
         } catch {

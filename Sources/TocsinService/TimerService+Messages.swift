@@ -9,6 +9,8 @@ extension TimerService {
     enum Call {
         case pause, resume, cancel, restart, lap, snooze
         case adjust(Double)
+        /// Skip by count (0: undo) or until a Unix time.
+        case skip(count: UInt32?, until: Double?)
     }
 
     /// The engine's `error` for `call` on `entry`, explained.
@@ -27,6 +29,7 @@ extension TimerService {
         case (.adjust(let seconds), _): adjustMessage(label, entry, state, seconds, error)
         case (.restart, _): nil
         case (.snooze, _): "\(label) \(Self.words(state)): only a timer that has rung can be snoozed"
+        case (.skip(let count, let until), _): skipMessage(label, entry, state, count: count, until: until, error)
         }
         return message.map { ServiceError(kind, $0) } ?? ServiceError(error)
     }
@@ -46,6 +49,22 @@ extension TimerService {
         let left = Wording.clock(remaining, roundUp: true)
         let most = remaining > Nanos.perSecond ? ", or \(Nanos.words(-(remaining - 1) / Nanos.perSecond * Nanos.perSecond))" : ""
         return "\(label) has \(left) left; \(Nanos.words(delta)) would end it before now: use cancel\(most)"
+    }
+
+    private func skipMessage(_ label: String, _ entry: Entry, _ state: TimerState, count: UInt32?, until: Double?,
+                             _ error: TocsinError) -> String? {
+        if entry.kind != .calendar {
+            return "\(label) is not a calendar alarm: only a calendar alarm's rings can be skipped (cancel or remove it instead)"
+        }
+        if state == .finished { return "\(label) has finished: its spec has no ring left" }
+        if error == .outOfRange { return "\(label) has no ring left after the skipped ones: remove it instead" }
+        if let count, count > TimerEngine.maxSkippedRings {
+            return "a skip is of at most \(TimerEngine.maxSkippedRings) rings, got \(count)"
+        }
+        if let until, error == .invalidArgument {
+            return "skip until takes a Unix time after now, got \(until)"
+        }
+        return nil
     }
 
     /// "is paused", "has finished"...: the state as the rest of a sentence.

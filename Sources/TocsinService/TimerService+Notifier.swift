@@ -51,6 +51,7 @@ extension TimerService {
             case .cancel: try cancel(id)
             case .adjust(let seconds): try adjust(id, by: seconds)
             case .snooze(let seconds): try snooze(id, seconds: seconds)
+            case .skip: try skipComingRing(id)
             }
         } catch where error.kind == .failed {
             let label = entries[id].flatMap { try? engine.label(of: $0.timer) } ?? ""
@@ -61,6 +62,7 @@ extension TimerService {
             case .cancel: "cancel"
             case .adjust: "adjust"
             case .snooze: "snooze"
+            case .skip: "skip"
             }
             notifier?.show(Alert(summary: label.isEmpty ? "Tocsin" : label, body: "Could not \(verb): \(error.message)",
                                  urgency: .normal, sound: nil, actions: false))

@@ -104,9 +104,10 @@ extension TimerService {
         case .finishes: return .ids(entries.map(\.finishes))
         case .after: return .ids(entries.map { $0.after ?? 0 })
         case .wake: return flags { $1.wakes }
-        case .live, .warn, .snooze, .ring, .pauseMedia, .soundFile, .volume, .fade:
+        case .live, .warn, .snooze, .ring, .pauseMedia, .soundFile, .volume, .fade, .notice:
             return Self.settingValues(column.setting ?? .live, entries.map(\.id), entries.map(\.settings))
         case .snoozedUntil: return .numbers(entries.map { $0.snoozedUntil ?? none })
+        case .skippedUntil: return seconds { $1.skippedUntil }
         case .owner: return .textsByID(entries.compactMap { entry in entry.owner.map { (entry.id, $0) } })
         case .laps:
             return .lapsByID(listing.indices.compactMap { row in

@@ -63,6 +63,10 @@ package struct TimerTable: Equatable, Sendable {
         case live, warn, wake, snooze, ring
         case pauseMedia = "pause_media", soundFile = "sound_file", volume, fade
         case snoozedUntil = "snoozed_until", laps
+        /// A calendar alarm's rings are skipped until then (Unix seconds).
+        case skippedUntil = "skipped_until"
+        /// The upcoming-alarm notice, seconds before each ring (0: none).
+        case notice
         /// The sandboxed app that made the timer (left out: the user's).
         case owner
 
@@ -89,14 +93,14 @@ package struct TimerTable: Equatable, Sendable {
         /// time of day; …)
         package var isOptional: Bool {
             switch self {
-            case .remaining, .duration, .alarmTime, .next, .rangAgo, .finishedAgo, .snoozedUntil: true
+            case .remaining, .duration, .alarmTime, .next, .rangAgo, .finishedAgo, .snoozedUntil, .skippedUntil: true
             default: false
             }
         }
 
-        /// `volume` and `fade`: left out of a timer's properties in `List`
-        /// and `Changed` when 0, their default.
-        var isLeftOutAtZero: Bool { self == .volume || self == .fade }
+        /// `volume`, `fade` and `notice`: left out of a timer's properties
+        /// in `List` and `Changed` when 0, their default.
+        var isLeftOutAtZero: Bool { self == .volume || self == .fade || self == .notice }
     }
 
     package private(set) var columns: [(Column, Values)]

@@ -110,6 +110,11 @@ struct Every: ParsableCommand {
     var snooze: TimeSpec?
 
     @Option(help: ArgumentHelp(
+        "This long before each ring, a notification saying when it rings, with Skip this one (e.g. 30m; default: none).",
+        valueName: "time"))
+    var notice: TimeSpec?
+
+    @Option(help: ArgumentHelp(
         "Ring until the alarm is stopped or dismissed, at most this long (0: play the sound once; default: 1m, or once without a terminal on standard input).",
         valueName: "time"))
     var ring: RingLength?
@@ -119,6 +124,7 @@ struct Every: ParsableCommand {
     func validate() throws {
         _ = try CalendarArgument(specText)
         try Countdown.check(snooze: snooze)
+        try Countdown.check(notice: notice)
         if snooze != nil && !background {
             throw ValidationError("--snooze on a calendar alarm is the timer service's: add -b")
         }
@@ -135,6 +141,7 @@ struct Every: ParsableCommand {
         (settings.popup, settings.sound, settings.live) = (!finish.quiet, !finish.quiet, live)
         settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
         settings.ring = Countdown.ringLength(ring, background: background)
+        settings.notice = notice?.nanoseconds() ?? 0
         tone.apply(to: &settings)
         return settings
     }

@@ -85,6 +85,11 @@ struct Countdown: ParsableCommand {
     @Option(help: ArgumentHelp("Warn this long before zero with a short sound and a notification (e.g. 1m).", valueName: "time"))
     var warn: TimeSpec?
 
+    @Option(help: ArgumentHelp(
+        "For clock times: this long before the alarm, a notification saying when it rings, with Skip this one (e.g. 30m; default: none).",
+        valueName: "time"))
+    var notice: TimeSpec?
+
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Wake the machine from suspend 2 minutes before zero, where permitted (tocsin doctor says; default: on for clock times)."))
     var wake: Bool?
@@ -101,7 +106,7 @@ struct Countdown: ParsableCommand {
     /// Every property but `plan`: what the parser fills in. A new option
     /// must be named here too, or it is parsed and never read.
     private enum CodingKeys: CodingKey {
-        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, wake, snooze, tone
+        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, notice, wake, snooze, tone
     }
 
     mutating func validate() throws {
@@ -129,11 +134,23 @@ struct Countdown: ParsableCommand {
             throw ValidationError(Self.warnRange)
         }
         try Self.check(snooze: snooze)
+        try Self.check(notice: notice)
+        if notice != nil, plan.entries.contains(where: { if case .clock = $0.time { false } else { true } }) {
+            throw ValidationError("--notice is for clock times (tocsin until 7:00 Wake) and calendar alarms; a countdown's is --warn")
+        }
         try tone.validate()
     }
 
     static let warnRange = "--warn takes a duration of at most a day (30s, 1m)"
     static let snoozeRange = "--snooze takes a duration from 1s to a day (5m, 10m)"
+
+    /// `--notice`: above 0, at most a day.
+    static func check(notice: TimeSpec?) throws {
+        guard let notice else { return }
+        guard notice.isDuration(within: .notice, aboveZero: true) else {
+            throw ValidationError("--notice takes a duration of at most a day (30m, 1h)")
+        }
+    }
 
     /// `--snooze`: 1 s to a day.
     static func check(snooze: TimeSpec?) throws {
@@ -157,6 +174,7 @@ struct Countdown: ParsableCommand {
         settings.sound = !finish.quiet && !noSound
         settings.live = live ?? background
         settings.warning = warn?.nanoseconds() ?? 0
+        settings.notice = notice?.nanoseconds() ?? 0
         settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
         settings.ring = Self.ringLength(ring, background: background)
         tone.apply(to: &settings)

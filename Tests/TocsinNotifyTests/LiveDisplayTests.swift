@@ -135,4 +135,19 @@ struct LiveDisplayTests {
         #expect(early?.value != later?.value)
         #expect(early == later)
     }
+
+    @Test func theNoticeSaysWhenTheAlarmRingsAndOffersSkipThisOne() {
+        let second = LiveDisplay.second
+        let ring: Int64 = 1_796_108_400 * Nanos.perSecond
+        let frame = LiveDisplay.notice(label: "Wake", remaining: 29 * 60 * second + second / 2, ringsAt: ring)
+        #expect(frame.summary == "Wake")
+        #expect(frame.body == "Rings at \(Wording.localTimeOfDay(unixSeconds: ring / Nanos.perSecond)), in 30 min")
+        #expect(frame.buttons == [AlertButton.skip] && frame.buttons[0].label == "Skip this one")
+        // Under a minute is still "in 1 min", never "in 0 min".
+        #expect(LiveDisplay.notice(label: "Wake", remaining: second, ringsAt: ring).body.hasSuffix(", in 1 min"))
+        // A live alarm's frame keeps its own text and buttons, the notice's first.
+        let live = LiveDisplay.Frame(summary: "Wake", body: "29:59 left", value: nil, urgency: .low, buttons: [.pause, .cancel])
+        let merged = LiveDisplay.withNotice(live, frame)
+        #expect(merged.body == "29:59 left\n" + frame.body && merged.buttons == [AlertButton.skip, .pause, .cancel])
+    }
 }

@@ -47,8 +47,12 @@ import TocsinService
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, fade, kind, live, pause_media, ring, snooze, sound, sound_file, start, tick, volume, wake, warn)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, fade, kind, live, notice, pause_media, ring, skip_until, snooze, sound, sound_file, start, tick, volume, wake, warn)")),
             ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
+            ("Tea", 60, ["notice": .number(60)], ServiceError(.invalidArgument,
+                "notice is for alarms (kind alarm or calendar); a countdown's is warn")),
+            ("Bus", 1_800_000_000, ["kind": .text("alarm"), "skip_until": .number(1_900_000_000)], ServiceError(.invalidArgument,
+                "skip_until is for calendar alarms (the option calendar)")),
             ("Lap", 0, ["kind": .text("stopwatch"), "wake": .flag(true)], ServiceError(.invalidArgument,
                 "a stopwatch cannot wake the machine: nothing falls due")),
             ("Tea", 60, ["kind": .text("egg")], ServiceError(.invalidArgument, "kind must be countdown, stopwatch, alarm or calendar, not 'egg'")),

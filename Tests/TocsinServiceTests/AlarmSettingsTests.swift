@@ -13,6 +13,7 @@ import TocsinNotify
         (settings.popup, settings.sound, settings.live) = (false, false, false)
         (settings.warning, settings.snooze, settings.ring) = (30_000_000_000, 600_000_000_000, 0)
         (settings.soundFile, settings.volume, settings.fade, settings.pausesMedia) = ("/etc/hostname", -12.5, 15_000_000_000, false)
+        settings.notice = 1_800_000_000_000
         return settings
     }
 
@@ -23,8 +24,9 @@ import TocsinNotify
 
     @Test func addOptionsRoundTrip() throws {
         for settings in [AlarmSettings(), Self.everyFieldSet] {
-            let options = Dictionary(uniqueKeysWithValues: settings.serviceOptions)
-            let request = try AddRequest(label: "Tea", seconds: 60, options: options) { _ in false }
+            // (A calendar alarm: the notice is an alarm's.)
+            let options = Dictionary(uniqueKeysWithValues: settings.serviceOptions + [("calendar", .text("07:00"))])
+            let request = try AddRequest(label: "Wake", seconds: 0, options: options) { _ in false }
             #expect(request.settings == settings)
         }
         // alert, sound and live always; the rest only where not the default

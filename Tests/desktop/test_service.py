@@ -726,3 +726,31 @@ def test_the_live_limit_is_the_services_option(notifications):
         assert [part.split()[0] for part in latest["2 more timers"]["body"].split(" · ")] == ["L60", "L70"]
     finally:
         activation_environment(TOCSIN_SERVICE_LIVE_LIMIT=3)
+
+
+def test_an_upcoming_alarm_notice_offers_skip_this_one_and_gives_way_to_the_ring(signals, notifications):
+    """A calendar alarm with a notice: from that long before a ring, a
+    notification "Rings at HH:MM, in 1 min" with Skip this one. Pressed, the
+    ring is skipped (it never sounds) and the notice closes; the notice of
+    the ring after comes again, and gives way to its ring's alert."""
+    from test_desktop import press
+
+    alarm = add("Stand-up", 0, calendar=("s", "*:*:0/20 UTC"), live=("b", False), sound=("b", False), notice=("d", 12.0))
+    notices = lambda: [c for c in notifications.calls() if c["summary"] == "Stand-up" and c["body"].startswith("Rings at ")]
+    first = wait_until(notices, timeout=25, what="the notice")[0]
+    skipped = timers()[alarm]["next"]
+    assert first["actions"] == ["skip", "Skip this one"], first
+    assert 0 < skipped - time.time() <= 12.5 and first["body"].endswith(", in 1 min"), (first, skipped - time.time())
+    assert first["body"] == f"Rings at {time.strftime('%H:%M', time.localtime(skipped))}, in 1 min"
+    wait_until(lambda: displayed() == 1, what="the notice to be drawn")
+    press("Skip this one")
+    wait_until(lambda: timers()[alarm]["next"] == skipped + 20, what="the skip, in the service")
+    wait_until(lambda: displayed() == 0, what="the notice to close once its ring is skipped")
+    # The next ring's notice, then its ring; the skipped one never rang.
+    wait_until(lambda: len(notices()) == 2, timeout=30, what="the next ring's notice")
+    (ring,) = signals.wait_for("Finished", id=alarm, timeout=30)
+    assert abs(ring.wall - ring.args[2] - (skipped + 20)) < 1, (ring.wall, ring.args, skipped)
+    wait_until(lambda: [c for c in notifications.calls() if c["summary"] == "Stand-up" and not c["body"].startswith("Rings at ")],
+               what="the ring's alert")
+    # The notice gave way: replaced by the alert, or closed as the alarm moved on to its next ring.
+    wait_until(lambda: displayed() == 1, what="the ring's alert alone")

@@ -16,8 +16,8 @@ CODES = {
     "clock": ["boot", "awake"],
 }
 FLAGS = {"live", "wake", "pause_media"}
-OPTIONAL = {"remaining", "duration", "alarm_time", "next", "rang_ago", "finished_ago", "snoozed_until"}
-LEFT_OUT_AT_ZERO = {"volume", "fade", "after"}
+OPTIONAL = {"remaining", "duration", "alarm_time", "next", "rang_ago", "finished_ago", "snoozed_until", "skipped_until"}
+LEFT_OUT_AT_ZERO = {"volume", "fade", "notice", "after"}
 SPARSE = {"calendar", "sound_file", "laps", "owner"}
 # Values that move between two calls (running timers, ages).
 MOVING = {"elapsed", "remaining", "rang_ago", "finished_ago"}
@@ -60,7 +60,8 @@ def test_list_columns_holds_what_list_holds_column_by_column(tmp_path):
     tea = add("Tea", 300, volume=("d", -6), fade=("d", 10), sound_file=("s", sound))
     run = add("Run", 0, kind=("s", "stopwatch"), clock=("s", "awake"))
     add("Wake", time.time() + 3600, kind=("s", "alarm"))
-    add("Standup", 0, calendar=("s", "Mon..Fri 09:00"))
+    standup = add("Standup", 0, calendar=("s", "Mon..Fri 09:00"), notice=("d", 600))
+    call("Skip", "tu", standup, 2)
     add("Rest", 60, after=("t", tea), live=("b", False))
     egg = add("Egg", 0.2)
     call("Lap", "t", run)
@@ -73,7 +74,7 @@ def test_list_columns_holds_what_list_holds_column_by_column(tmp_path):
     assert list(columns) == ["id", "label", "kind", "state", "clock", "elapsed", "remaining", "duration", "alarm_time",
                              "calendar", "next", "rang_ago", "finished_ago", "finishes", "after", "live", "warn",
                              "wake", "snooze", "ring", "pause_media", "sound_file", "volume", "fade", "snoozed_until",
-                             "laps", "owner"]
+                             "laps", "skipped_until", "notice", "owner"]
     assert columns["id"] == sorted(listed), "oldest first"
     assert columns["remaining"][1] == -1 and columns["calendar"] == [[4, "Mon..Fri *-*-* 09:00:00"]]
     rebuilt = rows(columns)

@@ -67,6 +67,8 @@ package struct TimerTable: Equatable, Sendable {
         case skippedUntil = "skipped_until"
         /// The upcoming-alarm notice, seconds before each ring (0: none).
         case notice
+        /// Flags: a notification at the finish; the alarm's sound.
+        case alert, sound
         /// The sandboxed app that made the timer (left out: the user's).
         case owner
 

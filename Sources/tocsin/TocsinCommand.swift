@@ -71,7 +71,8 @@ struct TocsinCommand: ParsableCommand {
         version: "tocsin \(TimerEngine.version)",
         subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self, Ls.self,
                       Control<Pause>.self, Control<Cancel>.self, Control<Restart>.self, Control<Remove>.self,
-                      Control<Lap>.self, Adjust.self, Snooze.self, Skip.self, Watch.self, Every.self, Next.self],
+                      Control<Lap>.self, Adjust.self, Snooze.self, Skip.self, Watch.self, Every.self, Next.self,
+                      Export.self, Import.self],
         defaultSubcommand: Countdown.self)
 
     /// Runs the command with the documented exit statuses: bad usage is one

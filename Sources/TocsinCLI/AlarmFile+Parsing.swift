@@ -1,0 +1,215 @@
+import Tocsin
+import TocsinBase
+import TocsinNotify
+
+/// Reading an alarms file: every line checked before any alarm is made,
+/// the first mistake named by line and column.
+extension AlarmFile {
+    /// The alarms of `text`. `now` (Unix seconds): an `at` time must be
+    /// after it; a `skip_until` before it is dropped (that skip is over).
+    ///
+    /// - Throws: the first `Mistake`.
+    package static func parse(_ text: String, now: Int64) throws(Mistake) -> AlarmFile {
+        var entries: [Entry] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let words = try Self.words(of: Substring(line), line: index + 1)
+            guard !words.isEmpty else { continue }
+            entries.append(try entry(words, line: index + 1, now: now))
+        }
+        return AlarmFile(entries: entries)
+    }
+
+    /// A word of a line: its text (unquoted), its column (1-based, in
+    /// characters) and whether it was quoted.
+    struct Word {
+        var text: String
+        var column: Int
+        var quoted = false
+        /// The column just after it.
+        var end = 0
+    }
+
+    /// The words of a line: runs of non-blanks, or double-quoted strings
+    /// (`\"`, `\\`, `\n`, `\t`); `name="a b"` is one word. A `#` that begins
+    /// a word begins a comment.
+    static func words(of line: Substring, line number: Int) throws(Mistake) -> [Word] {
+        var words: [Word] = []
+        var characters = Array(line)
+        if characters.last == "\r" { characters.removeLast() }
+        var index = 0
+        while index < characters.count {
+            if characters[index] == " " || characters[index] == "\t" { index += 1; continue }
+            if characters[index] == "#" { break }
+            var word = Word(text: "", column: index + 1)
+            while index < characters.count, characters[index] != " ", characters[index] != "\t" {
+                guard characters[index] == "\"" else {
+                    word.text.append(characters[index])
+                    index += 1
+                    continue
+                }
+                let opening = index + 1
+                word.quoted = true
+                index += 1
+                while true {
+                    guard index < characters.count else {
+                        throw Mistake(line: number, column: opening, message: "this quote is not closed")
+                    }
+                    let character = characters[index]
+                    index += 1
+                    if character == "\"" { break }
+                    guard character == "\\" else { word.text.append(character); continue }
+                    guard index < characters.count else { throw Mistake(line: number, column: index, message: "a \\ ends the line") }
+                    switch characters[index] {
+                    case "\"", "\\": word.text.append(characters[index])
+                    case "n": word.text.append("\n")
+                    case "t": word.text.append("\t")
+                    default:
+                        throw Mistake(line: number, column: index, message: "unknown escape \\\(characters[index]) (\\\" \\\\ \\n \\t)")
+                    }
+                    index += 1
+                }
+            }
+            word.end = index + 1
+            words.append(word)
+        }
+        return words
+    }
+
+    private static func entry(_ words: [Word], line: Int, now: Int64) throws(Mistake) -> Entry {
+        func fail(_ word: Word, _ message: String) -> Mistake { Mistake(line: line, column: word.column, message: message) }
+        let kinds = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let kind = Kind(rawValue: words[0].text), !words[0].quoted else {
+            throw fail(words[0], "'\(words[0].text)' is no kind of alarm (\(kinds))")
+        }
+        guard words.count >= 3 else {
+            let end = Word(text: "", column: (words.last?.end ?? 1) + 1)
+            throw fail(end, words.count == 1 ? "\(kind.rawValue) needs its time and a label" : "a label (in quotes) is missing")
+        }
+        var entry = Entry(kind: kind)
+        entry.line = line
+        let when = words[1]
+        switch kind {
+        case .every:
+            do throws(CalendarSpecError) {
+                entry.spec = try CalendarSpec(parsing: when.text).normalized
+            } catch {
+                throw fail(when, "bad calendar spec '\(when.text)': \(error)")
+            }
+        case .at:
+            guard let time = Self.unixSeconds(wallTime: when.text) else {
+                throw fail(when, "'\(when.text)' is not a time: write \"2026-12-01 07:00:00 +01:00\"")
+            }
+            guard time > now else { throw fail(when, "\(when.text) has passed") }
+            entry.time = time
+        case .countdown:
+            guard let length = Self.duration(when.text), length > 0 else {
+                throw fail(when, "'\(when.text)' is not a length: write 25m, 1h30m, 90s")
+            }
+            entry.time = length
+        }
+        entry.label = words[2].text
+        guard entry.label.utf8.count <= TimerEngine.maxLabelBytes else {
+            throw fail(words[2], "the label is longer than \(TimerEngine.maxLabelBytes) bytes")
+        }
+        var seen: Set<String> = []
+        for word in words.dropFirst(3) {
+            try setting(word, of: &entry, seen: &seen, now: now, fail: fail)
+        }
+        return entry
+    }
+
+    private static func setting(_ word: Word, of entry: inout Entry, seen: inout Set<String>, now: Int64,
+                                fail: (Word, String) -> Mistake) throws(Mistake) {
+        guard let equals = word.text.firstIndex(of: "="), !word.quoted || word.text[..<equals].allSatisfy({ $0 != "\"" }) else {
+            throw fail(word, "'\(word.text)' is not a setting: write name=value (\(settingNames.joined(separator: ", ")))")
+        }
+        let name = String(word.text[..<equals]), value = String(word.text[word.text.index(after: equals)...])
+        let at = Word(text: value, column: word.column + name.count + 1)
+        guard settingNames.contains(name) else {
+            throw fail(word, "unknown setting '\(name)' (\(settingNames.joined(separator: ", ")))")
+        }
+        guard seen.insert(name).inserted else { throw fail(word, "\(name) is set twice") }
+        if let field = AlarmSettings.Field(rawValue: name) {
+            let parsed: AlarmSettings.Value? = switch field.unit {
+            case .flag: flag(value).map { .flag($0) }
+            case .nanoseconds: duration(value).map { .nanoseconds($0) }
+            case .text: .text(value)
+            case .decibels: Double(value).flatMap { $0.isFinite ? .decibels($0) : nil }
+            }
+            guard let parsed else {
+                let form = switch field.unit {
+                case .flag: "yes or no"
+                case .nanoseconds: "a length (30s, 5m, 1h30m, or 0)"
+                case .text: "text"
+                case .decibels: "a number of dB (-10)"
+                }
+                throw fail(at, "\(name) takes \(form), not '\(value)'")
+            }
+            if let problem = AlarmSettings.problem(with: parsed, for: field) { throw fail(at, problem) }
+            if field == .notice, entry.kind == .countdown { throw fail(word, "notice is for alarms (every, at); a countdown's is warn") }
+            entry.settings[field] = parsed
+            return
+        }
+        switch name {
+        case "wake":
+            guard let on = flag(value) else { throw fail(at, "wake takes yes or no, not '\(value)'") }
+            guard entry.kind != .countdown || !on else { throw fail(word, "a countdown does not wake the machine") }
+            entry.wake = on
+        case "skip_until":
+            guard entry.kind == .every else { throw fail(word, "skip_until is for calendar alarms (every)") }
+            guard let time = unixSeconds(wallTime: value) else {
+                throw fail(at, "'\(value)' is not a time: write skip_until=\"2026-12-27 00:00:00 +01:00\"")
+            }
+            entry.skipUntil = time > now ? time : nil  // a skip that is over is none
+        default:  // state
+            guard let state = State(rawValue: value) else { throw fail(at, "state is running, paused or off, not '\(value)'") }
+            guard state != .paused || entry.kind == .countdown else {
+                throw fail(at, "an alarm is running or off (it follows the wall clock: a pause would not hold it)")
+            }
+            entry.state = state
+        }
+    }
+
+    static func flag(_ text: String) -> Bool? {
+        switch text {
+        case "yes", "true", "on": true
+        case "no", "false", "off": false
+        default: nil
+        }
+    }
+
+    /// A length: "0", or what a countdown takes (90s, 25m, 1h30m, 12m30.25s).
+    static func duration(_ text: String) -> Int64? {
+        if text == "0" { return 0 }
+        guard case .duration(let nanoseconds)? = TimeSpec.parseDuration(text) else { return nil }
+        return nanoseconds
+    }
+
+    /// "2026-12-01 07:00:00 +01:00" (or "Z", or "+0100") as a Unix time.
+    static func unixSeconds(wallTime text: String) -> Int64? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 3 else { return nil }
+        let date = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        let time = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard date.count == 3, time.count == 3, let year = date[0], let month = date[1], let day = date[2],
+              let hour = time[0], let minute = time[1], let second = time[2],
+              (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+              (0...60).contains(second), (1970...9999).contains(year)
+        else { return nil }
+        var offset = 0
+        if parts[2] != "Z" {
+            let zone = parts[2].filter { $0 != ":" }
+            guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+                  let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2)), hours < 24, minutes < 60
+            else { return nil }
+            offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+        }
+        // Days from civil (proleptic Gregorian), as in CalendarSpec.
+        let y = Int64(month <= 2 ? year - 1 : year), m = Int64(month)
+        let era = y / 400, yearOfEra = y - era * 400
+        let dayOfYear = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+    }
+}

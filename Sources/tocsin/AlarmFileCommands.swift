@@ -1,0 +1,126 @@
+import ArgumentParser
+import Glibc
+import Tocsin
+import TocsinBase
+import TocsinCLI
+import TocsinService
+
+/// The text at the top of an exported file (the same in every export, so
+/// that an export of what was imported gives the same text).
+private let header = """
+    Tocsin alarms (tocsin export). tocsin import FILE adds them; --replace makes them the service's alarms.
+    A line: every SPEC LABEL, at TIME LABEL or countdown TIME-LEFT LABEL, then name=value settings
+    (see docs/alarms-file.md). Lines starting with # are comments.
+    """
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the timer service's alarms to a file (or standard output) that tocsin import reads back.",
+        discussion: """
+            One alarm per line: its kind (every, at), its time (a calendar spec, or a wall time with its \
+            UTC offset), its label, and the settings that are not the defaults (sound, volume, ring, \
+            snooze, wake, notice, skips...). The file is plain text for a person to read, edit, keep \
+            and sync; see docs/alarms-file.md.
+            """)
+
+    @Argument(help: ArgumentHelp("The file (replaced as a whole); none or -: standard output.", valueName: "file"))
+    var file: String?
+
+    @Flag(help: "Countdowns too, with their time left.")
+    var all = false
+
+    func run() throws {
+        let timers = try ServiceControl.connect().list()
+        let text = AlarmFile(entries: timers.compactMap { AlarmFile.entry(of: $0, all: all) }).text(header: header)
+        guard let file, file != "-" else { return print(text, terminator: "") }
+        let failure = TimerFile.writeAtomicallyReportingErrno(Array(text.utf8), to: file)
+        if failure != 0 { throw CommandFailure("cannot write \(file): \(String(cString: strerror(failure)))") }
+    }
+}
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add the alarms of a file tocsin export wrote (or a person did): all of them, or none if a line is wrong.",
+        discussion: """
+            Every line is checked first; a mistake is one error naming its line and column, and nothing \
+            is imported. With --replace the service's alarms are then exactly the file's: those it had \
+            before are removed once the file's are in (with --all its countdowns too).
+            """)
+
+    @Argument(help: ArgumentHelp("The file; -: standard input.", valueName: "file"))
+    var file: String
+
+    @Flag(help: "Remove the alarms the service had before (after the file's are in).")
+    var replace = false
+
+    @Flag(help: "With --replace: remove its countdowns too.")
+    var all = false
+
+    func validate() throws {
+        if all && !replace { throw ValidationError("--all is for --replace: it removes the countdowns too") }
+    }
+
+    func run() throws {
+        let text: String
+        do throws(TocsinError) {
+            text = String(decoding: try file == "-" ? Self.standardInput() : TimerFile.read(file), as: UTF8.self)
+        } catch {
+            throw CommandFailure("cannot read \(file): \(error == .io ? String(cString: strerror(errno)) : "larger than a file of alarms can be")")
+        }
+        let parsed: AlarmFile
+        do throws(AlarmFile.Mistake) {
+            parsed = try AlarmFile.parse(text, now: Int64(Glibc.time(nil)))
+        } catch {
+            throw CommandFailure("\(file):\(error.line):\(error.column): \(error.message); nothing was imported")
+        }
+        let client = try ServiceControl.connect()
+        let kinds: Set = all ? ["alarm", "calendar", "countdown"] : ["alarm", "calendar"]
+        let before = replace ? try client.list().filter { kinds.contains($0.kind) } : []
+        var added: [UInt64] = []
+        for entry in parsed.entries {
+            do throws(ServiceClient.Failure) {
+                try Self.add(entry, on: client, into: &added)
+            } catch {
+                for id in added.reversed() { _ = try? client.control("Remove", id) }
+                throw CommandFailure("\(file):\(entry.line): \(error.message); nothing was imported")
+            }
+        }
+        for timer in before { try client.control("Remove", timer.id) }
+        let count = parsed.entries.count
+        Descriptor.say("Imported \(count) \(count == 1 ? "alarm" : "alarms")" + (replace ? ", removed \(before.count)" : ""))
+    }
+
+    /// Standard input, to its end.
+    static func standardInput() throws(TocsinError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .io }
+            guard count > 0 else { return bytes }
+            bytes += buffer[..<count]
+        }
+    }
+
+    /// Adds one entry, as its line says (paused, off, skipped), noting
+    /// its id as soon as it exists.
+    static func add(_ entry: AlarmFile.Entry, on client: ServiceClient, into added: inout [UInt64]) throws(ServiceClient.Failure) {
+        var options: [(String, ServiceValue)] = entry.settings.serviceOptions + [("start", .flag(entry.state != .off))]
+        let seconds: Double
+        switch entry.kind {
+        case .every:
+            options += [("calendar", .text(entry.spec)), ("wake", .flag(entry.wake))]
+            if let until = entry.skipUntil { options.append(("skip_until", .number(Double(until)))) }
+            seconds = 0
+        case .at:
+            options += [("kind", .text("alarm")), ("wake", .flag(entry.wake))]
+            seconds = Double(entry.time)
+        case .countdown:
+            seconds = Nanos.seconds(entry.time)
+        }
+        let id = try client.add(label: entry.label, seconds: seconds, options: options)
+        added.append(id)
+        if entry.state == .paused { try client.control("Pause", id) }
+    }
+}

@@ -46,7 +46,11 @@ struct TocsinCommand: ParsableCommand {
                                                lap: by id, label or prefix;
               tocsin adjust Tea +5m            give it more time (or -2m less)
               tocsin snooze Wake 10m           ring again in 10 min (default:
-                                               its --snooze, 5 min)
+                                               its --snooze, 5 min);
+              tocsin skip Wake --count 2       its next two rings do not sound
+                                               (--until 2026-12-27, --clear);
+              tocsin export alarms.txt         its alarms as a text file, which
+                                               tocsin import reads back
               tocsin service                 the timer service itself, started
                                                by D-Bus activation (its API:
                                                share/doc/tocsin/dbus.md)

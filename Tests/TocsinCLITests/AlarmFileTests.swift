@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import TocsinCLI
 import TocsinNotify
@@ -35,6 +36,17 @@ import TocsinNotify
         #expect(file.text(header: "a\nb").hasPrefix("# a\n# b\nevery "))
     }
 
+    /// docs/alarms-file.md's example reads as it says (on the day it was written).
+    @Test func theDocumentedExampleReads() throws {
+        let docs = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let text = try #require(readFile("/" + docs + "/docs/alarms-file.md"))
+        let example = try #require(text.split(separator: "```").dropFirst().first.map(String.init))
+        let file = try AlarmFile.parse(example, now: now)
+        #expect(file.entries.map(\.label) == ["Wake", "Rent", "Dentist", "Market", "Tea"])
+        #expect(file.entries[3].state == .off && file.entries[4].state == .paused && file.entries[2].settings.volume == -6)
+        #expect(file.entries[0].skipUntil == 1_798_412_400)  // 2026-12-28 00:00 in Berlin
+    }
+
     @Test func aSkipThatIsOverIsNone() throws {
         let file = try AlarmFile.parse("every \"07:00\" \"Wake\" skip_until=\"2026-11-01 00:00:00 Z\"\n", now: now)
         #expect(file.entries[0].skipUntil == nil)
@@ -60,4 +72,17 @@ import TocsinNotify
             return mistake.line == line && mistake.column == column && mistake.message.contains(words)
         }
     }
+}
+
+private func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }

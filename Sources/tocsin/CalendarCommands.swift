@@ -35,10 +35,13 @@ struct Next: ParsableCommand {
             minutely, hourly, daily, weekly, monthly, yearly, quarterly, semiannually, and an optional zone \
             (UTC, Europe/Berlin; else the local one). A local time a DST change skips rings at the change; \
             one that happens twice rings once. The first line is the normalized form, as systemd-analyze \
-            calendar prints it; then one occurrence a line, in the spec's zone, with its offset from UTC.
+            calendar prints it; then one occurrence a line, in the spec's zone, with its offset from UTC. \
+            Given a calendar alarm of the timer service instead (tocsin next Wake), its spec's \
+            occurrences, those it skips marked "skipped".
             """)
 
-    @Argument(help: ArgumentHelp("The calendar spec (quoted, or as separate words).", valueName: "spec"))
+    @Argument(help: ArgumentHelp("The calendar spec (quoted, or as separate words), or a service calendar alarm (id, label or prefix).",
+                                 valueName: "spec"))
     var words: [String]
 
     @Option(help: ArgumentHelp("How many occurrences (1 to 1000).", valueName: "n"))
@@ -50,12 +53,11 @@ struct Next: ParsableCommand {
     var json = false
 
     func validate() throws {
-        _ = try CalendarArgument(words.joined(separator: " "))
         guard (1...1000).contains(count) else { throw ValidationError("\(Self.countRange); got \(count)") }
     }
 
     func run() throws {
-        let argument = try CalendarArgument(words.joined(separator: " "))
+        let (argument, skippedUntil) = try Self.specOrAlarm(words.joined(separator: " "))
         guard let zone = argument.spec.zoneRules() else {
             throw CommandFailure("the zone of '\(argument.text)' is no longer installed")
         }
@@ -68,13 +70,32 @@ struct Next: ParsableCommand {
         for _ in 0..<count {
             guard let next = argument.spec.next(after: after, in: zone) else { break }
             let local = zone.wallText(unixSeconds: next)
+            let skipped = next < skippedUntil ?? 0
             if json {
-                Descriptor.say(JSON.object([("next", .integer(next)), ("local", .string(local))]).compactEncoded())
+                Descriptor.say(JSON.object([("next", .integer(next)), ("local", .string(local))]
+                                           + (skipped ? [("skipped", .bool(true))] : [])).compactEncoded())
             } else {
-                Descriptor.say("\(local)  in \(Display.until(nanoseconds: (next - now) * Nanos.perSecond))")
+                Descriptor.say("\(local)  in \(Display.until(nanoseconds: (next - now) * Nanos.perSecond))" + (skipped ? "  skipped" : ""))
             }
             after = next
         }
+    }
+
+    /// The spec `text` is, or else the spec and skip of the service's
+    /// calendar alarm it names; a text that is neither is the spec's error.
+    static func specOrAlarm(_ text: String) throws -> (CalendarArgument, skippedUntil: Int64?) {
+        let specError: any Error
+        do {
+            return (try CalendarArgument(text), nil)
+        } catch {
+            specError = error
+        }
+        guard let client = try? ServiceClient(), let timers = try? client.list(),
+              let id = try? ServiceTimers.resolve(text, in: timers),
+              let alarm = timers.first(where: { $0.id == id }), let spec = alarm.calendar,
+              let argument = try? CalendarArgument(spec)
+        else { throw specError }
+        return (argument, alarm.skippedUntil.map { Int64($0) })
     }
 }
 

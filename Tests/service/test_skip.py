@@ -4,6 +4,7 @@ methods, the `skipped_until` and `next` properties, the command's
 skipped ring that never sounds, and the `notice` option."""
 
 import calendar
+import json
 import signal
 import subprocess
 import time
@@ -35,6 +36,12 @@ def test_skip_by_count_survives_a_kill_and_is_undone():
     assert done.stdout.startswith("Wake: next ring ") and "(rings skipped until " in done.stdout, done.stdout
     line = tocsin("ls").stdout
     assert ", next " in line and ", skipped until " in line, line
+    # tocsin next names the alarm: its spec's rings, the skipped ones marked.
+    shown = tocsin("next", "Wake", "--count", "3").stdout.splitlines()
+    assert shown[0] == "*-*-* 07:00:00 UTC" and [l.endswith("  skipped") for l in shown[1:]] == [True, True, False], shown
+    rings = [json.loads(l) for l in tocsin("next", "Wake", "--count", "3", "--json").stdout.splitlines()]
+    assert [r["next"] for r in rings] == [first, first + DAY, first + 2 * DAY] and [r.get("skipped") for r in rings] == [True, True, None]
+    assert tocsin("next", "Nothing").returncode == 2
     # Skips count from the coming ring: one more is the third day.
     call("Skip", "tu", alarm, 1)
     assert timers()[alarm]["next"] == first + 3 * DAY

@@ -66,7 +66,7 @@ import Tocsin
         let rows = try service.table([]).rows()
         let names = rows.map { Set($0.map(\.0)) }
         let always: Set = ["id", "label", "kind", "state", "elapsed", "clock", "laps", "live", "warn", "wake",
-                           "finishes", "snooze", "ring", "pause_media"]
+                           "finishes", "snooze", "ring", "pause_media", "alert", "sound"]
         #expect(names[0] == always.union(["remaining", "duration", "finished_ago"]))
         #expect(names[1] == always)
         let egg0 = Dictionary(rows[0], uniquingKeysWith: { first, _ in first })

@@ -276,3 +276,31 @@ def test_the_first_ring_after_a_resume_waits_for_the_sound_server(tmp_path):
     finally:
         child.kill()
         child.wait()
+
+
+def test_the_commands_upcoming_alarm_notice_skips_a_ring_in_the_foreground():
+    """`tocsin every SPEC Beat --notice 8s`: the command's own notifier shows
+    the notice; Skip this one skips that ring in its engine, so the first
+    ring heard is the one after."""
+    monitor = NotifyMonitor()
+    child = subprocess.Popen([os.environ["TOCSIN_BIN"], "every", "*:*:0/10 UTC", "Beat", "--json", "--notice", "8s", "--ring", "0",
+                              "--no-wake"], stdout=subprocess.PIPE, text=True)
+    rings = []
+    reader = threading.Thread(target=lambda: [rings.append(json.loads(line)) for line in child.stdout], daemon=True)
+    reader.start()
+    try:
+        # A notice whose ring is at least 2 s away (one shown just before its
+        # ring is let pass: pressed after the ring, it would skip the next).
+        ring_of = lambda call: (int(call["time"]) // 10 + 1) * 10  # the ring it announces: the next multiple of 10 s
+        notice = wait_until(lambda: [c for c in monitor.calls() if c["body"].startswith("Rings at ")
+                                     and ring_of(c) - time.time() > 2], timeout=30, what="a notice")[0]
+        skipped = ring_of(notice)
+        assert notice["summary"] == "Beat" and notice["actions"] == ["skip", "Skip this one"], notice
+        press("Skip this one")
+        heard = lambda: [ring for ring in rings if ring["next"] > skipped]  # (rings before the notice's are not)
+        wait_until(heard, timeout=30, what="a ring after the skipped one")
+        assert heard()[0]["next"] == skipped + 20, (skipped, rings)  # rang at skipped + 10, not at skipped
+    finally:
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=10)
+        monitor.close()

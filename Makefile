@@ -41,7 +41,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command demo check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command translations pot demo check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -68,9 +68,32 @@ NOTIFY_SOURCES := $(SHARED_SOURCES) $(wildcard Sources/TocsinDesktop/*.swift Sou
 	Sources/CTocsinNotify/*.c Sources/CTocsinNotify/include/*.h Sources/CNotify/* Sources/CCanberra/* \
 	embedded/CNotify/* embedded/CCanberra/* embedded/CTocsinNotify/*)
 
+# The translations (po/, docs/translating.md): one .mo per language, where
+# the notifier and the command built here find them ($(OUT)/share/locale,
+# beside $(OUT)/lib and $(OUT)/bin). Without msgfmt (Debian's gettext) the
+# texts stay English.
+LINGUAS := $(shell cat po/LINGUAS)
+MO_FILES := $(foreach lang,$(LINGUAS),$(OUT)/share/locale/$(lang)/LC_MESSAGES/tocsin.mo)
+translations:
+	@if command -v msgfmt >/dev/null; then $(MAKE) --no-print-directory $(MO_FILES); \
+	  else echo "translations: no msgfmt (apt install gettext): the texts stay English"; fi
+$(OUT)/share/locale/%/LC_MESSAGES/tocsin.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+# po/tocsin.pot from the sources (`tr`/`trn` calls of the files in
+# po/POTFILES); scripts/check-translations.sh (make check) fails when it is
+# out of date, a file that translates is missing from POTFILES, or a
+# translation drops a {value}.
+XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=tr --keyword=trn:1,2 \
+	--add-comments=TRANSLATORS: --add-location=file --package-name=tocsin --package-version=$(VERSION) --sort-by-file
+pot:
+	$(XGETTEXT) -f po/POTFILES -o po/tocsin.pot
+	@for lang in $(LINGUAS); do msgmerge -q --update --backup=none po/$$lang.po po/tocsin.pot; done
+
 # The two libraries build side by side (each is one single-threaded
 # compiler run at a time).
-lib:
+lib: translations
 	@$(MAKE) --no-print-directory -j2 $(LIBTOCSIN) $(LIBNOTIFY)
 	@mkdir -p $(OUT)/lib/pkgconfig $(OUT)/include
 	@for name in $(LIBRARIES); do \
@@ -104,7 +127,7 @@ $(LIBNOTIFY): $(NOTIFY_SOURCES)
 demo: command
 	$(OUT)/bin/tocsin 5s "Tea is ready"
 
-command:
+command: translations
 	swift build -c $(CONFIG) --product tocsin
 	@mkdir -p $(OUT)/bin
 	@cp "$$(swift build -c $(CONFIG) --show-bin-path)/tocsin" $(OUT)/bin/tocsin
@@ -135,6 +158,7 @@ test-swift:
 	@# Every source file in docs/engine.md's or docs/service-and-command.md's
 	@# map, and none over 300 lines without its reason.
 	scripts/check-docs-maps.py
+	scripts/check-translations.sh
 	swift build --build-tests --explicit-target-dependency-import-check error
 	@# Per-test lines are dropped; failures, and the closing "Test run" line, stay.
 	G_DEBUG=fatal-criticals swift test --skip-build 2>&1 | grep -vE '^\[|^Test Suite|Executed 0 tests|^◇|^✔ (Suite|Test [A-Za-z_]+\()'; exit $${PIPESTATUS[0]}
@@ -453,7 +477,8 @@ INSTALLED_FILES = bin/tocsin share/bash-completion/completions/tocsin share/zsh/
 	share/fish/vendor_completions.d/tocsin.fish share/man/man1/tocsin.1 share/doc/tocsin/dbus.md \
 	share/doc/tocsin/timer-file.md share/dbus-1/services/dev.tocsin.Timers.service \
 	share/dbus-1/interfaces/dev.tocsin.Timers1.xml share/systemd/user/tocsin.service \
-	share/systemd/user/tocsin.service.d/wake.conf include/tocsin.h include/tocsin_notify.h
+	share/systemd/user/tocsin.service.d/wake.conf include/tocsin.h include/tocsin_notify.h \
+	$(foreach lang,$(LINGUAS),share/locale/$(lang)/LC_MESSAGES/tocsin.mo)
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
 	for name in $(LIBRARIES); do \
@@ -493,6 +518,12 @@ install-lib:
 	    > $(DESTDIR)$(LIBDIR)/pkgconfig/$$name.pc || exit 1; \
 	done
 	install -m 0644 include/tocsin.h include/tocsin_notify.h $(DESTDIR)$(PREFIX)/include/
+	for lang in $(LINGUAS); do \
+	  if [ -f $(OUT)/share/locale/$$lang/LC_MESSAGES/tocsin.mo ]; then \
+	    install -D -m 0644 $(OUT)/share/locale/$$lang/LC_MESSAGES/tocsin.mo \
+	      $(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/tocsin.mo || exit 1; \
+	  fi; \
+	done
 	@if [ -z "$(DESTDIR)" ] && { [ "$(PREFIX)" = /usr/local ] || [ "$(PREFIX)" = /usr ]; }; then ldconfig 2>/dev/null || true; fi
 
 clean:

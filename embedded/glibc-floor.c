@@ -2,7 +2,7 @@
    wheel and the packages load on any glibc from 2.17 on, not only on the
    glibc they were built with. Built on glibc 2.34 or later, a library
    references the versions of that release: pthread_create@GLIBC_2.34 (the
-   threads moved into libc; dlopen too), fstat@GLIBC_2.33, arc4random_buf@GLIBC_2.36
+   threads moved into libc; dlopen too), fstat@GLIBC_2.33, dladdr@GLIBC_2.34 (the translations' folder), arc4random_buf@GLIBC_2.36
    (the Embedded runtime's random numbers). scripts/build-embedded.sh links
    with --wrap for each, so every call goes through these functions, which
    call the oldest version of the same function (every one of them is still
@@ -47,6 +47,7 @@ int oldest___fxstat(int, int, struct stat *);
 int oldest___xstat(int, const char *, struct stat *);
 void *oldest_dlopen(const char *, int);
 void *oldest_dlsym(void *, const char *);
+int oldest_dladdr(const void *, Dl_info *);
 OLDEST(pthread_create, BASE);
 OLDEST(pthread_join, BASE);
 OLDEST(pthread_detach, BASE);
@@ -59,6 +60,7 @@ OLDEST(__fxstat, BASE);
 OLDEST(__xstat, BASE);
 OLDEST(dlopen, BASE);
 OLDEST(dlsym, BASE);
+OLDEST(dladdr, BASE);
 
 WRAPPER int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*run)(void *), void *argument) {
     return oldest_pthread_create(thread, attributes, run, argument);
@@ -79,6 +81,7 @@ WRAPPER int __wrap_fstat(int fd, struct stat *status) { return oldest___fxstat(S
 WRAPPER int __wrap_stat(const char *path, struct stat *status) { return oldest___xstat(STAT_VERSION, path, status); }
 WRAPPER void *__wrap_dlopen(const char *path, int flags) { return oldest_dlopen(path, flags); }
 WRAPPER void *__wrap_dlsym(void *library, const char *name) { return oldest_dlsym(library, name); }
+WRAPPER int __wrap_dladdr(const void *address, Dl_info *info) { return oldest_dladdr(address, info); }
 
 /* The kernel's random bytes (Linux 3.17 on), waiting for the pool at boot
    as arc4random_buf does. */

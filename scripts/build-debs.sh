@@ -36,7 +36,10 @@ take() {  # take PACKAGE PATH...: moves staged paths (relative to the stage) int
 }
 lib=usr/lib/$triplet
 take libtocsin0 "$lib/libtocsin.so.$version" "$lib/libtocsin.so.0"
-take libtocsin-notify0 "$lib/libtocsin-notify.so.$version" "$lib/libtocsin-notify.so.0"
+# The translations (po/) are the notifier's texts and the command's: with the
+# notifier, which every program that shows Tocsin's alerts has (identical on
+# every architecture, as Multi-Arch: same wants); tocsin recommends it.
+take libtocsin-notify0 "$lib/libtocsin-notify.so.$version" "$lib/libtocsin-notify.so.0" usr/share/locale
 take libtocsin-dev "$lib/libtocsin.so" "$lib/libtocsin-notify.so" "$lib/pkgconfig" usr/include
 take tocsin usr/bin usr/share/bash-completion usr/share/zsh usr/share/fish usr/share/man usr/share/dbus-1 \
   usr/share/systemd usr/share/doc/tocsin
@@ -123,7 +126,7 @@ control tocsin "$arch" "$depends_command" utils "countdowns, alarms and stopwatc
  as a stopwatch, with a live display, keys, JSON events and a desktop alert
  and sound at zero. With -b it hands the timers to its timer service on the
  D-Bus session bus (started by D-Bus activation), which keeps them across
- logout and restarts." "Recommends: sound-theme-freedesktop"
+ logout and restarts." "Recommends: sound-theme-freedesktop, libtocsin-notify0 (= $version)"
 control python3-tocsin all "python3 (>= 3.9), libtocsin0 (>= $version)" python \
   "Python binding of the Tocsin timer engine
  A ctypes binding of libtocsin: countdowns and stopwatches with handlers on

@@ -52,7 +52,7 @@ if [ -n "$sanitize" ]; then
 else
   floor_object=("$work/glibc-floor.o")
   for symbol in pthread_create pthread_join pthread_detach pthread_sigmask pthread_mutexattr_init \
-      pthread_mutexattr_destroy pthread_mutexattr_settype pthread_condattr_setclock fstat stat dlopen dlsym \
+      pthread_mutexattr_destroy pthread_mutexattr_settype pthread_condattr_setclock fstat stat dlopen dlsym dladdr \
       arc4random_buf; do
     link_flags+=("-Wl,--wrap=$symbol")
   done
@@ -95,12 +95,12 @@ fi
 read -r -a desktop_cflags <<< "$(pkg-config --cflags-only-I libnotify libcanberra)"
 notify_flags=(-I embedded/CNotify -I embedded/CCanberra -I embedded/CTocsinNotify)
 for include in "${desktop_cflags[@]}"; do notify_flags+=(-Xcc "$include"); done
-compile_c Sources/CTocsinNotify/notify.c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c
+compile_c Sources/CTocsinNotify/notify.c Sources/CTocsin/status.c Sources/CTocsinSystem/lock.c Sources/CTocsinSystem/intl.c
 [ -n "$sanitize" ] || compile_c embedded/glibc-floor.c
 "$swiftc" "${flags[@]}" "${notify_flags[@]}" -module-name TocsinDesktop -emit-module-path "$work/TocsinDesktop.swiftmodule" \
   Sources/TocsinDesktop/*.swift embedded/LibcShims.swift
 "$swiftc" "${flags[@]}" "${notify_flags[@]}" "${instrument[@]}" -module-name TocsinNotifyC -emit-object \
   -o "$work/TocsinNotifyC.o" Sources/TocsinNotifyC/*.swift
-"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock}.o "${floor_object[@]}" "${link_flags[@]}" "${link_dl[@]}" \
+"$clang" -shared -o "$output" "$work"/{TocsinNotifyC,notify,status,lock,intl}.o "${floor_object[@]}" "${link_flags[@]}" "${link_dl[@]}" \
   -Wl,--version-script=Sources/TocsinNotifyC/exports.map -Wl,-soname=libtocsin-notify.so.0 -Wl,--gc-sections \
   "${defs[@]}" -L"$runtime" -lswiftUnicodeDataTables $(pkg-config --libs libnotify libcanberra) -lm -ldl

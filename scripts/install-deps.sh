@@ -18,6 +18,8 @@ declare -A needs=(
   [callgrind_annotate]=valgrind
   [bwrap]=bubblewrap  # the timer service's tests: a caller in a sandbox, as Flatpak runs apps
   [xdg-dbus-proxy]=xdg-dbus-proxy  # the same, behind the bus proxy Flatpak puts between an app and the bus
+  [msgfmt]=gettext  # the translations (po/): built by make, checked by make check
+  [xgettext]=gettext
 )
 
 missing=()
@@ -35,7 +37,8 @@ done
 desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberra-pulse sound-theme-freedesktop
   dbus libglib2.0-bin systemd man-db xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils
   mpv mpv-mpris playerctl i3-wm xdotool
-  dpkg-dev lintian debootstrap xz-utils)
+  dpkg-dev lintian debootstrap xz-utils
+  locales)  # the sources of the translation tests' locales (de_DE, fr_FR, es_ES), made below
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
@@ -44,12 +47,21 @@ done
 if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
   missing+=(python3-venv)
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+
+# The locales the translation tests run in (Debian has none but C.UTF-8 until made).
+make_locales() {
+  for locale in de_DE fr_FR es_ES; do
+    locale -a 2>/dev/null | grep -qi "^$locale.utf-\?8$" && continue
+    $sudo localedef -i "$locale" -c -f UTF-8 "$locale.UTF-8" || echo "install-deps: cannot make the locale $locale.UTF-8" >&2
+  done
+}
+if [ ${#missing[@]} -eq 0 ]; then make_locales; exit 0; fi
 
 packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
 echo "install-deps: installing $packages"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
+if [ -n "$sudo" ]; then
   command -v sudo >/dev/null 2>&1 || { echo "install-deps: need root or sudo to install: $packages" >&2; exit 1; }
   sudo=sudo
 fi
@@ -57,3 +69,4 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $packages >/dev/null
+make_locales

@@ -34,9 +34,10 @@ package enum Wording {
         let total = max(1, (nanoseconds + Nanos.perSecond / 2) / Nanos.perSecond)
         let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
         var parts: [String] = []
-        if hours > 0 { parts.append("\(hours) h") }
-        if minutes > 0 { parts.append("\(minutes) min") }
-        if seconds > 0 { parts.append("\(seconds) s") }
+        // TRANSLATORS: short units of a length, joined with spaces: "1 h 30 min", "45 s".
+        if hours > 0 { parts.append(tr("{n} h", ["n": String(hours)])) }
+        if minutes > 0 { parts.append(tr("{n} min", ["n": String(minutes)])) }
+        if seconds > 0 { parts.append(tr("{n} s", ["n": String(seconds)])) }
         return parts.joined(separator: " ")
     }
 
@@ -44,19 +45,18 @@ package enum Wording {
     /// (how long ago something happened).
     package static func roughDuration(_ nanoseconds: Int64) -> String {
         let seconds = max(0, nanoseconds / Nanos.perSecond)
-        if seconds >= 3600 { return "\(seconds / 3600) h" }
-        if seconds >= 60 { return "\(seconds / 60) min" }
-        return "\(seconds) s"
+        if seconds >= 3600 { return tr("{n} h", ["n": String(seconds / 3600)]) }
+        if seconds >= 60 { return tr("{n} min", ["n": String(seconds / 60)]) }
+        return tr("{n} s", ["n": String(seconds)])
     }
 
     /// A length in words, to the nearest second: "1 minute", "2 hours",
     /// "30 seconds", "1 min 30 s" (a warning: "Tea: 1 minute left").
     package static func phrase(_ nanoseconds: Int64) -> String {
         let total = max(1, (nanoseconds + Nanos.perSecond / 2) / Nanos.perSecond)
-        let plural = { (count: Int64, unit: String) in count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
-        if total % 3600 == 0 { return plural(total / 3600, "hour") }
-        if total % 60 == 0 { return plural(total / 60, "minute") }
-        if total < 60 { return plural(total, "second") }
-        return "\(total / 60) min \(total % 60) s"
+        if total % 3600 == 0 { return trn("{count} hour", "{count} hours", Int(total / 3600)) }
+        if total % 60 == 0 { return trn("{count} minute", "{count} minutes", Int(total / 60)) }
+        if total < 60 { return trn("{count} second", "{count} seconds", Int(total)) }
+        return tr("{n} min", ["n": String(total / 60)]) + " " + tr("{n} s", ["n": String(total % 60)])
     }
 }

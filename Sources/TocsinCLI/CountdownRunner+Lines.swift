@@ -53,15 +53,15 @@ extension CountdownRunner {
             let unfinished = active.first { $0.outcome == nil }
             let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
             output.finish()
-            output.permanent("\(name): still running, \(Display.clock(nanoseconds: left, roundUp: true)) left; "
-                + "tocsin resume --state \(path) carries it on")
+            output.permanent(tr("{label}: still running, {time} left; tocsin resume --state {file} carries it on",
+                                ["label": name, "time": Display.clock(nanoseconds: left, roundUp: true), "file": path]))
         } else if cancelled {
             let unfinished = active.first { $0.outcome != .finished }
             let left = unfinished.flatMap { timer in (try? loop.engine.remaining(of: timer.timer)) ?? nil }?.nanoseconds ?? 0
             output.finish()
-            output.permanent("\(name): cancelled with \(Display.clock(nanoseconds: left, roundUp: true)) left")
+            output.permanent(tr("{label}: cancelled with {time} left", ["label": name, "time": Display.clock(nanoseconds: left, roundUp: true)]))
         } else if output.mode != .live {
-            output.permanent("\(name): finished after \(Display.total(nanoseconds: total))")
+            output.permanent(tr("{label}: finished after {time}", ["label": name, "time": Display.total(nanoseconds: total)]))
         }
     }
 

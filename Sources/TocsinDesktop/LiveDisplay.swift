@@ -9,18 +9,20 @@ struct AlertButton: Sendable, Equatable {
         a.action.isSame(as: b.action) && a.label.isSame(as: b.label)  // (see Text.swift)
     }
 
-    static let stop = AlertButton(action: "stop", label: "Stop")
-    static let restart = AlertButton(action: "restart", label: "Restart")
-    static let snooze = AlertButton(action: "snooze", label: "+1 min")
+    // (Labels in the user's language, read each time: a service's may change.)
+    static var stop: AlertButton { AlertButton(action: "stop", label: tr("Stop")) }
+    static var restart: AlertButton { AlertButton(action: "restart", label: tr("Restart")) }
+    // TRANSLATORS: a button: one more minute on the timer.
+    static var snooze: AlertButton { AlertButton(action: "snooze", label: tr("+1 min")) }
     /// The alarm's Snooze of an alert with its own length: "Snooze 5 min".
     static func snooze(for nanoseconds: Int64) -> AlertButton {
-        AlertButton(action: "snooze", label: "Snooze " + Wording.duration(nanoseconds))
+        AlertButton(action: "snooze", label: tr("Snooze {length}", ["length": Wording.duration(nanoseconds)]))
     }
-    static let pause = AlertButton(action: "pause", label: "Pause")
-    static let resume = AlertButton(action: "resume", label: "Resume")
-    static let cancel = AlertButton(action: "cancel", label: "Cancel")
+    static var pause: AlertButton { AlertButton(action: "pause", label: tr("Pause")) }
+    static var resume: AlertButton { AlertButton(action: "resume", label: tr("Resume")) }
+    static var cancel: AlertButton { AlertButton(action: "cancel", label: tr("Cancel")) }
     /// The upcoming-alarm notice's: the coming ring does not sound.
-    static let skip = AlertButton(action: "skip", label: "Skip this one")
+    static var skip: AlertButton { AlertButton(action: "skip", label: tr("Skip this one")) }
 }
 
 /// What the live notification of a running or paused timer shows, and when
@@ -56,15 +58,16 @@ enum LiveDisplay {
         var body: String
         var value: Int32?
         if let remaining = reading.remaining {
-            body = announcing ? "\(Wording.phrase(warning ?? remaining)) left" : "\(Wording.clock(remaining, roundUp: true)) left"
+            body = tr("{time} left", ["time": announcing ? Wording.phrase(warning ?? remaining) : Wording.clock(remaining, roundUp: true)])
             let duration = reading.elapsed.addingReportingOverflow(remaining)
             if !duration.overflow, duration.partialValue > 0 {
                 value = Int32(clamping: Int64(Double(reading.elapsed) / Double(duration.partialValue) * 100))
             }
         } else {
-            body = "\(Wording.clock(reading.elapsed, roundUp: false)) elapsed"
+            body = tr("{time} elapsed", ["time": Wording.clock(reading.elapsed, roundUp: false)])
         }
-        if paused { body += " · paused" }
+        // TRANSLATORS: after "4:59 left" in a paused timer's notification (keep the space).
+        if paused { body += tr(" · paused") }
         var buttons = [paused ? AlertButton.resume : .pause]
         if reading.remaining != nil { buttons.append(.snooze) }
         buttons.append(.cancel)
@@ -108,7 +111,8 @@ enum LiveDisplay {
     /// "Run 12:03" (a stopwatch's time elapsed).
     static func brief(label: String, reading: HostReading) -> String {
         let time = reading.remaining.map { Wording.clock($0, roundUp: true) } ?? Wording.clock(reading.elapsed, roundUp: false)
-        return "\(label) \(time)" + (reading.state == .suspended ? " paused" : "")
+        // TRANSLATORS: after "Rice 3:12" in the summary's line of a paused timer (keep the space).
+        return "\(label) \(time)" + (reading.state == .suspended ? tr(" paused") : "")
     }
 
     /// True when the warning is due now.
@@ -120,7 +124,8 @@ enum LiveDisplay {
     /// The alarm's body with how long ago it went off, in steps of 10 s.
     static func overtime(_ base: String, since: Int64, alarm: Bool) -> String {
         let shown = since - since % overtimeStep
-        return "\(base)\n\(alarm ? "Rang" : "Ran out") \(Wording.clock(shown, roundUp: false)) ago"
+        let ago = Wording.clock(shown, roundUp: false)
+        return base + "\n" + (alarm ? tr("Rang {time} ago", ["time": ago]) : tr("Ran out {time} ago", ["time": ago]))
     }
 
     /// Nanoseconds until the overtime line moves on.

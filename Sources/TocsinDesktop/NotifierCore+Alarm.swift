@@ -18,7 +18,7 @@ extension NotifierCore {
         let buttons: [AlertButton] = runsOn ? [.stop] + (snooze.map { [$0] } ?? [])
             : isAlarm ? [.stop, snooze ?? .snooze] : [.stop, .restart, snooze ?? .snooze]
         lock.withLock { alarms[key] = AlarmState(ringing: true) }
-        present(key, alert: alert, label: label.isEmpty ? "Timer" : label, buttons: buttons,
+        present(key, alert: alert, label: label.isEmpty ? tr("Timer") : label, buttons: buttons,
                 overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
     }
 
@@ -45,7 +45,7 @@ extension NotifierCore {
         lock.withLock { pending += (alert.popup ? 1 : 0) + (chain.isEmpty ? 0 : 1) }
         if alert.popup {
             let content = AlertPresenter.Content(
-                summary: alert.summary ?? label, body: alert.body ?? "Time is up", icon: alert.icon,
+                summary: alert.summary ?? label, body: alert.body ?? tr("Time is up"), icon: alert.icon,
                 urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [],
                 stackTag: alert.stackTag, isFinishAlert: true)
             if let ring = alert.repeatSound, !chain.isEmpty {
@@ -143,8 +143,8 @@ extension NotifierCore {
         guard let attachment, !live, attachment.alert.popup else { return }
         let label = attachment.host.label(of: key.timer)
         let content = AlertPresenter.Content(
-            summary: attachment.alert.summary ?? (label.isEmpty ? "Timer" : label),
-            body: "Snoozed for " + Wording.duration(nanoseconds), icon: attachment.alert.icon, urgency: .normal,
+            summary: attachment.alert.summary ?? (label.isEmpty ? tr("Timer") : label),
+            body: tr("Snoozed for {length}", ["length": Wording.duration(nanoseconds)]), icon: attachment.alert.icon, urgency: .normal,
             suppressSound: true, buttons: [], resident: true, stackTag: attachment.alert.stackTag)
         let work = UnsafeSendable(content)
         glib.run { [self] in
@@ -170,7 +170,8 @@ extension NotifierCore {
             return alarms[key]?.ringing == true ? alarms[key]?.ring : nil
         }
         guard let ring else { return }
-        let text = "Rang for \(Wording.duration(ring.length)) at \(Wording.localTimeOfDay(unixSeconds: ring.at)), unanswered"
+        let text = tr("Rang for {length} at {time}, unanswered",
+                      ["length": Wording.duration(ring.length), "time": Wording.localTimeOfDay(unixSeconds: ring.at)])
         report(.unanswered, key, text, nil)
         var content = ring.content
         content.body = text

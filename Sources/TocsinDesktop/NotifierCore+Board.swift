@@ -113,7 +113,7 @@ extension NotifierCore {
             board.summary = nil
             return
         }
-        let title = keys.count == 1 ? "1 more timer" : "\(keys.count) more timers"
+        let title = trn("1 more timer", "{count} more timers", keys.count)
         var lines = keys.prefix(LiveDisplay.summaryLines).compactMap { following[$0]?.brief }.joined(separator: " · ")
         if keys.count > LiveDisplay.summaryLines { lines += " …" }
         guard board.summary.map({ !$0.isSame(as: title + "\n" + lines) }) ?? true else { return }

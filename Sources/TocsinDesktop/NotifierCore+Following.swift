@@ -28,7 +28,7 @@ extension NotifierCore {
             if !alert.live { presenter.close(key) }
         }
         let announcing = settleWarning(&state, key, alert, reading, cause)
-        let name = alert.summary ?? (label.isEmpty ? "Timer" : label)
+        let name = alert.summary ?? (label.isEmpty ? tr("Timer") : label)
         let frame = LiveDisplay.frame(label: name, reading: reading, warning: alert.warning?.nanoseconds,
                                       warned: state.warned, announcing: announcing)
         let notice = noticeFrame(alert, label: name, reading)

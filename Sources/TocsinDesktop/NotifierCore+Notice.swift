@@ -46,7 +46,7 @@ extension LiveDisplay {
     static func notice(label: String, remaining: Int64, ringsAt: Int64) -> Frame {
         let minutes = (remaining + 60 * second - 1) / (60 * second) * 60 * second  // "in 30 min", never "in 0 min"
         let time = Wording.localTimeOfDay(unixSeconds: (ringsAt + second - 1) / second)
-        return Frame(summary: label, body: "Rings at \(time), in \(Wording.duration(minutes))", value: nil,
+        return Frame(summary: label, body: tr("Rings at {time}, in {length}", ["time": time, "length": Wording.duration(minutes)]), value: nil,
                      urgency: .normal, buttons: [.skip])
     }
 }

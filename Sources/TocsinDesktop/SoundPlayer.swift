@@ -341,7 +341,7 @@ final class SoundPlayer: @unchecked Sendable {
         ca_proplist_sets(props, isFile ? CA_PROP_MEDIA_FILENAME : CA_PROP_EVENT_ID, sound)
         if volume != 0 { ca_proplist_sets(props, CA_PROP_CANBERRA_VOLUME, Self.decibels(volume)) }
         ca_proplist_sets(props, CA_PROP_MEDIA_ROLE, role)
-        ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, "Timer finished")
+        ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, tr("Timer finished"))
         let playID = nextPlayID
         nextPlayID = nextPlayID == UInt32.max ? 1 : nextPlayID + 1
         let me = Unmanaged.passUnretained(self).toOpaque()

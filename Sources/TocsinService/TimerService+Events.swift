@@ -102,14 +102,15 @@ extension TimerService {
         let sound = entry.settings.sound && lateness <= grace ? Alert.defaultSound : nil
         let ago = Wording.roughDuration(Nanos.from(seconds: lateness) ?? 0)
         if entry.kind == .calendar {  // "Stand-up rang at 09:25, 2 h ago"
-            let rang = "\(label.isEmpty ? "The alarm" : label) rang at \(Wording.localTimeOfDay(unixSeconds: Int64(entry.finishedAt ?? 0))), \(ago) ago"
+            let rang = tr("{label} rang at {time}, {ago} ago", ["label": label.isEmpty ? tr("The alarm") : label,
+                          "time": Wording.localTimeOfDay(unixSeconds: Int64(entry.finishedAt ?? 0)), "ago": ago])
             return Alert(summary: summary, body: rang, urgency: lateness <= grace ? .critical : .normal,
                          sound: sound, popup: entry.settings.popup || lateness > grace, actions: false)
         }
         if lateness <= grace {
-            return Alert(summary: summary, body: "Finished \(ago) ago", sound: sound, popup: entry.settings.popup, actions: false)
+            return Alert(summary: summary, body: tr("Finished {ago} ago", ["ago": ago]), sound: sound, popup: entry.settings.popup, actions: false)
         }
-        return Alert(summary: summary, body: "\(label.isEmpty ? "A timer" : label) ran out \(ago) ago",
+        return Alert(summary: summary, body: tr("{label} ran out {ago} ago", ["label": label.isEmpty ? tr("A timer") : label, "ago": ago]),
                      urgency: .normal, sound: nil, actions: false)
     }
 }

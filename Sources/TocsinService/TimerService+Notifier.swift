@@ -21,9 +21,9 @@ extension TimerService {
         if entry.settings.popup || entry.settings.sound, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
             let body = switch entry.kind {
-            case .alarm: "Alarm"
-            case .calendar: "Alarm: " + ((try? engine.calendarSpec(of: entry.timer))??.normalized ?? "")
-            case .countdown, .stopwatch: "Time is up"
+            case .alarm: tr("Alarm")
+            case .calendar: tr("Alarm: {spec}", ["spec": (try? engine.calendarSpec(of: entry.timer))??.normalized ?? ""])
+            case .countdown, .stopwatch: tr("Time is up")
             }
             var alert = Alert(entry.settings, summary: label, body: body)
             // The service records each finish before its alert is shown
@@ -55,16 +55,17 @@ extension TimerService {
             }
         } catch where error.kind == .failed {
             let label = entries[id].flatMap { try? engine.label(of: $0.timer) } ?? ""
+            // TRANSLATORS: the {action} of "Could not {action}: {reason}".
             let verb = switch action {
-            case .start: "restart"
-            case .suspend: "pause"
-            case .resume: "resume"
-            case .cancel: "cancel"
-            case .adjust: "adjust"
-            case .snooze: "snooze"
-            case .skip: "skip"
+            case .start: tr("restart")
+            case .suspend: tr("pause")
+            case .resume: tr("resume")
+            case .cancel: tr("cancel")
+            case .adjust: tr("adjust")
+            case .snooze: tr("snooze")
+            case .skip: tr("skip")
             }
-            notifier?.show(Alert(summary: label.isEmpty ? "Tocsin" : label, body: "Could not \(verb): \(error.message)",
+            notifier?.show(Alert(summary: label.isEmpty ? "Tocsin" : label, body: tr("Could not {action}: {reason}", ["action": verb, "reason": error.message]),
                                  urgency: .normal, sound: nil, actions: false))
         } catch {}  // a button left from an earlier state: nothing to do
     }

@@ -94,6 +94,7 @@ struct Doctor: ParsableCommand {
         let diagnosis = notifier.diagnose()
         print(diagnosis)
         print(ServiceControl.diagnosis().joined(separator: "\n"))
+        print(Translations.doctorLine())
         if case .failure = diagnosis.sessionBus { throw ExitCode(ExitStatus.failure) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import Tocsin
 import TocsinBase
 import TocsinCLI
@@ -83,6 +84,10 @@ struct TocsinCommand: ParsableCommand {
     /// line on standard error and status 2 (not the parser's 64); a failure
     /// is one line and its status (1 unless it says otherwise).
     static func main() {
+        // The user's language for what people read (po/); numbers stay C's
+        // in every locale (JSON, status bars, the timer file, strtod).
+        setlocale(LC_ALL, "")
+        setlocale(LC_NUMERIC, "C")
         do {
             if let mistake = Countdown.misuse(Array(CommandLine.arguments.dropFirst())) {
                 Descriptor.complain("tocsin: \(mistake)")

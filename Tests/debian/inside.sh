@@ -94,6 +94,14 @@ command_countdown() {  # exit 0, a finish event, then the state it leaves
 }
 check tocsin_json_finish command_countdown
 
+# The translations, installed with libtocsin-notify0 (C.UTF-8 is the one
+# locale a minimal Debian has; gettext's LANGUAGE picks the language).
+command_in_german() {
+  LANG=C.UTF-8 LANGUAGE=de tocsin 1s Tee --quiet | tee /dev/stderr | grep -qx 'Tee: abgelaufen nach 00:01' \
+    && for lang in de fr es; do test -s /usr/share/locale/$lang/LC_MESSAGES/tocsin.mo || return 1; done
+}
+check tocsin_speaks_german command_in_german
+
 service() {  # on a private session bus, activated from the installed files
   dbus-run-session -- sh -c '
     set -e

@@ -1,5 +1,5 @@
 """Build step: bundles libtocsin.so and libtocsin-notify.so into the package
-(tocsin/_lib/).
+(tocsin/_lib/), and with the notifier its translations (tocsin/share/locale/).
 
 Where the libraries come from, first match wins:
   $TOCSIN_BUNDLE_LIBRARY       a built libtocsin.so to copy as it is (its
@@ -54,6 +54,10 @@ class BuildWithLibrary(build_py):
             notifier = library.parent / "libtocsin-notify.so.0"
             if notifier.exists() and os.environ.get("TOCSIN_BUNDLE_NOTIFIER") != "0":
                 shutil.copyfile(notifier.resolve(), target / "libtocsin-notify.so.0")
+                # Its translations, where it looks for them: _lib/../share/locale.
+                locale = library.resolve().parent.parent / "share" / "locale"
+                if locale.is_dir():
+                    shutil.copytree(locale, target.parent / "share" / "locale", dirs_exist_ok=True)
 
 
 class LibraryDistribution(Distribution):

@@ -10,6 +10,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "tocsin_intl.h"
 #include "tocsin_lock.h"
 
 /* prctl is variadic, so Swift cannot call it directly. */

@@ -1,0 +1,59 @@
+"""The command in the user's language (po/): its human lines translated,
+what scripts read (JSON) not, a language without a translation in English
+without an error. The locales are made by scripts/install-deps.sh."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+TOCSIN = os.environ.get("TOCSIN_BIN", "")
+if not TOCSIN:
+    pytest.skip("run through `make test-cli`", allow_module_level=True)
+
+
+def run(*arguments, **environment):
+    clean = {name: value for name, value in os.environ.items() if not name.startswith("LC_") and name != "LANGUAGE"}
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=30,
+                          env={**clean, **environment}, stdin=subprocess.DEVNULL)
+
+
+def installed(locale):
+    return locale.lower().replace("utf-8", "utf8") in subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.lower()
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("de_DE.UTF-8", "Tee: abgelaufen nach 00:01\n"),
+    ("fr_FR.UTF-8", "Tee : terminé après 00:01\n"),
+    ("es_ES.UTF-8", "Tee: terminado tras 00:01\n"),
+])
+def test_the_final_line_is_in_the_users_language(lang, line):
+    if not installed(lang):
+        pytest.fail(f"the locale {lang} is missing: scripts/install-deps.sh makes it")
+    result = run("1s", "Tee", "--quiet", LANG=lang)
+    assert (result.returncode, result.stdout, result.stderr) == (0, line, "")
+
+
+def test_languages_follow_gettexts_order_and_json_stays_english():
+    # LANGUAGE first (a list), then LC_ALL, LC_MESSAGES, LANG.
+    assert run("1s", "Tee", "--quiet", LANG="de_DE.UTF-8", LANGUAGE="it:es").stdout == "Tee: terminado tras 00:01\n"
+    assert run("1s", "Tee", "--quiet", LANG="de_DE.UTF-8", LC_MESSAGES="fr_FR.UTF-8").stdout == "Tee : terminé après 00:01\n"
+    assert run("1s", "Tee", "--quiet", LANG="fr_FR.UTF-8", LC_ALL="de_DE.UTF-8").stdout == "Tee: abgelaufen nach 00:01\n"
+    events = [json.loads(line) for line in run("1s", "Tee", "--json", "--quiet", LANG="de_DE.UTF-8").stdout.splitlines()]
+    (finish,) = [event for event in events if event["event"] == "finish"]
+    assert (finish["label"], finish["state"], finish["elapsed"]) == ("Tee", "finished", 1.0)
+    # Numbers stay as C writes them in every locale (a German one has a decimal comma).
+    assert run("1.5s", "Tee", "--quiet", LANG="de_DE.UTF-8").stdout == "Tee: abgelaufen nach 00:01.5\n"
+
+
+def test_a_language_without_a_translation_is_english_without_an_error():
+    result = run("1s", "Tè", "--quiet", LANG="it_IT.UTF-8")  # neither translated nor (here) a locale
+    assert (result.returncode, result.stdout, result.stderr) == (0, "Tè: finished after 00:01\n", "")
+
+
+def test_doctor_says_where_the_translations_are_and_which_language_it_speaks():
+    folder = os.path.join(os.path.dirname(os.path.dirname(TOCSIN)), "share", "locale")  # beside bin/, as make builds it
+    lines = run("doctor", LANG="fr_FR.UTF-8").stdout.splitlines()
+    assert f"translations: {os.path.realpath(folder)} (de, es, fr); messages in français" in lines, lines
+    assert "messages in English" in run("doctor", LANG="C.UTF-8").stdout

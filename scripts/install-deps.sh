@@ -52,7 +52,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
 
 # The locales the translation tests run in (Debian has none but C.UTF-8 until made).
 make_locales() {
-  for locale in de_DE fr_FR es_ES; do
+  for locale in de_DE fr_FR es_ES en_US; do  # (en_US: a 12-hour clock)
     locale -a 2>/dev/null | grep -qi "^$locale.utf-\?8$" && continue
     $sudo localedef -i "$locale" -c -f UTF-8 "$locale.UTF-8" || echo "install-deps: cannot make the locale $locale.UTF-8" >&2
   done

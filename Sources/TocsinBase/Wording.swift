@@ -16,16 +16,32 @@ package enum Wording {
         Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: false)
     }
 
-    /// A Unix time's local time of day, "07:00" (with `seconds`, "07:00:05").
-    /// The zone is read as it is now (`tzset`: a changed `TZ` or
-    /// /etc/localtime counts, which `localtime_r` alone would not see).
+    /// A Unix time's local time of day as the locale writes it (`LC_TIME`):
+    /// "07:00", "7:00 AM" (with `seconds`, "07:00:05", "7:00:05 AM"); a
+    /// program that never called `setlocale` gets C's, "07:00". The zone is
+    /// read as it is now (`tzset`: a changed `TZ` or /etc/localtime counts,
+    /// which `localtime_r` alone would not see).
     package static func localTimeOfDay(unixSeconds: Int64, seconds: Bool = false) -> String {
         var time = time_t(unixSeconds)
         var local = tm()
         tzset()
         localtime_r(&time, &local)
-        let parts = [Int(local.tm_hour), Int(local.tm_min)] + (seconds ? [Int(local.tm_sec)] : [])
-        return timeOfDay(parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let written = strftime(&buffer, buffer.count, timeFormat(seconds: seconds), &local)
+        guard written > 0 else {
+            return timeOfDay([Int(local.tm_hour), Int(local.tm_min)] + (seconds ? [Int(local.tm_sec)] : []))
+        }
+        return String(decoding: buffer.prefix(written).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The locale's time format (`T_FMT`: "%H:%M:%S", "%T", "%r" = "%I:%M:%S
+    /// %p"), without its seconds unless asked; the hour of a 12-hour clock
+    /// unpadded ("7:00 AM", as people write it).
+    static func timeFormat(seconds: Bool) -> String {
+        var format = String(cString: nl_langinfo(nl_item(T_FMT)))
+        format = format.replacingEvery("%T", with: "%H:%M:%S").replacingEvery("%r", with: "%I:%M:%S %p")
+        if !seconds { format = format.replacingEvery(":%S", with: "").replacingEvery(".%S", with: "") }
+        return format.replacingEvery("%I", with: "%-I")
     }
 
     /// A length in its units, to the nearest second and at least one:
@@ -58,5 +74,25 @@ package enum Wording {
         if total % 60 == 0 { return trn("{count} minute", "{count} minutes", Int(total / 60)) }
         if total < 60 { return trn("{count} second", "{count} seconds", Int(total)) }
         return tr("{n} min", ["n": String(total / 60)]) + " " + tr("{n} s", ["n": String(total % 60)])
+    }
+}
+
+extension String {
+    /// Every `target` (a short ASCII piece of a format) replaced.
+    fileprivate func replacingEvery(_ target: String, with replacement: String) -> String {
+        let pieces = Array(utf8), wanted = Array(target.utf8)
+        guard !wanted.isEmpty, pieces.count >= wanted.count else { return self }
+        var result: [UInt8] = []
+        var index = 0
+        while index < pieces.count {
+            if index + wanted.count <= pieces.count && Array(pieces[index..<index + wanted.count]) == wanted {
+                result += replacement.utf8
+                index += wanted.count
+            } else {
+                result.append(pieces[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

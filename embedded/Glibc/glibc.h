@@ -4,6 +4,8 @@
    wrapped for embedded/LibcShims.swift. */
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>

@@ -1,0 +1,23 @@
+"""Times of day as the user's locale writes them (LC_TIME), where a person
+reads them: a 12-hour clock in en_US, a 24-hour one in de_DE and C. The
+locales are made by scripts/install-deps.sh."""
+
+import os
+import re
+import subprocess
+
+from conftest import TOCSIN
+
+
+def tocsin(*arguments, lang):
+    clean = {name: value for name, value in os.environ.items() if not name.startswith("LC_") and name != "LANGUAGE"}
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=30, env={**clean, "LANG": lang})
+
+
+def test_a_background_timers_end_is_said_as_the_locale_writes_times():
+    us = tocsin("25m", "Tea", "-b", "--quiet", lang="en_US.UTF-8")
+    assert us.returncode == 0 and re.fullmatch(r"Tea: id \d+, ends at ([1-9]|1[0-2]):\d\d:\d\d [AP]M\n", us.stdout), us
+    de = tocsin("25m", "Tee", "-b", "--quiet", lang="de_DE.UTF-8")
+    assert re.fullmatch(r"Tee: id \d+, ends at ([01]\d|2[0-3]):\d\d:\d\d\n", de.stdout), de
+    c = tocsin("25m", "Tea", "-b", "--quiet", lang="C")
+    assert re.fullmatch(r"Tea: id \d+, ends at ([01]\d|2[0-3]):\d\d:\d\d\n", c.stdout), c

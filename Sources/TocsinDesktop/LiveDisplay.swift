@@ -49,6 +49,9 @@ enum LiveDisplay {
         }
     }
 
+    /// The times left a running timer's frame says in words ("1 minute left").
+    static let milestones: Set<Int64> = [300 * second, 60 * second, 10 * second]
+
     /// The frame for a running or paused timer; nil in any other state.
     /// `warning`: nanoseconds before zero the warning is given; `warned`: it
     /// has been; `announcing`: this is the frame that gives it.
@@ -58,7 +61,11 @@ enum LiveDisplay {
         var body: String
         var value: Int32?
         if let remaining = reading.remaining {
-            body = tr("{time} left", ["time": announcing ? Wording.phrase(warning ?? remaining) : Wording.clock(remaining, roundUp: true)])
+            // In words at the warning, and at 5 min, 1 min and 10 s: what a
+            // screen reader reading the update says plainly.
+            let shown = (remaining + second - 1) / second * second  // the whole seconds the clock shows
+            let words = announcing ? warning ?? remaining : milestones.contains(shown) && !paused ? shown : nil
+            body = tr("{time} left", ["time": words.map(Wording.phrase) ?? Wording.clock(remaining, roundUp: true)])
             let duration = reading.elapsed.addingReportingOverflow(remaining)
             if !duration.overflow, duration.partialValue > 0 {
                 value = Int32(clamping: Int64(Double(reading.elapsed) / Double(duration.partialValue) * 100))

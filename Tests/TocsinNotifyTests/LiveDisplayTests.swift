@@ -20,6 +20,17 @@ struct LiveDisplayTests {
         #expect(frame.buttons == [.pause, .snooze, .cancel])
     }
 
+    @Test func atFiveMinutesOneMinuteAndTenSecondsTheTimeIsInWords() throws {
+        func body(_ remaining: Double, _ state: HostReading.State = .running) throws -> String {
+            try #require(LiveDisplay.frame(label: "Tea", reading: countdown(state, elapsed: 1, remaining: remaining),
+                                           warning: nil, warned: false, announcing: false)).body
+        }
+        #expect(try body(300) == "5 minutes left" && body(299.5) == "5 minutes left" && body(299) == "4:59 left")
+        #expect(try body(60) == "1 minute left" && body(61) == "1:01 left" && body(10) == "10 seconds left")
+        #expect(try body(9.9) == "10 seconds left" && body(9) == "0:09 left")  // (9.9 s would show 0:10)
+        #expect(try body(60, .suspended) == "1:00 left · paused")  // paused: the clock, unchanged
+    }
+
     @Test func aPausedOneSaysSoAndOffersResume() throws {
         let frame = try #require(LiveDisplay.frame(label: "Tea", reading: countdown(.suspended, elapsed: 3, remaining: 3),
                                                    warning: nil, warned: false, announcing: false))

@@ -32,8 +32,14 @@ extension NotifierCore {
         attachments[key] = Attachment(alert: alert, host: host)
         hosts[hostID] = host
         if let notification { glib.run { [self] in presenter.adopt(notification, for: key) } }
-        // A timer already running is shown (and its warning awaited) at once.
-        if alert.followsTime { glib.run { [self] in followTime(key, because: .attached) } }
+        // A timer already running is shown (and its warning awaited) at once,
+        // as it was when attached: a fresh reading on the GLib thread could
+        // be ahead of another timer's event still on its way from the
+        // engine's delivery thread, and show the two out of order.
+        if alert.followsTime {
+            let reading = host.reading(of: timer)
+            glib.run { [self] in followTime(key, because: .attached, reading: reading) }
+        }
     }
 
     /// Stops alerting for `key`; false if it was not attached.

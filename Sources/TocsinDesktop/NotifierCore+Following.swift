@@ -5,9 +5,10 @@ import TocsinBase
 extension NotifierCore {
     /// Reads the timer and brings its warning and live frame up to date;
     /// `present`: then shows what changed (soon, together with any other
-    /// change; the beat presents once after all its looks). GLib thread only.
-    func followTime(_ key: AlertKey, because cause: LookCause, present: Bool = true) {
-        guard let (alert, label, reading) = readTimer(key) else {
+    /// change; the beat presents once after all its looks); `reading`: the
+    /// timer as read earlier, instead of now. GLib thread only.
+    func followTime(_ key: AlertKey, because cause: LookCause, present: Bool = true, reading earlier: HostReading? = nil) {
+        guard let (alert, label, reading) = readTimer(key, earlier) else {
             stopFollowing(key)
             presenter.close(key)
             if present { presentLiveSoon() }
@@ -172,12 +173,13 @@ extension NotifierCore {
         lock.withLock { attachments[key]?.alert }
     }
 
-    /// The attached alert, label and reading of a timer, read under the
-    /// lock so that a host being detached is never read after it returns.
-    private func readTimer(_ key: AlertKey) -> (Alert, String, HostReading)? {
+    /// The attached alert, label and reading (`earlier`, else now) of a
+    /// timer, read under the lock so that a host being detached is never
+    /// read after it returns.
+    private func readTimer(_ key: AlertKey, _ earlier: HostReading?) -> (Alert, String, HostReading)? {
         lock.withLock {
             guard let attachment = attachments[key], attachment.alert.followsTime,
-                  let reading = attachment.host.reading(of: key.timer) else { return nil }
+                  let reading = earlier ?? attachment.host.reading(of: key.timer) else { return nil }
             return (attachment.alert, attachment.host.label(of: key.timer), reading)
         }
     }

@@ -67,6 +67,26 @@ public struct Alert: Sendable, Hashable {
     /// The host announces each finish itself (`announceFinish`), after
     /// recording it; the notifier then does not present it on the FINISH.
     package var announcedByHost = false
+    /// The body when `body` is nil, written in the language of the moment
+    /// it is shown (the timer service's texts follow the session's).
+    package var standardBody: StandardBody = .timeIsUp
+
+    package enum StandardBody: Sendable, Hashable {
+        /// "Time is up".
+        case timeIsUp
+        /// "Alarm".
+        case alarm
+        /// "Alarm: SPEC".
+        case calendar(spec: String)
+
+        var text: String {
+            switch self {
+            case .timeIsUp: tr("Time is up")
+            case .alarm: tr("Alarm")
+            case .calendar(let spec): tr("Alarm: {spec}", ["spec": spec])
+            }
+        }
+    }
 
     public static let defaultSound = "alarm-clock-elapsed"
     public static let defaultWarningSound = "dialog-warning"

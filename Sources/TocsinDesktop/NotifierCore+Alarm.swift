@@ -45,7 +45,7 @@ extension NotifierCore {
         lock.withLock { pending += (alert.popup ? 1 : 0) + (chain.isEmpty ? 0 : 1) }
         if alert.popup {
             let content = AlertPresenter.Content(
-                summary: alert.summary ?? label, body: alert.body ?? tr("Time is up"), icon: alert.icon,
+                summary: alert.summary ?? label, body: alert.body ?? alert.standardBody.text, icon: alert.icon,
                 urgency: alert.urgency, suppressSound: !chain.isEmpty, buttons: alert.actions ? buttons : [],
                 stackTag: alert.stackTag, isFinishAlert: true)
             if let ring = alert.repeatSound, !chain.isEmpty {

@@ -91,6 +91,12 @@ package final class NotifierCore: @unchecked Sendable {
         lock.withLock { finishAlertsHandler = handler }
     }
 
+    /// Runs `work` on the notifier's GLib thread, after the work queued
+    /// before it (how the timer service gives that thread its locale).
+    package func runOnThread(_ work: @escaping @Sendable () -> Void) {
+        glib.run(work)
+    }
+
     // MARK: - Showing
 
     func show(_ alert: Alert) {

@@ -50,6 +50,11 @@ package final class ServiceMain: @unchecked Sendable {
             logLine("refusing to run on the system bus (\(address)): the service is per user")
             return 1
         }
+        // Texts follow the session's locale (`SessionLocale`), LANGUAGE too:
+        // gettext reads it from the environment, which would outrank the
+        // session's. Unset before any thread runs.
+        let sessionLocale = SessionLocale(environment: Self.localeVariables())
+        unsetenv("LANGUAGE")
         // The session bus before the lock: a service that cannot run writes nothing.
         var error: UnsafeMutablePointer<GError>?
         guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
@@ -71,6 +76,8 @@ package final class ServiceMain: @unchecked Sendable {
             return 1
         }
         let notifier = options.quiet ? nil : try? Notifier(options: .init(liveLimit: options.liveLimit))
+        sessionLocale.onChange = { locale in notifier?.core.runOnThread { locale.use() } }
+        sessionLocale.start()
         let service = TimerService(engine: engine, store: store, notifier: notifier)
         service.grace = options.grace
         service.limits.timers = options.maxTimers
@@ -83,6 +90,7 @@ package final class ServiceMain: @unchecked Sendable {
             g_main_loop_quit(loop)
         }
         bus.afterCall = { [unowned self] in checkIdle() }
+        service.localeMayChange = { [unowned bus] in sessionLocale.refresh(bus.connection) }
         service.idleMayChange = { [unowned self] in checkIdle() }
         // Events wait until the object is on the bus: the FINISH of a timer
         // that ran out while the service was away must reach the clients.
@@ -113,6 +121,13 @@ package final class ServiceMain: @unchecked Sendable {
         notifier?.close()
         engine.close()
         return status
+    }
+
+    /// The locale variables of the service's environment.
+    private static func localeVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        for name in SessionLocale.names { variables[name] = getenv(name).map { String(cString: $0) } }
+        return variables
     }
 
     /// Delivers the engine's events on this loop from now on.

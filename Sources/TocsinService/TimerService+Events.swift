@@ -8,6 +8,7 @@ import TocsinNotify
 extension TimerService {
     func handle(_ event: TimerEvent, of id: UInt64) {
         guard var entry = entries[id] else { return }
+        if event.kind != .tick { localeMayChange() }
         switch event.kind {
         case .tick:
             return

@@ -20,12 +20,13 @@ extension TimerService {
     func attachAlert(_ entry: Entry) {
         if entry.settings.popup || entry.settings.sound, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
-            let body = switch entry.kind {
-            case .alarm: tr("Alarm")
-            case .calendar: tr("Alarm: {spec}", ["spec": (try? engine.calendarSpec(of: entry.timer))??.normalized ?? ""])
-            case .countdown, .stopwatch: tr("Time is up")
+            var alert = Alert(entry.settings, summary: label, body: nil)
+            // Written when shown, in the session's language of that moment.
+            alert.standardBody = switch entry.kind {
+            case .alarm: .alarm
+            case .calendar: .calendar(spec: (try? engine.calendarSpec(of: entry.timer))??.normalized ?? "")
+            case .countdown, .stopwatch: .timeIsUp
             }
-            var alert = Alert(entry.settings, summary: label, body: body)
             // The service records each finish before its alert is shown
             // (`announce`); the tag is the timer's for as long as it exists.
             alert.announcedByHost = true

@@ -118,6 +118,9 @@ package final class TimerService: @unchecked Sendable {
     /// Called when `isIdle` may have changed without a call or an engine
     /// event (an alert closed): the service's main loop checks it again.
     package var idleMayChange: () -> Void = {}
+    /// Called before a timer's start, change or ring is handled, while
+    /// texts about it may be written (`SessionLocale`).
+    var localeMayChange: () -> Void = {}
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {

@@ -1,0 +1,71 @@
+import CGio
+import CTocsinSystem
+import Glibc
+import TocsinBase
+
+/// The language of the service's texts, the session's: a user service can
+/// be started before the session's `LANG` reaches the user manager (systemd
+/// #42960) and would otherwise speak English all day. Whenever one of its
+/// timers starts, changes or rings, the service reads the user manager's
+/// environment (what `systemctl --user show-environment` prints) if a user
+/// manager is on the bus, else keeps its own; the threads that write texts
+/// then use that locale (`uselocale`: per thread; `setlocale` is not safe
+/// while other threads run).
+///
+/// Main-loop thread only.
+final class SessionLocale {
+    /// The locale variables, in gettext's order of precedence.
+    static let names = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_TIME", "LANG"]
+
+    /// A thread's locale; made once per choice and never freed (a thread
+    /// may still be using the one before).
+    final class ThreadLocale: @unchecked Sendable {
+        fileprivate let handle: UnsafeMutableRawPointer
+        fileprivate init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
+        /// Makes it the calling thread's locale.
+        func use() { tocsin_thread_locale_use(handle) }
+    }
+
+    /// Which locale each part of the texts comes from.
+    struct Choice: Hashable {
+        var base: String
+        var messages: String
+        var time: String
+    }
+
+    private var variables: [String: String]
+    private var choice: Choice?
+    private var made: [Choice: ThreadLocale] = [:]
+    /// Called on this thread with the new locale whenever it changes (and
+    /// once by `start`); this thread already uses it.
+    var onChange: (ThreadLocale) -> Void = { _ in }
+
+    /// `environment`: the service's own, as it was started.
+    init(environment: [String: String]) {
+        variables = environment.filter { Self.names.contains($0.key) }
+    }
+
+    /// Uses the service's own locale until the session says otherwise.
+    func start() { settle() }
+
+    /// Reads the user manager's environment (never starting one; a quarter
+    /// of a second at most) and follows it if it names a locale.
+    func refresh(_ connection: OpaquePointer?) {
+        guard let connection, let environment = Self.managerEnvironment(connection) else { return }
+        let named = environment.filter { Self.names.contains($0.key) && !$0.value.isEmpty }
+        // A user manager that has not been told the locale knows less than we do.
+        guard named.keys.contains(where: { $0 != "LANGUAGE" }) else { return }
+        variables = named
+        settle()
+    }
+
+    private func settle() {
+        let next = Self.choice(variables, catalogs: Self.hasCatalog, installed: Self.isInstalled)
+        guard next != choice else { return }
+        choice = next
+        let locale = made[next] ?? ThreadLocale(tocsin_thread_locale_new(next.base, next.messages, next.time))
+        made[next] = locale
+        locale.use()
+        onChange(locale)
+    }
+}

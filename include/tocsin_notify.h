@@ -189,9 +189,20 @@ typedef struct tocsin_alert {
                                volume_db and rises to it over this long
                                (<= 300), replayed louder every tenth of it
                                (at least every second); 0: no fade */
+    /* New after 0.8.0; a 0.7 or 0.8 struct (size offsetof(tocsin_alert,
+       notice_seconds)) is still accepted and means 0 here. */
+    double notice_seconds;  /* > 0: an alarm's upcoming-alarm notice this
+                               long before it rings (<= 86400): "Rings at
+                               07:00, in 30 min" with a "Skip this one"
+                               button (a calendar alarm skips that ring,
+                               tocsin_calendar_skip(); a one-time alarm is
+                               cancelled), closed at the ring or when the
+                               ring moves away; a skipped ring gets none.
+                               Alarms only (a countdown's is warn_seconds;
+                               ignored there); 0: none */
 } tocsin_alert;
 
-#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0, NULL, 0.0, 0.0}
+#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0, NULL, 0.0, 0.0, 0.0}
 
 /** tocsin_notify_new() flags. */
 enum {

@@ -26,5 +26,6 @@ int tocsin_find_engine_functions(struct tocsin_engine_functions *functions) {
     FIND(engine_add_observer, tocsin_engine_add_observer);
     FIND(engine_remove_observer, tocsin_engine_remove_observer);
 #undef FIND
+    functions->calendar_skip = (__typeof__(&tocsin_calendar_skip))dlsym(library, "tocsin_calendar_skip");
     return 0;
 }

@@ -69,7 +69,13 @@ final class CEngineHost: AlertHost, @unchecked Sendable {
         case .resume: return table.timer_resume.unsafelyUnwrapped(engine, timer) == 0
         case .cancel: return table.timer_cancel.unsafelyUnwrapped(engine, timer) == 0
         case .adjust(let seconds), .snooze(let seconds): return table.timer_adjust.unsafelyUnwrapped(engine, timer, seconds) == 0
-        case .skip: return false  // the notice's button: tocsin_alert has no notice (yet), so none is shown
+        case .skip:  // the notice's Skip this one: a calendar alarm's coming ring; a one-time alarm is cancelled
+            guard let skip = table.calendar_skip else { return false }
+            switch skip(engine, timer, 1) {
+            case 0: return true
+            case Int32(TOCSIN_EINVAL): return table.timer_cancel.unsafelyUnwrapped(engine, timer) == 0  // not a calendar alarm
+            default: return false
+            }
         }
     }
 

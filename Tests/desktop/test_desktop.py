@@ -172,6 +172,40 @@ def test_python_binding_alert_and_diagnosis():
     assert "dunst" in kinds.get("shown", "")
 
 
+def test_a_python_alarms_notice_skips_its_ring_or_cancels_a_one_time_alarm():
+    """notice= from Python (tocsin_alert.notice_seconds): the notice shows on
+    the real server; its Skip this one skips a calendar alarm's coming ring
+    (tocsin_calendar_skip) and cancels a one-time alarm."""
+    import tocsin
+    import tocsin.notify
+
+    monitor = NotifyMonitor()
+    try:
+        with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine() as engine:
+            beat = engine.calendar("*:*:0/10 UTC", label="Beat")
+            notifier.attach(beat, sound=False, notice=8)
+            beat.start()
+            # A notice whose ring is at least 2 s away, so the press comes before it.
+            notice = wait_until(lambda: [c for c in monitor.calls() if c["summary"] == "Beat"
+                                         and c["body"].startswith("Rings at ") and beat.alarm_time - time.time() > 2],
+                                timeout=30, what="Beat's notice")[0]
+            assert notice["actions"] == ["skip", "Skip this one"], notice
+            coming = beat.alarm_time
+            press("Skip this one")
+            wait_until(lambda: beat.alarm_time == coming + 10, what="the coming ring skipped")
+            assert beat.skipped_until == coming + 10 and beat.state == tocsin.State.RUNNING
+            notifier.detach(beat)  # its next notice would offer a second Skip this one
+            wait_until(lambda: displayed() == 0, what="Beat's notice withdrawn")
+            once = engine.alarm(time.time() + 30, label="Once")
+            notifier.attach(once, sound=False, notice=60)  # due at once
+            once.start()
+            wait_until(lambda: [c for c in monitor.calls() if c["summary"] == "Once"], what="Once's notice")
+            press("Skip this one")
+            wait_until(lambda: once.state == tocsin.State.CANCELED, what="the one-time alarm cancelled")
+    finally:
+        monitor.close()
+
+
 def test_an_unknown_sound_falls_back_and_says_which_played():
     import tocsin
     import tocsin.notify

@@ -18,6 +18,8 @@ static inline size_t tocsin_alert_end_0_4(void) { return offsetof(tocsin_alert, 
 static inline size_t tocsin_alert_warn_sound_offset(void) { return offsetof(tocsin_alert, warn_sound); }
 /* Where 0.5's and 0.6's struct ends. */
 static inline size_t tocsin_alert_end_0_6(void) { return offsetof(tocsin_alert, snooze_seconds); }
+/* Where 0.7's and 0.8's struct ends. */
+static inline size_t tocsin_alert_end_0_8(void) { return offsetof(tocsin_alert, notice_seconds); }
 
 struct tocsin_engine_functions {
     __typeof__(tocsin_timer_start) *timer_start;
@@ -32,6 +34,9 @@ struct tocsin_engine_functions {
     __typeof__(tocsin_timer_label) *timer_label;
     __typeof__(tocsin_engine_add_observer) *engine_add_observer;
     __typeof__(tocsin_engine_remove_observer) *engine_remove_observer;
+    /* NULL with a libtocsin.so.0 of 0.8 or before (the notice's Skip this
+       one then cancels a calendar alarm's notice only). */
+    __typeof__(tocsin_calendar_skip) *calendar_skip;
 };
 
 /* Fills `functions` from the libtocsin.so.0 already loaded in this process

@@ -180,6 +180,18 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert.volume_db = 10;
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    /* A 0.7 or 0.8 caller's struct ends before notice_seconds: not read. */
+    alert.notice_seconds = NAN;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.size = offsetof(tocsin_alert, notice_seconds);
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.size = sizeof alert;
+    alert.notice_seconds = 86400.5;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.notice_seconds = -1;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.notice_seconds = 86400;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert = (tocsin_alert)TOCSIN_ALERT_INIT;
     alert.flags = TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND;
     alert.warn_seconds = 0.5;

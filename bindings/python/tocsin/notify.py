@@ -68,6 +68,7 @@ class _CAlert(Structure):
         ("sound_file", c_char_p),
         ("volume_db", c_double),
         ("fade_seconds", c_double),
+        ("notice_seconds", c_double),
     ]
 
 
@@ -167,6 +168,7 @@ class Notifier:
         volume: float = 0.0,
         fade: Optional[Seconds] = None,
         pause_media: bool = False,
+        notice: Optional[Seconds] = None,
     ) -> None:
         """Alerts each time ``timer`` finishes. ``sound``: True for the alarm
         sound, a sound theme id, or False; ``repeat``: repeat the sound until
@@ -183,9 +185,13 @@ class Notifier:
         ``sound`` instead, and the "sound" report says why); ``volume``: dB,
         -60 to +10; ``fade``: seconds (at most 300) over which the ring rises
         from 30 dB below ``volume`` to it; ``pause_media``: pause the media
-        players (MPRIS) that play while the alarm rings, and resume them."""
+        players (MPRIS) that play while the alarm rings, and resume them;
+        ``notice``: seconds (or a timedelta, at most 24 h) before an alarm
+        rings to show "Rings at 07:00, in 30 min" with "Skip this one" (a
+        calendar alarm skips that ring, a one-time alarm is cancelled); new
+        after 0.8.0."""
         alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role,
-                             live, warn, warn_sound, snooze, sound_file, volume, fade, pause_media)
+                             live, warn, warn_sound, snooze, sound_file, volume, fade, pause_media, notice)
         engine = timer.engine
         self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
@@ -284,7 +290,7 @@ def _alert(
     repeat: Optional[Seconds], urgency: str, popup: bool, actions: bool, media_role: Optional[str],
     live: bool = False, warn: Optional[Seconds] = None, warn_sound: Union[bool, str] = True,
     snooze: Optional[Seconds] = None, sound_file: Optional[str] = None, volume: float = 0.0,
-    fade: Optional[Seconds] = None, pause_media: bool = False,
+    fade: Optional[Seconds] = None, pause_media: bool = False, notice: Optional[Seconds] = None,
 ) -> tuple[_CAlert, list[bytes]]:
     """The C alert, and the encoded strings it points into (keep them alive)."""
     if urgency not in URGENCIES:
@@ -308,6 +314,7 @@ def _alert(
         0.0 if warn is None else to_seconds(warn), text(warn_sound) if isinstance(warn_sound, str) else None,
         0.0 if snooze is None else _snooze_seconds(snooze),
         text(_checked_sound_file(sound_file)), _volume(volume), 0.0 if fade is None else to_seconds(fade),
+        0.0 if notice is None else to_seconds(notice),
     )
     return alert, keep
 

@@ -77,7 +77,7 @@ let package = Package(
             ]),
         /// `tocsin service`: the timers on the D-Bus session bus (GDBus), and
         /// its client.
-        .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio"]),
+        .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio", "CTocsinSystem"]),
         /// What the command is made of: time parsing, display, the terminal
         /// runners, and the command as the timer service's client.
         .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "TocsinService", "CTocsinTerminal"]),

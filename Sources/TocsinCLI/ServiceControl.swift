@@ -12,7 +12,7 @@ package enum ServiceControl {
         do throws(ServiceClient.Failure) {
             return try ServiceClient()
         } catch {
-            throw CommandFailure("\(error.message): background timers need the session's bus; run in the foreground without -b")
+            throw CommandFailure(tr("{error}: background timers need the session's bus; run in the foreground without -b", ["error": error.message]))
         }
     }
 
@@ -21,7 +21,7 @@ package enum ServiceControl {
         var options: [(String, ServiceValue)] = [("kind", .text("stopwatch"))]
         if awake { options.append(("clock", .text("awake"))) }
         let id = try client.add(label: label, seconds: 0, options: options)
-        return "\(label): id \(id), stopwatch running (tocsin lap \(id), tocsin ls)"
+        return tr("{label}: id {id}, stopwatch running (tocsin lap {id}, tocsin ls)", ["label": label, "id": String(id)])
     }
 
     /// `method` (Pause, Resume, Cancel, Restart, Remove, Lap, Adjust with
@@ -39,14 +39,14 @@ package enum ServiceControl {
             do throws(CommandFailure) {
                 ids.append(try ServiceTimers.resolve(word, in: timers))
             } catch where error.status == ExitStatus.usage {
-                throw CommandFailure(error.message + "; nothing was changed", status: error.status)
+                throw CommandFailure(tr("{error}; nothing was changed", ["error": error.message]), status: error.status)
             } catch {
                 unknown.append(word)
             }
         }
         if !unknown.isEmpty {
             let names = unknown.joined(separator: ", ")
-            throw CommandFailure("no timer \(names) (tocsin ls lists them); nothing was changed")
+            throw CommandFailure(tr("{error}; nothing was changed", ["error": tr("no timer {name} (tocsin ls lists them)", ["name": names])]))
         }
         for (index, id) in ids.enumerated() {
             let lap: Double?
@@ -56,10 +56,12 @@ package enum ServiceControl {
                 guard index > 0 else { throw error }
                 let done = words[..<index].joined(separator: ", ")
                 let rest = words[(index + 1)...].joined(separator: ", ")
-                throw CommandFailure("\(error.message) (done: \(done)" + (rest.isEmpty ? ")" : "; not tried: \(rest))"))
+                throw CommandFailure(rest.isEmpty ? tr("{error} (done: {done})", ["error": error.message, "done": done])
+                                     : tr("{error} (done: {done}; not tried: {rest})", ["error": error.message, "done": done, "rest": rest]))
             }
             if method == "Lap", let lap {
-                say("\(ServiceTimers.label(of: id, in: timers)): lap \(Display.stopwatch(nanoseconds: Nanos.saturating(seconds: lap)))")
+                say(tr("{label}: lap {time}", ["label": ServiceTimers.label(of: id, in: timers),
+                                               "time": Display.stopwatch(nanoseconds: Nanos.saturating(seconds: lap))]))
             }
         }
     }
@@ -68,16 +70,16 @@ package enum ServiceControl {
     package static func removeFinished(on client: ServiceClient) throws(ServiceClient.Failure) -> String {
         let over = try client.list().filter(\.isOver)
         for timer in over { try client.control("Remove", timer.id) }
-        return over.isEmpty ? "No timer is over" : "Removed \(over.count): "
-            + over.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")
+        return over.isEmpty ? tr("No timer is over") : tr("Removed {count}: {timers}", [
+            "count": String(over.count), "timers": over.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")])
     }
 
     /// `tocsin rm --owner APP`: removes every timer app `APP` made; its line.
     package static func remove(ownedBy app: String, on client: ServiceClient) throws(ServiceClient.Failure) -> String {
         let made = try client.list().filter { $0.owner == app }
         for timer in made { try client.control("Remove", timer.id) }
-        return made.isEmpty ? "\(app) has no timer" : "Removed \(made.count) of \(app): "
-            + made.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")
+        return made.isEmpty ? tr("{app} has no timer", ["app": app]) : tr("Removed {count} of {app}: {timers}", [
+            "count": String(made.count), "app": app, "timers": made.map { $0.label.isEmpty ? String($0.id) : $0.label }.joined(separator: ", ")])
     }
 
     /// The service's timers as `tocsin watch` shows them; nil if the

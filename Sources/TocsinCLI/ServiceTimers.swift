@@ -13,7 +13,7 @@ package enum ServiceTimers {
     ///   do, naming them.
     package static func resolve(_ word: String, in timers: [ServiceClient.Timer]) throws(CommandFailure) -> UInt64 {
         guard !word.isEmpty else {  // the prefix of every label
-            throw CommandFailure("an empty name names no timer: give an id or a label (tocsin ls lists them)", status: ExitStatus.usage)
+            throw CommandFailure(tr("an empty name names no timer: give an id or a label (tocsin ls lists them)"), status: ExitStatus.usage)
         }
         if let id = UInt64(word), timers.contains(where: { $0.id == id }) { return id }
         let exact = timers.filter { $0.label == word }
@@ -23,10 +23,10 @@ package enum ServiceTimers {
         case 1:
             return candidates[0].id
         case 0:
-            throw CommandFailure("no timer \(word) (tocsin ls lists them)")
+            throw CommandFailure(tr("no timer {name} (tocsin ls lists them)", ["name": word]))
         default:
             let names = candidates.map { "\($0.id) \($0.label)" }.joined(separator: ", ")
-            throw CommandFailure("\(word) could be any of: \(names); give the id", status: ExitStatus.usage)
+            throw CommandFailure(tr("{name} could be any of: {timers}; give the id", ["name": word, "timers": names]), status: ExitStatus.usage)
         }
     }
 
@@ -64,29 +64,50 @@ package enum ServiceTimers {
     }
 
     /// One line per timer: id, label, state, time left (or elapsed, or
-    /// how long ago it finished), in columns.
+    /// how long ago it finished), in columns; in the user's language.
     package static func lines(_ timers: [ServiceClient.Timer]) -> [String] {
         let width = max(5, timers.map { $0.label.count }.max() ?? 5)
         let idWidth = timers.map { String($0.id).count }.max() ?? 1
-        return timers.map { timer in
-            let state = timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state)
+        let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state) }
+        let stateWidth = max(9, states.map { shown(state: $0).count }.max() ?? 9)
+        return zip(timers, states).map { timer, state in
             let detail: String
             if let calendar = timer.calendar, state != "finished" {  // a calendar alarm: its spec, and when next
-                let left = timer.remaining.map(Nanos.saturating(seconds:)).map { ", \(Display.until(nanoseconds: $0)) left" } ?? ""
+                let left = timer.remaining.map(Nanos.saturating(seconds:)).map {
+                    ", " + tr("{time} left", ["time": Display.until(nanoseconds: $0)])
+                } ?? ""
                 detail = state == "cancelled" ? calendar : "\(calendar)\(left)" + skipped(timer)
             } else if state == "finished" {
-                detail = timer.finishedAgo.map(Nanos.saturating(seconds:)).map { "done \(Display.total(nanoseconds: $0)) ago" } ?? "done"
+                detail = timer.finishedAgo.map(Nanos.saturating(seconds:)).map {
+                    tr("done {time} ago", ["time": Display.total(nanoseconds: $0)])
+                } ?? tr("done")
             } else if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
-                detail = "\(Display.clock(nanoseconds: remaining, roundUp: true)) left"
+                detail = tr("{time} left", ["time": Display.clock(nanoseconds: remaining, roundUp: true)])
             } else {
-                detail = "\(Display.stopwatch(nanoseconds: Nanos.saturating(seconds: timer.elapsed))) elapsed"
+                detail = tr("{time} elapsed", ["time": Display.stopwatch(nanoseconds: Nanos.saturating(seconds: timer.elapsed))])
             }
             let id = String(timer.id)
             let label = timer.label.isEmpty ? "-" : timer.label
+            let shownState = shown(state: state)
             return String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
-                + state + String(repeating: " ", count: max(0, 9 - state.count)) + "  " + detail
+                + shownState + String(repeating: " ", count: max(0, stateWidth - shownState.count)) + "  " + detail
                 + (timer.owner.map { "  (\($0))" } ?? "")
+        }
+    }
+
+    /// A state word as a person reads it; the English word stays what the
+    /// command compares and what programs get (JSON, status bars).
+    static func shown(state: String) -> String {
+        // TRANSLATORS: a timer's state, a column of `tocsin ls`.
+        switch state {
+        case "waiting": tr("waiting")
+        case "idle": tr("idle")
+        case "running": tr("running")
+        case "paused": tr("paused")
+        case "finished": tr("finished")
+        case "cancelled": tr("cancelled")
+        default: state
         }
     }
 
@@ -94,8 +115,8 @@ package enum ServiceTimers {
     /// until Mon 2026-12-28 00:00" (local time); "" without a skip.
     static func skipped(_ timer: ServiceClient.Timer) -> String {
         guard let until = timer.skippedUntil else { return "" }
-        let next = timer.next.map { ", next \(Display.localDate(unixSeconds: Int64($0)))" } ?? ""
-        return "\(next), skipped until \(Display.localDate(unixSeconds: Int64(until)))"
+        let next = timer.next.map { ", " + tr("next {date}", ["date": Display.localDate(unixSeconds: Int64($0))]) } ?? ""
+        return next + ", " + tr("skipped until {date}", ["date": Display.localDate(unixSeconds: Int64(until))])
     }
 
     /// The order of a timer's members in its JSON object; others follow,
@@ -130,10 +151,11 @@ package enum ServiceTimers {
             json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
                                 ("label", .string(label)), ("lateness", .number(lateness)),
                                 ("finish", .integer(Int64(clamping: finish))), ("again", .bool(again))]).compactEncoded()
-                : "\(id)  \(label)  finished" + (again ? " (announced again: the service restarted)" : "")
+                : "\(id)  \(label)  \(shown(state: "finished"))" + (again ? " " + tr("(announced again: the service restarted)") : "")
         case .removed(let id):
             json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
-                : "\(id)  removed"
+                // TRANSLATORS: `tocsin ls --follow`: a timer was removed.
+                : "\(id)  " + tr("removed")
         }
     }
 }

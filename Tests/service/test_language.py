@@ -2,6 +2,7 @@
 reads them: a 12-hour clock in en_US, a 24-hour one in de_DE and C. The
 locales are made by scripts/install-deps.sh."""
 
+import json
 import os
 import re
 import subprocess
@@ -21,3 +22,23 @@ def test_a_background_timers_end_is_said_as_the_locale_writes_times():
     assert re.fullmatch(r"Tee: id \d+, ends at ([01]\d|2[0-3]):\d\d:\d\d\n", de.stdout), de
     c = tocsin("25m", "Tea", "-b", "--quiet", lang="C")
     assert re.fullmatch(r"Tea: id \d+, ends at ([01]\d|2[0-3]):\d\d:\d\d\n", c.stdout), c
+
+
+def test_ls_and_its_errors_speak_the_users_language_and_json_stays_english():
+    assert tocsin("25m", "Tee", "-b", "--quiet", lang="C").returncode == 0
+    assert tocsin("10m", "Reis", "-b", "--quiet", lang="C").returncode == 0
+    assert tocsin("pause", "Reis", lang="C").returncode == 0
+    german = tocsin("ls", lang="de_DE.UTF-8")
+    assert german.returncode == 0, german
+    lines = {line.split()[1]: line for line in german.stdout.splitlines()}
+    assert re.search(r"  läuft +noch 2[45]:\d\d$", lines["Tee"]) and lines["Reis"].endswith("  pausiert   noch 10:00"), german.stdout
+    assert lines["Tee"].index("noch") == lines["Reis"].index("noch")  # in columns
+    spanish = tocsin("ls", lang="es_ES.UTF-8").stdout
+    assert re.search(r"Reis +en pausa +quedan 10:00$", spanish, re.M), spanish
+    # What programs read stays English.
+    listed = [json.loads(line) for line in tocsin("ls", "--json", lang="de_DE.UTF-8").stdout.splitlines()]
+    assert {timer["label"]: timer["state"] for timer in listed} == {"Tee": "running", "Reis": "suspended"}
+    missing = tocsin("pause", "Suppe", lang="fr_FR.UTF-8")
+    assert missing.returncode == 1 and "aucun minuteur Suppe (tocsin ls les liste)" in missing.stderr, missing
+    for label in ("Tee", "Reis"):
+        tocsin("rm", label, lang="C")

@@ -82,13 +82,11 @@ $(OUT)/share/locale/%/LC_MESSAGES/tocsin.mo: po/%.po
 	msgfmt --check -o $@ $<
 
 # po/tocsin.pot from the sources (`tr`/`trn` calls of the files in
-# po/POTFILES); scripts/check-translations.sh (make check) fails when it is
-# out of date, a file that translates is missing from POTFILES, or a
-# translation drops a {value}.
-XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=tr --keyword=trn:1,2 \
-	--add-comments=TRANSLATORS: --add-location=file --package-name=tocsin --package-version=$(VERSION) --sort-by-file
+# po/POTFILES, read by scripts/xgettext-swift.sh); scripts/check-translations.sh
+# (make check) fails when it is out of date, a file that translates is
+# missing from POTFILES, or a translation drops a {value}.
 pot:
-	$(XGETTEXT) -f po/POTFILES -o po/tocsin.pot
+	scripts/xgettext-swift.sh po/tocsin.pot
 	@for lang in $(LINGUAS); do msgmerge -q --update --backup=none po/$$lang.po po/tocsin.pot; done
 
 # The two libraries build side by side (each is one single-threaded

@@ -10,7 +10,6 @@ if ! command -v xgettext >/dev/null || ! command -v msgfmt >/dev/null; then
   echo "check-translations: needs gettext (scripts/install-deps.sh installs it)" >&2
   exit 1
 fi
-version=$(sed -n 's/^#define TOCSIN_VERSION_STRING "\(.*\)"/\1/p' include/tocsin.h)
 status=0
 translating=$(grep -rlE '\btrn?\("' Sources --include='*.swift' | sort)
 if [ "$translating" != "$(sort po/POTFILES)" ]; then
@@ -20,8 +19,7 @@ if [ "$translating" != "$(sort po/POTFILES)" ]; then
 fi
 fresh=$(mktemp)
 trap 'rm -f "$fresh"' EXIT
-xgettext --language=C --from-code=UTF-8 --keyword= --keyword=tr --keyword=trn:1,2 --add-comments=TRANSLATORS: \
-  --add-location=file --package-name=tocsin --package-version="$version" --sort-by-file -f po/POTFILES -o "$fresh"
+scripts/xgettext-swift.sh "$fresh"
 if ! diff <(grep -v '^"POT-Creation-Date' po/tocsin.pot) <(grep -v '^"POT-Creation-Date' "$fresh") >/dev/null; then
   echo "check-translations: po/tocsin.pot is out of date: run make pot (it also merges the .po files), then translate" >&2
   diff <(grep -v '^"POT-Creation-Date' po/tocsin.pot) <(grep -v '^"POT-Creation-Date' "$fresh") | head -20 >&2 || true

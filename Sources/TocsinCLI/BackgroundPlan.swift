@@ -59,7 +59,8 @@ package struct BackgroundPlan {
             var options = add.options
             if add.waitsForPrevious, let previous { options.append(("after", .id(previous))) }
             let id = try client.add(label: add.label, seconds: add.seconds, options: options)
-            say("\(add.label): id \(id), ends at \(Wording.localTimeOfDay(unixSeconds: Int64(add.endsAt.rounded(.up)), seconds: true))")
+            say(tr("{label}: id {id}, ends at {time}", ["label": add.label, "id": String(id),
+                                                        "time": Wording.localTimeOfDay(unixSeconds: Int64(add.endsAt.rounded(.up)), seconds: true)]))
             previous = id
         }
     }

@@ -49,7 +49,9 @@ package final class CalendarRunner: @unchecked Sendable {
             if let notifier {
                 var settings = options.settings
                 (settings.live, settings.warning, settings.snooze) = (false, 0, 0)  // a ring only; "+1 min"
-                try? notifier.attach(alarm, in: loop.engine, alert: Alert(settings, summary: label, body: "Alarm: \(spec.normalized)"))
+                var alert = Alert(settings, summary: label, body: nil)
+                alert.standardBody = .calendar(spec: spec.normalized)
+                try? notifier.attach(alarm, in: loop.engine, alert: alert)
             }
             try loop.engine.start(alarm)
         } catch {
@@ -92,7 +94,7 @@ package final class CalendarRunner: @unchecked Sendable {
         ])
         if let command = options.exec,
            let failure = FinishCommand(command: command).run(label: label, elapsedNanoseconds: event.elapsed.nanoseconds) {
-            Descriptor.complain("tocsin: --exec '\(command)' \(failure)")
+            Descriptor.complain("tocsin: " + tr("--exec '{command}' {failure}", ["command": command, "failure": failure]))
         }
     }
 

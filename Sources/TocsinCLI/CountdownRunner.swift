@@ -95,7 +95,7 @@ public final class CountdownRunner: @unchecked Sendable {
         do {
             restored = try loop.engine.load(from: path)
         } catch {
-            Descriptor.complain("tocsin: cannot resume from \(path): \(StateFile.reason(error, reading: path))")
+            Descriptor.complain("tocsin: " + tr("cannot resume from {file}: {reason}", ["file": path, "reason": StateFile.reason(error, reading: path)]))
             return ExitStatus.failure
         }
         return session.run { carryOn(restored, from: path) }
@@ -115,7 +115,7 @@ public final class CountdownRunner: @unchecked Sendable {
             try? loop.engine.setTickPolicy(.coalesce, for: timer)
         }
         guard !active.isEmpty else {
-            output.permanent("Nothing to resume in \(path)")
+            output.permanent(tr("Nothing to resume in {file}", ["file": path]))
             return ExitStatus.finished
         }
         _ = loop.next(timeoutMilliseconds: 0)  // FINISH of timers that ran out while away
@@ -144,7 +144,7 @@ public final class CountdownRunner: @unchecked Sendable {
         // The user believes the timers are kept: a file that cannot be
         // written is refused before anything starts.
         if let stateFile, let reason = stateFile.write(loop.engine) {
-            return session.refuse("cannot write \(stateFile.path): \(reason); nothing started")
+            return session.refuse(tr("cannot write {file}: {reason}; nothing started", ["file": stateFile.path, "reason": reason]))
         }
         var round = 0
         rounds: while options.repeatCount == 0 || round < options.repeatCount {
@@ -194,7 +194,7 @@ public final class CountdownRunner: @unchecked Sendable {
         try loop.engine.setHandler(for: timer) { [unowned self] event in handle(event) }
         if case .clock(let hour, let minute, let second) = entry.time {
             let shown = Wording.timeOfDay(second == 0 ? [hour, minute] : [hour, minute, second])
-            attachAlert(timer, label: entry.label, body: "It is \(shown)")
+            attachAlert(timer, label: entry.label, body: tr("It is {time}", ["time": shown]))
         } else {
             attachAlert(timer, label: entry.label, duration: duration)
         }
@@ -269,7 +269,7 @@ public final class CountdownRunner: @unchecked Sendable {
             }
             if let command = options.exec,
                let failure = FinishCommand(command: command).run(label: timer.label, elapsedNanoseconds: timer.duration) {
-                Descriptor.complain("tocsin: --exec '\(command)' \(failure)")
+                Descriptor.complain("tocsin: " + tr("--exec '{command}' {failure}", ["command": command, "failure": failure]))
             }
         }
     }

@@ -40,13 +40,13 @@ struct FinishCommand {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid = pid_t()
         let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArguments, &cEnvironment)
-        guard spawned == 0 else { return "could not start /bin/sh: \(String(cString: strerror(spawned)))" }
+        guard spawned == 0 else { return tr("could not start /bin/sh: {reason}", ["reason": String(cString: strerror(spawned))]) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7F
-        if signal != 0 { return "was killed by signal \(signal)" }
+        if signal != 0 { return tr("was killed by signal {signal}", ["signal": String(signal)]) }
         let code = (status >> 8) & 0xFF
-        return code == 0 ? nil : "exited with status \(code)"
+        return code == 0 ? nil : tr("exited with status {status}", ["status": String(code)])
     }
 }
 

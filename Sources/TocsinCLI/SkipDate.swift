@@ -17,27 +17,27 @@ package enum SkipDate {
         if words.count == 1, let t = words[0].firstIndex(of: "T") {  // 2026-12-27T18:00
             words = [String(words[0][..<t]), String(words[0][words[0].index(after: t)...])]
         }
-        let usage = "give --until a date, or a date and time: 2026-12-27, '2026-12-27 18:00' (optionally a zone after it)"
-        guard (1...3).contains(words.count), isDate(words[0]) else {
-            throw CommandFailure("'\(text)' is not a date: \(usage)", status: ExitStatus.usage)
-        }
+        let usage = tr("give --until a date, or a date and time: 2026-12-27, '2026-12-27 18:00' (optionally a zone after it)")
+        let notADate = CommandFailure(tr("'{text}' is not a date: {usage}", ["text": text, "usage": usage]), status: ExitStatus.usage)
+        guard (1...3).contains(words.count), isDate(words[0]) else { throw notADate }
         let hasTime = words.count >= 2 && isTime(words[1])
         let time = hasTime ? words[1] : "00:00:00"
         let rest = words.dropFirst(hasTime ? 2 : 1)
-        guard rest.count <= 1 else { throw CommandFailure("'\(text)' is not a date: \(usage)", status: ExitStatus.usage) }
+        guard rest.count <= 1 else { throw notADate }
         let zone = rest.first ?? alarmZone
         let specText = "\(words[0]) \(time)" + (zone.map { " " + $0 } ?? "")
         let spec: CalendarSpec
         do throws(CalendarSpecError) {
             spec = try CalendarSpec(parsing: specText)
         } catch {
-            throw CommandFailure("'\(text)' is not a date: \(error) (\(usage))", status: ExitStatus.usage)
+            throw CommandFailure(tr("'{text}' is not a date: {error} ({usage})", ["text": text, "error": "\(error)", "usage": usage]),
+                                 status: ExitStatus.usage)
         }
         guard let rules = spec.zoneRules() else {
-            throw CommandFailure("no time zone '\(zone ?? "")' on this system", status: ExitStatus.usage)
+            throw CommandFailure(tr("no time zone '{zone}' on this system", ["zone": zone ?? ""]), status: ExitStatus.usage)
         }
         guard let instant = spec.next(after: now, in: rules) else {
-            throw CommandFailure("\(text) is not after now: skip until a date to come", status: ExitStatus.usage)
+            throw CommandFailure(tr("{text} is not after now: skip until a date to come", ["text": text]), status: ExitStatus.usage)
         }
         return instant
     }

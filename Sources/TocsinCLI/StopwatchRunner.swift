@@ -63,7 +63,7 @@ public final class StopwatchRunner: @unchecked Sendable {
 
     private func count() -> Int32 {
         if !restored, let stateFile, let reason = stateFile.write(loop.engine) {
-            return session.refuse("cannot write \(stateFile.path): \(reason); nothing started")
+            return session.refuse(tr("cannot write {file}: {reason}; nothing started", ["file": stateFile.path, "reason": reason]))
         }
         do {
             if !restored {
@@ -108,8 +108,8 @@ public final class StopwatchRunner: @unchecked Sendable {
         if ended, let status, let statePath {  // ended, not stopped: it runs on in the file
             saveState()
             output.finish()
-            output.permanent("\(label): still running, \(Display.stopwatch(nanoseconds: elapsed)); "
-                + "tocsin resume --state \(statePath) carries it on")
+            output.permanent(tr("{label}: still running, {time}; tocsin resume --state {file} carries it on",
+                                ["label": label, "time": Display.stopwatch(nanoseconds: elapsed), "file": statePath]))
             return status
         }
         try? loop.engine.cancel(watch)
@@ -129,7 +129,8 @@ public final class StopwatchRunner: @unchecked Sendable {
         laps += 1
         saveState()
         let elapsed = (try? loop.engine.elapsed(of: watch))?.nanoseconds ?? 0
-        output.permanent("Lap \(laps)  \(Display.stopwatch(nanoseconds: length.nanoseconds))  (\(Display.stopwatch(nanoseconds: elapsed)))")
+        output.permanent(tr("Lap {count}", ["count": String(laps)])
+                         + "  \(Display.stopwatch(nanoseconds: length.nanoseconds))  (\(Display.stopwatch(nanoseconds: elapsed)))")
         output.event([
             ("event", .string("lap")), ("label", .string(label)), ("lap", .integer(Int64(laps))),
             ("length", seconds(length.nanoseconds)), ("elapsed", seconds(elapsed)),

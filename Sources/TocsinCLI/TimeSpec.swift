@@ -21,9 +21,10 @@ public enum TimeSpec: Equatable, Sendable {
     case duration(nanoseconds: Int64)
     case clock(hour: Int, minute: Int, second: Int)
 
-    /// The forms accepted, for error messages and --help.
-    public static let acceptedForms =
-        "seconds (90), units (90s, 25m, 1h30m, \"1h 30m\", 2.5m), H:MM:SS (0:00:30, 1:30:00) or a clock time (until 14:30, 2:30pm)"
+    /// The forms accepted, for error messages and --help; in the user's language.
+    public static var acceptedForms: String {
+        tr("seconds (90), units (90s, 25m, 1h30m, \"1h 30m\", 2.5m), H:MM:SS (0:00:30, 1:30:00) or a clock time (until 14:30, 2:30pm)")
+    }
 
     /// Parses one word where a countdown's time goes; nil if it is not a
     /// time, or could be a duration and a clock time alike (`ambiguity(of:)`
@@ -48,11 +49,12 @@ public enum TimeSpec: Equatable, Sendable {
               case .duration(let nanoseconds)? = colons.asDuration, case .clock(let hour, let minute, _)? = colons.asClock
         else { return nil }
         let minutes = nanoseconds / (60 * Nanos.perSecond), seconds = nanoseconds / Nanos.perSecond % 60
-        let length = seconds == 0 ? "\(minutes) min" : "\(minutes) min \(seconds) s"
+        let length = tr("{n} min", ["n": String(minutes)]) + (seconds == 0 ? "" : " " + tr("{n} s", ["n": String(seconds)]))
         let unit = seconds == 0 ? "\(minutes)m" : "\(minutes)m\(seconds)s"
         func twoDigits(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "'\(text)' could be \(length) or the clock time \(twoDigits(hour)):\(twoDigits(minute)): write \(unit) "
-            + "(or 0:\(twoDigits(minutes)):\(twoDigits(seconds))) for the length, until \(text) for the time of day"
+        return tr("'{text}' could be {length} or the clock time {clock}: write {unit} (or {colons}) for the length, until {text} for the time of day",
+                  ["text": text, "length": length, "clock": "\(twoDigits(hour)):\(twoDigits(minute))", "unit": unit,
+                   "colons": "0:\(twoDigits(minutes)):\(twoDigits(seconds))"])
     }
 
     private static func normalized(_ text: String) -> String {
@@ -105,12 +107,12 @@ public enum TimeSpec: Equatable, Sendable {
     /// "200000h"); nil if it is one, or is not written as a duration.
     public static func rangeProblem(_ text: String) -> String? {
         if let colons = colonFields(normalized(text)), colons.asDuration == nil, colons.asClock == nil || colons.seconds == 0 {
-            return colons.seconds <= 0 ? "a countdown must be longer than 0" : "a countdown can be 100 years at most"
+            return colons.seconds <= 0 ? tr("a countdown must be longer than 0") : tr("a countdown can be 100 years at most")
         }
         guard let seconds = seconds(text.lowercased().filter { $0 != " " }), nanoseconds(seconds: seconds) == nil else {
             return nil
         }
-        return seconds <= 0 ? "a countdown must be longer than 0" : "a countdown can be 100 years at most"
+        return seconds <= 0 ? tr("a countdown must be longer than 0") : tr("a countdown can be 100 years at most")
     }
 
     /// The seconds a duration word says, unchecked; nil if it is not one.

@@ -1,3 +1,5 @@
+import TocsinBase
+
 /// The timers a command line asks for, in order.
 ///
 /// Words that are times make timers; adjacent unlabelled durations add up
@@ -85,12 +87,12 @@ public struct TimerPlan: Equatable, Sendable {
         }
         close()
         guard !entries.isEmpty else {
-            let hint = words.isEmpty ? "no time given" : "'\(words.joined(separator: " "))' has no time"
-            throw Failure(description: "\(hint): give \(TimeSpec.acceptedForms)")
+            let hint = words.isEmpty ? tr("no time given") : tr("'{words}' has no time", ["words": words.joined(separator: " ")])
+            throw Failure(description: tr("{problem}: give {forms}", ["problem": hint, "forms": TimeSpec.acceptedForms]))
         }
         if !message.isEmpty && unlabelled.isEmpty {
-            throw Failure(description:
-                "'\(message.joined(separator: " "))' is not a time, and every timer already has a label: give \(TimeSpec.acceptedForms)")
+            throw Failure(description: tr("'{words}' is not a time, and every timer already has a label: give {forms}",
+                                          ["words": message.joined(separator: " "), "forms": TimeSpec.acceptedForms]))
         }
         let label = message.isEmpty ? Self.defaultLabel : message.joined(separator: " ")
         for position in unlabelled { entries[position].label = label }
@@ -121,7 +123,7 @@ public struct TimerPlan: Equatable, Sendable {
             colon = word[..<split].lastIndex(of: ":")
         }
         if let problem = TimeSpec.rangeProblem(word) { throw Failure(description: "\(word): \(problem)") }
-        throw Failure(description: "'\(word)' is not a time: give \(TimeSpec.acceptedForms)")
+        throw Failure(description: tr("'{words}' is not a time: give {forms}", ["words": word, "forms": TimeSpec.acceptedForms]))
     }
 
     /// After `until`: "14:30", "5:00", "7am", "14:30:Standup"; nil if the

@@ -73,7 +73,7 @@ public final class WatchRunner {
         }
         if watched == nil {
             session.output.finish()
-            session.output.permanent("tocsin: the timer service went away")
+            session.output.permanent("tocsin: " + tr("the timer service went away"))
             return ExitStatus.failure
         }
         return ExitStatus.finished

@@ -34,7 +34,7 @@ struct Export: ParsableCommand {
         let text = AlarmFile(entries: timers.compactMap { AlarmFile.entry(of: $0, all: all) }).text(header: header)
         guard let file, file != "-" else { return print(text, terminator: "") }
         let failure = TimerFile.writeAtomicallyReportingErrno(Array(text.utf8), to: file)
-        if failure != 0 { throw CommandFailure("cannot write \(file): \(String(cString: strerror(failure)))") }
+        if failure != 0 { throw CommandFailure(tr("cannot write {file}: {reason}", ["file": file, "reason": String(cString: strerror(failure))])) }
     }
 }
 
@@ -57,7 +57,7 @@ struct Import: ParsableCommand {
     var all = false
 
     func validate() throws {
-        if all && !replace { throw ValidationError("--all is for --replace: it removes the countdowns too") }
+        if all && !replace { throw ValidationError(tr("--all is for --replace: it removes the countdowns too")) }
     }
 
     func run() throws {
@@ -65,13 +65,14 @@ struct Import: ParsableCommand {
         do throws(TocsinError) {
             text = String(decoding: try file == "-" ? Self.standardInput() : TimerFile.read(file), as: UTF8.self)
         } catch {
-            throw CommandFailure("cannot read \(file): \(error == .io ? String(cString: strerror(errno)) : "larger than a file of alarms can be")")
+            let reason = error == .io ? String(cString: strerror(errno)) : tr("larger than a file of alarms can be")
+            throw CommandFailure(tr("cannot read {file}: {reason}", ["file": file, "reason": reason]))
         }
         let parsed: AlarmFile
         do throws(AlarmFile.Mistake) {
             parsed = try AlarmFile.parse(text, now: Int64(Glibc.time(nil)))
         } catch {
-            throw CommandFailure("\(file):\(error.line):\(error.column): \(error.message); nothing was imported")
+            throw CommandFailure(tr("{place}: {error}; nothing was imported", ["place": "\(file):\(error.line):\(error.column)", "error": error.message]))
         }
         let client = try ServiceControl.connect()
         let kinds: Set = all ? ["alarm", "calendar", "countdown"] : ["alarm", "calendar"]
@@ -82,12 +83,14 @@ struct Import: ParsableCommand {
                 try Self.add(entry, on: client, into: &added)
             } catch {
                 for id in added.reversed() { _ = try? client.control("Remove", id) }
-                throw CommandFailure("\(file):\(entry.line): \(error.message); nothing was imported")
+                throw CommandFailure(tr("{place}: {error}; nothing was imported", ["place": "\(file):\(entry.line)", "error": error.message]))
             }
         }
         for timer in before { try client.control("Remove", timer.id) }
         let count = parsed.entries.count
-        Descriptor.say("Imported \(count) \(count == 1 ? "alarm" : "alarms")" + (replace ? ", removed \(before.count)" : ""))
+        Descriptor.say(replace ? trn("Imported {count} alarm, removed {removed}", "Imported {count} alarms, removed {removed}", count,
+                                     ["removed": String(before.count)])
+                               : trn("Imported {count} alarm", "Imported {count} alarms", count))
     }
 
     /// Standard input, to its end.

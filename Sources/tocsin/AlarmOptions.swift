@@ -24,14 +24,14 @@ struct ToneOptions: ParsableArguments {
     func validate() throws {
         if let file, let problem = Alert.problem(withSoundFile: file) { throw ValidationError(problem) }
         if let volume, !Alert.volumeRange.contains(volume) {
-            throw ValidationError("--volume takes -60 to 10 dB, got \(volume)")
+            throw ValidationError(tr("--volume takes -60 to 10 dB, got {volume}", ["volume": String(volume)]))
         }
         if let fade, !fade.isDuration(within: .fade, aboveZero: true) {
             throw ValidationError(Self.fadeRange)
         }
     }
 
-    static let fadeRange = "--fade takes a duration of at most 5 minutes (30s, 1m)"
+    static var fadeRange: String { tr("--fade takes a duration of at most 5 minutes (30s, 1m)") }
 
     /// The file as an absolute path (the timer service does not share our folder).
     var absoluteFile: String? {
@@ -66,7 +66,7 @@ struct RingLength: ExpressibleByArgument {
         }
     }
 
-    static let range = "--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once"
+    static var range: String { tr("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once") }
 
     /// `--ring`'s check: at most an hour.
     static func check(_ ring: RingLength?) throws {

@@ -21,7 +21,7 @@ struct CalendarArgument {
                 try CalendarSpec.parsed(utf8: bytes)
             }
         } catch {
-            throw ValidationError("bad calendar spec '\(text)': \(error)")
+            throw ValidationError(tr("bad calendar spec '{spec}': {error}", ["spec": text, "error": "\(error)"]))
         }
     }
 }
@@ -47,23 +47,23 @@ struct Next: ParsableCommand {
     @Option(help: ArgumentHelp("How many occurrences (1 to 1000).", valueName: "n"))
     var count = 5
 
-    static let countRange = "--count takes 1 to 1000"
+    static var countRange: String { tr("--count takes 1 to 1000") }
 
     @Flag(help: "One JSON object per occurrence: {\"next\": Unix seconds, \"local\": \"...\"}.")
     var json = false
 
     func validate() throws {
-        guard (1...1000).contains(count) else { throw ValidationError("\(Self.countRange); got \(count)") }
+        guard (1...1000).contains(count) else { throw ValidationError(tr("{problem}; got {value}", ["problem": Self.countRange, "value": String(count)])) }
     }
 
     func run() throws {
         let (argument, skippedUntil) = try Self.specOrAlarm(words.joined(separator: " "))
         guard let zone = argument.spec.zoneRules() else {
-            throw CommandFailure("the zone of '\(argument.text)' is no longer installed")
+            throw CommandFailure(tr("the zone of '{spec}' is no longer installed", ["spec": argument.text]))
         }
         let now = Int64(Glibc.time(nil))
         guard argument.spec.next(after: now, in: zone) != nil else {
-            throw CommandFailure("'\(argument.text)' has no occurrence after now")
+            throw CommandFailure(tr("'{spec}' has no occurrence after now", ["spec": argument.text]))
         }
         if !json { Descriptor.say(argument.spec.normalized) }
         var after = now
@@ -75,7 +75,8 @@ struct Next: ParsableCommand {
                 Descriptor.say(JSON.object([("next", .integer(next)), ("local", .string(local))]
                                            + (skipped ? [("skipped", .bool(true))] : [])).compactEncoded())
             } else {
-                Descriptor.say("\(local)  in \(Display.until(nanoseconds: (next - now) * Nanos.perSecond))" + (skipped ? "  skipped" : ""))
+                Descriptor.say("\(local)  " + tr("in {time}", ["time": Display.until(nanoseconds: (next - now) * Nanos.perSecond)])
+                               + (skipped ? "  " + tr("skipped") : ""))
             }
             after = next
         }
@@ -147,12 +148,12 @@ struct Every: ParsableCommand {
         try Countdown.check(snooze: snooze)
         try Countdown.check(notice: notice)
         if snooze != nil && !background {
-            throw ValidationError("--snooze on a calendar alarm is the timer service's: add -b")
+            throw ValidationError(tr("--snooze on a calendar alarm is the timer service's: add -b"))
         }
         try RingLength.check(ring)
         try tone.validate()
         if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
-            throw ValidationError("\(name) is for an alarm in the foreground; drop it or -b")
+            throw ValidationError(tr("{option} is for an alarm in the foreground; drop it or -b", ["option": name]))
         }
     }
 
@@ -176,7 +177,7 @@ struct Every: ParsableCommand {
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
             let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"
-            Descriptor.say("\(label): id \(id), \(argument.spec.normalized), next \(next)")
+            Descriptor.say(tr("{label}: id {id}, {spec}, next {date}", ["label": label, "id": String(id), "spec": argument.spec.normalized, "date": next]))
             return
         }
         var options = finish.countdownOptions

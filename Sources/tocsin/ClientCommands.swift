@@ -24,8 +24,8 @@ struct Ls: ParsableCommand {
     var template: String?
 
     func validate() throws {
-        if format != nil || template != nil, json { throw ValidationError("--json and --format are two different outputs: choose one") }
-        if format == .i3bar, !follow { throw ValidationError("--format i3bar is a stream: add --follow (i3bar runs it as status_command)") }
+        if format != nil || template != nil, json { throw ValidationError(tr("--json and --format are two different outputs: choose one")) }
+        if format == .i3bar, !follow { throw ValidationError(tr("--format i3bar is a stream: add --follow (i3bar runs it as status_command)")) }
     }
 
     func run() throws {
@@ -46,7 +46,7 @@ struct Ls: ParsableCommand {
         if json {
             for timer in timers { print(ServiceTimers.json(timer)) }
         } else {
-            print(timers.isEmpty ? "No timers" : ServiceTimers.lines(timers).joined(separator: "\n"))
+            print(timers.isEmpty ? tr("No timers") : ServiceTimers.lines(timers).joined(separator: "\n"))
         }
     }
 }
@@ -107,7 +107,7 @@ struct Control<Action: ControlAction>: ParsableCommand {
     func validate() throws {
         if Action.self == Remove.self {
             guard [finished, owner != nil, !timers.isEmpty].count(where: { $0 }) == 1 else {
-                throw ValidationError("give the timers to remove, --finished or --owner APP")
+                throw ValidationError(tr("give the timers to remove, --finished or --owner APP"))
             }
         } else {
             guard !finished else { throw ValidationError("Unknown option '--finished'") }
@@ -142,17 +142,17 @@ struct Adjust: ParsableCommand {
 
     /// The change in seconds.
     private func delta() throws -> Double {
-        guard words.count == 2 else { throw ValidationError("give a timer and a change: tocsin adjust Tea +5m (or -30s)") }
+        guard words.count == 2 else { throw ValidationError(tr("give a timer and a change: tocsin adjust Tea +5m (or -30s)")) }
         let change = words[1]
         guard let sign = change.first, sign == "+" || sign == "-" else {
-            throw ValidationError("'\(change)' needs + or -: +\(change) gives that much more time, -\(change) takes it off")
+            throw ValidationError(tr("'{change}' needs + or -: +{change} gives that much more time, -{change} takes it off", ["change": change]))
         }
         let time = String(change.dropFirst())
         guard case .duration(let nanoseconds)? = TimeSpec.parse(time) else {
             if TimeSpec.rangeProblem(time) != nil {
-                throw ValidationError("\(change): a change must be more than 0 and at most 100 years")
+                throw ValidationError(tr("{change}: a change must be more than 0 and at most 100 years", ["change": change]))
             }
-            throw ValidationError("'\(time)' is not a time: give e.g. \(sign)90s, \(sign)5m, \(sign)1h30m")
+            throw ValidationError(tr("'{time}' is not a time: give e.g. {sign}90s, {sign}5m, {sign}1h30m", ["time": time, "sign": String(sign)]))
         }
         return Nanos.seconds(sign == "-" ? -nanoseconds : nanoseconds)
     }
@@ -187,7 +187,7 @@ struct Snooze: ParsableCommand {
         guard let length else { return 0 }
         guard case .duration(let nanoseconds)? = TimeSpec.parse(length),
               AlarmSettings.Field.snooze.limits?.range.contains(nanoseconds) == true
-        else { throw ValidationError("snooze for 1 s to 24 h: tocsin snooze Tea 10m (not '\(length)')") }
+        else { throw ValidationError(tr("snooze for 1 s to 24 h: tocsin snooze Tea 10m (not '{length}')", ["length": length])) }
         return Nanos.seconds(nanoseconds)
     }
 

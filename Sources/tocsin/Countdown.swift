@@ -110,24 +110,24 @@ struct Countdown: ParsableCommand {
     }
 
     mutating func validate() throws {
-        guard `repeat` >= 0 else { throw ValidationError("--repeat takes a whole number, 0 (forever) or more; got \(`repeat`)") }
+        guard `repeat` >= 0 else { throw ValidationError(tr("--repeat takes a whole number, 0 (forever) or more; got {count}", ["count": String(`repeat`)])) }
         do {
             plan = try TimerPlan(words: words)
         } catch {
             throw ValidationError(error.description)
         }
         if background {
-            guard `repeat` != 0 else { throw ValidationError("-b cannot repeat forever: give --repeat N") }
+            guard `repeat` != 0 else { throw ValidationError(tr("-b cannot repeat forever: give --repeat N")) }
             let foregroundOnly = [("--state", state != nil), ("--json", finish.json), ("--exec", finish.exec != nil)]
             if let (name, _) = foregroundOnly.first(where: { $0.1 }) {
-                throw ValidationError("\(name) is for timers in the foreground; drop it or -b")
+                throw ValidationError(tr("{option} is for timers in the foreground; drop it or -b", ["option": name]))
             }
         }
         if awake, wake == true {
-            throw ValidationError("--awake counts only time awake: a suspend does not bring it closer, so --wake cannot apply")
+            throw ValidationError(tr("--awake counts only time awake: a suspend does not bring it closer, so --wake cannot apply"))
         }
         if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
-            throw ValidationError("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake")
+            throw ValidationError(tr("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake"))
         }
         try RingLength.check(ring)
         if let warn, !warn.isDuration(within: .warn, aboveZero: true) {
@@ -136,19 +136,19 @@ struct Countdown: ParsableCommand {
         try Self.check(snooze: snooze)
         try Self.check(notice: notice)
         if notice != nil, plan.entries.contains(where: { if case .clock = $0.time { false } else { true } }) {
-            throw ValidationError("--notice is for clock times (tocsin until 7:00 Wake) and calendar alarms; a countdown's is --warn")
+            throw ValidationError(tr("--notice is for clock times (tocsin until 7:00 Wake) and calendar alarms; a countdown's is --warn"))
         }
         try tone.validate()
     }
 
-    static let warnRange = "--warn takes a duration of at most a day (30s, 1m)"
-    static let snoozeRange = "--snooze takes a duration from 1s to a day (5m, 10m)"
+    static var warnRange: String { tr("--warn takes a duration of at most a day (30s, 1m)") }
+    static var snoozeRange: String { tr("--snooze takes a duration from 1s to a day (5m, 10m)") }
 
     /// `--notice`: above 0, at most a day.
     static func check(notice: TimeSpec?) throws {
         guard let notice else { return }
         guard notice.isDuration(within: .notice, aboveZero: true) else {
-            throw ValidationError("--notice takes a duration of at most a day (30m, 1h)")
+            throw ValidationError(tr("--notice takes a duration of at most a day (30m, 1h)"))
         }
     }
 
@@ -219,7 +219,7 @@ extension Countdown {
         // A negative number after an option that takes a value would be read
         // as an option (or a negative countdown): say the option's range.
         for (index, word) in words.enumerated().dropFirst() where isNegativeNumber(word) {
-            if let range = valueRanges[words[index - 1]] { return "\(range); got \(word)" }
+            if let range = valueRanges[words[index - 1]] { return tr("{problem}; got {value}", ["problem": range, "value": word]) }
         }
         let subcommands = TocsinCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
         if let first = arguments.first, first != "countdown", subcommands.contains(first) { return nil }
@@ -227,19 +227,19 @@ extension Countdown {
             if let next = word.dropFirst().first, next.isNumber || next == "." {
                 if index > 0, ["--repeat", "--volume"].contains(arguments[index - 1]) { continue }  // their own checks say it
                 guard TimeSpec.parse(String(word.dropFirst())) != nil else { continue }
-                return "\(word): a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)"
+                return tr("{word}: a time cannot be negative: a countdown runs down from a time above 0 (5s, 25m)", ["word": word])
             }
-            if !knows(option: word) { return "unknown option \(word) (tocsin --help lists them)" }
+            if !knows(option: word) { return tr("unknown option {word} (tocsin --help lists them)", ["word": word]) }
         }
         return nil
     }
 
     /// What the options that take a time or a count accept, as their own
     /// checks say it (a negative value never reaches them).
-    static let valueRanges = [
+    static var valueRanges: [String: String] { [
         "--warn": warnRange, "--snooze": snoozeRange, "--ring": RingLength.range, "--fade": ToneOptions.fadeRange,
         "--count": Next.countRange,
-    ]
+    ] }
 
     private static func isNegativeNumber(_ word: String) -> Bool {
         guard word.count > 1, word.hasPrefix("-"), let next = word.dropFirst().first else { return false }

@@ -57,11 +57,11 @@ struct Service: ParsableCommand {
     var disable = false
 
     func validate() throws {
-        guard !(enable && disable) else { throw ValidationError("--enable and --disable undo each other: give one") }
-        guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError("--idle-exit takes seconds >= 0") }
-        guard grace.isFinite, grace >= 0 else { throw ValidationError("--grace takes seconds >= 0") }
-        guard (0...1000).contains(liveLimit) else { throw ValidationError("--live-limit takes a count from 0 to 1000") }
-        guard (1...1_000_000).contains(maxTimers) else { throw ValidationError("--max-timers takes a count from 1 to 1000000") }
+        guard !(enable && disable) else { throw ValidationError(tr("--enable and --disable undo each other: give one")) }
+        guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError(tr("--idle-exit takes seconds >= 0")) }
+        guard grace.isFinite, grace >= 0 else { throw ValidationError(tr("--grace takes seconds >= 0")) }
+        guard (0...1000).contains(liveLimit) else { throw ValidationError(tr("--live-limit takes a count from 0 to 1000")) }
+        guard (1...1_000_000).contains(maxTimers) else { throw ValidationError(tr("--max-timers takes a count from 1 to 1000000")) }
     }
 
     func run() throws {

@@ -32,10 +32,10 @@ struct Skip: ParsableCommand {
 
     func validate() throws {
         guard [count != nil, until != nil, clear].count(where: { $0 }) <= 1 else {
-            throw ValidationError("--count, --until and --clear are three different skips: give one")
+            throw ValidationError(tr("--count, --until and --clear are three different skips: give one"))
         }
         if let count, !(1...TimerEngine.maxSkippedRings).contains(count) {
-            throw ValidationError("--count takes 1 to \(TimerEngine.maxSkippedRings) rings, got \(count)")
+            throw ValidationError(tr("--count takes 1 to {most} rings, got {count}", ["most": String(TimerEngine.maxSkippedRings), "count": String(count)]))
         }
     }
 
@@ -44,8 +44,8 @@ struct Skip: ParsableCommand {
         let timers = try client.list()
         let id = try ServiceTimers.resolve(timer, in: timers)
         guard let alarm = timers.first(where: { $0.id == id }), alarm.kind == "calendar" else {
-            throw CommandFailure("\(ServiceTimers.label(of: id, in: timers)) is not a calendar alarm: only those have rings to skip "
-                                 + "(tocsin every -b makes one)")
+            throw CommandFailure(tr("{label} is not a calendar alarm: only those have rings to skip (tocsin every -b makes one)",
+                                    ["label": ServiceTimers.label(of: id, in: timers)]))
         }
         if let until {
             let zone = alarm.calendar.flatMap { try? CalendarSpec(parsing: $0, checkingZone: false) }?.zone
@@ -60,8 +60,9 @@ struct Skip: ParsableCommand {
 
     /// "Wake: next ring Mon 2026-12-28 07:00 (skipped until Mon 2026-12-28 00:00)".
     static func summary(label: String, after: ServiceClient.Timer?) -> String {
-        let next = after?.next.map { Display.localDate(unixSeconds: Int64($0)) } ?? "none"
-        let skip = after?.skippedUntil.map { " (rings skipped until \(Display.localDate(unixSeconds: Int64($0))))" } ?? ""
-        return "\(label): next ring \(next)\(skip)"
+        let next = after?.next.map { Display.localDate(unixSeconds: Int64($0)) } ?? tr("none")
+        guard let until = after?.skippedUntil else { return tr("{label}: next ring {date}", ["label": label, "date": next]) }
+        return tr("{label}: next ring {date} (rings skipped until {until})",
+                  ["label": label, "date": next, "until": Display.localDate(unixSeconds: Int64(until))])
     }
 }

@@ -12,7 +12,7 @@ struct List: ParsableCommand {
     func run() throws {
         switch StateList.lines(path: state) {
         case .success(let lines):
-            print(lines.isEmpty ? "No timers in \(state)" : lines.joined(separator: "\n"))
+            print(lines.isEmpty ? tr("No timers in {file}", ["file": state]) : lines.joined(separator: "\n"))
         case .failure(let error):
             Descriptor.complain("tocsin: cannot read \(state): \(StateFile.reason(error, reading: state))")
             throw ExitCode(ExitStatus.failure)
@@ -34,7 +34,7 @@ struct Resume: ParsableCommand {
 
     func validate() throws {
         guard (state == nil) != timers.isEmpty else {
-            throw ValidationError("give either --state FILE or the service timers to resume")
+            throw ValidationError(tr("give either --state FILE or the service timers to resume"))
         }
     }
 

@@ -23,7 +23,7 @@ struct Stopwatch: ParsableCommand {
 
     func validate() throws {
         if background, let (name, _) = [("--state", state != nil), ("--json", json)].first(where: { $0.1 }) {
-            throw ValidationError("\(name) is for a stopwatch in the foreground; drop it or -b")
+            throw ValidationError(tr("{option} is for a stopwatch in the foreground; drop it or -b", ["option": name]))
         }
     }
 

@@ -57,3 +57,20 @@ def test_doctor_says_where_the_translations_are_and_which_language_it_speaks():
     lines = run("doctor", LANG="fr_FR.UTF-8").stdout.splitlines()
     assert f"translations: {os.path.realpath(folder)} (de, es, fr); messages in français" in lines, lines
     assert "messages in English" in run("doctor", LANG="C.UTF-8").stdout
+
+
+def test_mistakes_are_explained_in_the_users_language():
+    """Errors a person makes on the command line, in German, French and
+    Spanish: the usage error of a time, of an option's value, of an option
+    that does not go with another; the exit status stays the same."""
+    not_a_time = run("25x", "Tee", LANG="de_DE.UTF-8")
+    assert not_a_time.returncode == 2 and "'25x' ist keine Zeit: bitte Sekunden (90), Einheiten" in not_a_time.stderr, not_a_time
+    ambiguous = run("5:00", LANG="fr_FR.UTF-8")
+    assert ambiguous.returncode == 2 and ("'5:00' peut être 5 min ou l'heure 05:00 : écrivez 5m (ou 0:05:00) pour la durée, "
+                                           "until 5:00 pour l'heure") in ambiguous.stderr, ambiguous
+    warn = run("5m", "--warn", "25h", LANG="es_ES.UTF-8")
+    assert warn.returncode == 2 and "--warn admite una duración de un día como máximo (30s, 1m)" in warn.stderr, warn
+    negative = run("-5s", LANG="de_DE.UTF-8")
+    assert negative.returncode == 2 and "-5s: eine Zeit kann nicht negativ sein" in negative.stderr, negative
+    english = run("25x", "Tea", LANG="C.UTF-8")
+    assert english.returncode == 2 and "'25x' is not a time: give seconds (90)" in english.stderr, english

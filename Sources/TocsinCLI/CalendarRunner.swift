@@ -55,7 +55,7 @@ package final class CalendarRunner: @unchecked Sendable {
             }
             try loop.engine.start(alarm)
         } catch {
-            return session.refuse(error == .outOfRange ? "\(spec.normalized) has no occurrence left" : "\(error)")
+            return session.refuse(error == .outOfRange ? tr("{spec} has no occurrence left", ["spec": spec.normalized]) : "\(error)")
         }
         var status: Int32?
         while status == nil {
@@ -74,7 +74,8 @@ package final class CalendarRunner: @unchecked Sendable {
         try? loop.engine.cancel(alarm)
         _ = loop.next(timeoutMilliseconds: 0)
         output.finish()
-        output.permanent("\(label): stopped after \(rings) ring\(rings == 1 ? "" : "s") (\(spec.normalized))")
+        output.permanent(trn("{label}: stopped after {count} ring ({spec})", "{label}: stopped after {count} rings ({spec})", rings,
+                             ["label": label, "spec": spec.normalized]))
         return status ?? ExitStatus.finished
     }
 
@@ -102,7 +103,8 @@ package final class CalendarRunner: @unchecked Sendable {
         guard output.mode == .live, let next = (try? loop.engine.alarmTime(of: alarm)) ?? nil,
               let left = (try? loop.engine.remaining(of: alarm)) ?? nil else { return }
         let zone = spec.zoneRules() ?? .utc
-        let line = "\(label)  next \(zone.wallText(unixSeconds: next.nanoseconds / Nanos.perSecond))  in \(Display.until(nanoseconds: left.nanoseconds))"
+        let line = "\(label)  " + tr("next {date}", ["date": zone.wallText(unixSeconds: next.nanoseconds / Nanos.perSecond)])
+            + "  " + tr("in {time}", ["time": Display.until(nanoseconds: left.nanoseconds)])
         output.live([Display.fitted(line, columns: session.terminal.columns)])
     }
 }

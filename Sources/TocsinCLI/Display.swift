@@ -59,7 +59,7 @@ public enum Display {
         label: String, remaining: Int64, duration: Int64, paused: Bool, columns: Int
     ) -> String {
         let time = clock(nanoseconds: remaining, roundUp: true)
-        let state = paused ? "paused" : "running"
+        let state = shown(state: paused ? "paused" : "running")
         let fixed = time.count + state.count + 8  // spaces and brackets
         var room = max(0, columns - 1 - fixed)
         let name = String(label.prefix(min(label.count, max(8, room / 3))))
@@ -71,9 +71,30 @@ public enum Display {
 
     public static func stopwatchLine(label: String, elapsed: Int64, laps: Int, paused: Bool, columns: Int) -> String {
         var line = "\(label)  \(stopwatch(nanoseconds: elapsed))"
-        if laps > 0 { line += "  (\(laps) lap\(laps == 1 ? "" : "s"))" }
-        line += paused ? "  paused" : "  running"
+        if laps > 0 { line += "  " + lapCount(laps) }
+        line += "  " + shown(state: paused ? "paused" : "running")
         return fitted(line, columns: columns)
+    }
+
+    /// "(3 laps)", in the user's language.
+    static func lapCount(_ laps: Int) -> String {
+        trn("({count} lap)", "({count} laps)", laps)
+    }
+
+    /// A state word (`Display.state`'s, or "waiting") as a person reads it:
+    /// `tocsin ls`, the live line. The English word stays what the command
+    /// compares and what programs get (JSON, status bars).
+    static func shown(state: String) -> String {
+        // TRANSLATORS: a timer's state, a column of `tocsin ls` and the end of the live line.
+        switch state {
+        case "waiting": tr("waiting")
+        case "idle": tr("idle")
+        case "running": tr("running")
+        case "paused": tr("paused")
+        case "finished": tr("finished")
+        case "cancelled": tr("cancelled")
+        default: state
+        }
     }
 
     /// At most `columns - 1` characters, so the terminal never wraps the line.

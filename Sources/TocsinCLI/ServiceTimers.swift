@@ -69,7 +69,7 @@ package enum ServiceTimers {
         let width = max(5, timers.map { $0.label.count }.max() ?? 5)
         let idWidth = timers.map { String($0.id).count }.max() ?? 1
         let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state) }
-        let stateWidth = max(9, states.map { shown(state: $0).count }.max() ?? 9)
+        let stateWidth = max(9, states.map { Display.shown(state: $0).count }.max() ?? 9)
         return zip(timers, states).map { timer, state in
             let detail: String
             if let calendar = timer.calendar, state != "finished" {  // a calendar alarm: its spec, and when next
@@ -88,26 +88,11 @@ package enum ServiceTimers {
             }
             let id = String(timer.id)
             let label = timer.label.isEmpty ? "-" : timer.label
-            let shownState = shown(state: state)
+            let shownState = Display.shown(state: state)
             return String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
                 + shownState + String(repeating: " ", count: max(0, stateWidth - shownState.count)) + "  " + detail
                 + (timer.owner.map { "  (\($0))" } ?? "")
-        }
-    }
-
-    /// A state word as a person reads it; the English word stays what the
-    /// command compares and what programs get (JSON, status bars).
-    static func shown(state: String) -> String {
-        // TRANSLATORS: a timer's state, a column of `tocsin ls`.
-        switch state {
-        case "waiting": tr("waiting")
-        case "idle": tr("idle")
-        case "running": tr("running")
-        case "paused": tr("paused")
-        case "finished": tr("finished")
-        case "cancelled": tr("cancelled")
-        default: state
         }
     }
 
@@ -151,7 +136,7 @@ package enum ServiceTimers {
             json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
                                 ("label", .string(label)), ("lateness", .number(lateness)),
                                 ("finish", .integer(Int64(clamping: finish))), ("again", .bool(again))]).compactEncoded()
-                : "\(id)  \(label)  \(shown(state: "finished"))" + (again ? " " + tr("(announced again: the service restarted)") : "")
+                : "\(id)  \(label)  \(Display.shown(state: "finished"))" + (again ? " " + tr("(announced again: the service restarted)") : "")
         case .removed(let id):
             json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
                 // TRANSLATORS: `tocsin ls --follow`: a timer was removed.

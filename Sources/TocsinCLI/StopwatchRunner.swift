@@ -115,8 +115,7 @@ public final class StopwatchRunner: @unchecked Sendable {
         try? loop.engine.cancel(watch)
         _ = loop.next(timeoutMilliseconds: 0)
         output.finish()
-        let lapText = laps > 0 ? " (\(laps) lap\(laps == 1 ? "" : "s"))" : ""
-        output.permanent("\(label): \(Display.stopwatch(nanoseconds: elapsed))\(lapText)")
+        output.permanent("\(label): \(Display.stopwatch(nanoseconds: elapsed))" + (laps > 0 ? " " + Display.lapCount(laps) : ""))
         return status ?? ExitStatus.finished
     }
 

@@ -74,3 +74,21 @@ def test_mistakes_are_explained_in_the_users_language():
     assert negative.returncode == 2 and "-5s: eine Zeit kann nicht negativ sein" in negative.stderr, negative
     english = run("25x", "Tea", LANG="C.UTF-8")
     assert english.returncode == 2 and "'25x' is not a time: give seconds (90)" in english.stderr, english
+
+
+def test_the_live_line_is_in_the_users_language():
+    """In a terminal: the countdown's live line says its state in German,
+    and pausing it (space) says so."""
+    import pexpect
+
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("LC_") and name != "LANGUAGE"}
+    child = pexpect.spawn(TOCSIN, ["30s", "Tee", "--quiet"], dimensions=(24, 80), encoding="utf-8", timeout=15,
+                          env={**environment, "LANG": "de_DE.UTF-8"})
+    try:
+        child.expect("läuft")
+        child.send(" ")
+        child.expect("pausiert")
+        child.send("q")
+        child.expect(r"Tee: abgebrochen, 00:\d\d waren übrig")
+    finally:
+        child.close(force=True)

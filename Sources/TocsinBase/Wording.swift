@@ -22,12 +22,23 @@ package enum Wording {
     /// read as it is now (`tzset`: a changed `TZ` or /etc/localtime counts,
     /// which `localtime_r` alone would not see).
     package static func localTimeOfDay(unixSeconds: Int64, seconds: Bool = false) -> String {
+        localText(unixSeconds: unixSeconds, format: timeFormat(seconds: seconds), seconds: seconds)
+    }
+
+    /// A Unix time's local day and time as the locale writes the weekday
+    /// and the time (`LC_TIME`), the date in ISO order: "Mon 2026-12-28
+    /// 07:00", "Mo 2026-12-28 07:00", "Mon 2026-12-28 7:00 AM".
+    package static func localDateAndTime(unixSeconds: Int64) -> String {
+        localText(unixSeconds: unixSeconds, format: "%a %Y-%m-%d " + timeFormat(seconds: false), seconds: false)
+    }
+
+    private static func localText(unixSeconds: Int64, format: String, seconds: Bool) -> String {
         var time = time_t(unixSeconds)
         var local = tm()
         tzset()
         localtime_r(&time, &local)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let written = strftime(&buffer, buffer.count, timeFormat(seconds: seconds), &local)
+        var buffer = [CChar](repeating: 0, count: 128)
+        let written = strftime(&buffer, buffer.count, format, &local)
         guard written > 0 else {
             return timeOfDay([Int(local.tm_hour), Int(local.tm_min)] + (seconds ? [Int(local.tm_sec)] : []))
         }

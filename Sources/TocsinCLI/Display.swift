@@ -29,9 +29,11 @@ public enum Display {
         return "\(nanoseconds / day)d " + Nanos.clock(rest, roundUp: true, padMinutes: true).leftPadded(to: 8)
     }
 
-    /// "Mon 2026-12-28 07:00": a Unix time in the local zone, to the minute.
+    /// "Mon 2026-12-28 07:00": a Unix time in the local zone, to the minute,
+    /// its weekday and time as the locale writes them ("Mo 2026-12-28 07:00",
+    /// "Mon 2026-12-28 7:00 AM").
     public static func localDate(unixSeconds: Int64) -> String {
-        String(ZoneRules.local().wallText(unixSeconds: unixSeconds).prefix(20))
+        Wording.localDateAndTime(unixSeconds: unixSeconds)
     }
 
     /// A total: "25:00", or "00:01.5" when it has tenths.

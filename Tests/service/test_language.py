@@ -40,5 +40,12 @@ def test_ls_and_its_errors_speak_the_users_language_and_json_stays_english():
     assert {timer["label"]: timer["state"] for timer in listed} == {"Tee": "running", "Reis": "suspended"}
     missing = tocsin("pause", "Suppe", lang="fr_FR.UTF-8")
     assert missing.returncode == 1 and "aucun minuteur Suppe (tocsin ls les liste)" in missing.stderr, missing
-    for label in ("Tee", "Reis"):
+    # A skipped calendar alarm: the weekday and the time as the locale writes them.
+    assert tocsin("every", "*-*-* 07:00 UTC", "Wecker", "-b", lang="C").returncode == 0
+    assert tocsin("skip", "Wecker", lang="C").returncode == 0
+    (line,) = [line for line in tocsin("ls", lang="de_DE.UTF-8").stdout.splitlines() if "Wecker" in line]
+    assert re.search(r", nächster (Mo|Di|Mi|Do|Fr|Sa|So) \d{4}-\d\d-\d\d \d\d:\d\d, übersprungen bis (Mo|Di|Mi|Do|Fr|Sa|So) ", line), line
+    (line,) = [line for line in tocsin("ls", lang="en_US.UTF-8").stdout.splitlines() if "Wecker" in line]
+    assert re.search(r", next (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d\d-\d\d \d{1,2}:\d\d [AP]M, skipped until ", line), line
+    for label in ("Tee", "Reis", "Wecker"):
         tocsin("rm", label, lang="C")

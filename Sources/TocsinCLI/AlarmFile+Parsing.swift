@@ -52,19 +52,20 @@ extension AlarmFile {
                 index += 1
                 while true {
                     guard index < characters.count else {
-                        throw Mistake(line: number, column: opening, message: "this quote is not closed")
+                        throw Mistake(line: number, column: opening, message: tr("this quote is not closed"))
                     }
                     let character = characters[index]
                     index += 1
                     if character == "\"" { break }
                     guard character == "\\" else { word.text.append(character); continue }
-                    guard index < characters.count else { throw Mistake(line: number, column: index, message: "a \\ ends the line") }
+                    guard index < characters.count else { throw Mistake(line: number, column: index, message: tr("a \\ ends the line")) }
                     switch characters[index] {
                     case "\"", "\\": word.text.append(characters[index])
                     case "n": word.text.append("\n")
                     case "t": word.text.append("\t")
                     default:
-                        throw Mistake(line: number, column: index, message: "unknown escape \\\(characters[index]) (\\\" \\\\ \\n \\t)")
+                        throw Mistake(line: number, column: index,
+                                      message: tr("unknown escape \\{character} (\\\" \\\\ \\n \\t)", ["character": String(characters[index])]))
                     }
                     index += 1
                 }
@@ -79,11 +80,11 @@ extension AlarmFile {
         func fail(_ word: Word, _ message: String) -> Mistake { Mistake(line: line, column: word.column, message: message) }
         let kinds = Kind.allCases.map(\.rawValue).joined(separator: ", ")
         guard let kind = Kind(rawValue: words[0].text), !words[0].quoted else {
-            throw fail(words[0], "'\(words[0].text)' is no kind of alarm (\(kinds))")
+            throw fail(words[0], tr("'{word}' is no kind of alarm ({kinds})", ["word": words[0].text, "kinds": kinds]))
         }
         guard words.count >= 3 else {
             let end = Word(text: "", column: (words.last?.end ?? 1) + 1)
-            throw fail(end, words.count == 1 ? "\(kind.rawValue) needs its time and a label" : "a label (in quotes) is missing")
+            throw fail(end, words.count == 1 ? tr("{kind} needs its time and a label", ["kind": kind.rawValue]) : tr("a label (in quotes) is missing"))
         }
         var entry = Entry(kind: kind)
         entry.line = line
@@ -93,23 +94,23 @@ extension AlarmFile {
             do throws(CalendarSpecError) {
                 entry.spec = try CalendarSpec(parsing: when.text).normalized
             } catch {
-                throw fail(when, "bad calendar spec '\(when.text)': \(error)")
+                throw fail(when, tr("bad calendar spec '{spec}': {error}", ["spec": when.text, "error": "\(error)"]))
             }
         case .at:
             guard let time = Self.unixSeconds(wallTime: when.text) else {
-                throw fail(when, "'\(when.text)' is not a time: write \"2026-12-01 07:00:00 +01:00\"")
+                throw fail(when, tr("'{word}' is not a time: write \"2026-12-01 07:00:00 +01:00\"", ["word": when.text]))
             }
-            guard time > now else { throw fail(when, "\(when.text) has passed") }
+            guard time > now else { throw fail(when, tr("{word} has passed", ["word": when.text])) }
             entry.time = time
         case .countdown:
             guard let length = Self.duration(when.text), length > 0 else {
-                throw fail(when, "'\(when.text)' is not a length: write 25m, 1h30m, 90s")
+                throw fail(when, tr("'{word}' is not a length: write 25m, 1h30m, 90s", ["word": when.text]))
             }
             entry.time = length
         }
         entry.label = words[2].text
         guard entry.label.utf8.count <= TimerEngine.maxLabelBytes else {
-            throw fail(words[2], "the label is longer than \(TimerEngine.maxLabelBytes) bytes")
+            throw fail(words[2], tr("the label is longer than {count} bytes", ["count": String(TimerEngine.maxLabelBytes)]))
         }
         var seen: Set<String> = []
         for word in words.dropFirst(3) {
@@ -121,14 +122,14 @@ extension AlarmFile {
     private static func setting(_ word: Word, of entry: inout Entry, seen: inout Set<String>, now: Int64,
                                 fail: (Word, String) -> Mistake) throws(Mistake) {
         guard let equals = word.text.firstIndex(of: "="), !word.quoted || word.text[..<equals].allSatisfy({ $0 != "\"" }) else {
-            throw fail(word, "'\(word.text)' is not a setting: write name=value (\(settingNames.joined(separator: ", ")))")
+            throw fail(word, tr("'{word}' is not a setting: write name=value ({names})", ["word": word.text, "names": settingNames.joined(separator: ", ")]))
         }
         let name = String(word.text[..<equals]), value = String(word.text[word.text.index(after: equals)...])
         let at = Word(text: value, column: word.column + name.count + 1)
         guard settingNames.contains(name) else {
-            throw fail(word, "unknown setting '\(name)' (\(settingNames.joined(separator: ", ")))")
+            throw fail(word, tr("unknown setting '{name}' ({names})", ["name": name, "names": settingNames.joined(separator: ", ")]))
         }
-        guard seen.insert(name).inserted else { throw fail(word, "\(name) is set twice") }
+        guard seen.insert(name).inserted else { throw fail(word, tr("{name} is set twice", ["name": name])) }
         if let field = AlarmSettings.Field(rawValue: name) {
             let parsed: AlarmSettings.Value? = switch field.unit {
             case .flag: flag(value).map { .flag($0) }
@@ -138,33 +139,33 @@ extension AlarmFile {
             }
             guard let parsed else {
                 let form = switch field.unit {
-                case .flag: "yes or no"
-                case .nanoseconds: "a length (30s, 5m, 1h30m, or 0)"
-                case .text: "text"
-                case .decibels: "a number of dB (-10)"
+                case .flag: tr("yes or no")
+                case .nanoseconds: tr("a length (30s, 5m, 1h30m, or 0)")
+                case .text: tr("text")
+                case .decibels: tr("a number of dB (-10)")
                 }
-                throw fail(at, "\(name) takes \(form), not '\(value)'")
+                throw fail(at, tr("{name} takes {form}, not '{value}'", ["name": name, "form": form, "value": value]))
             }
             if let problem = AlarmSettings.problem(with: parsed, for: field) { throw fail(at, problem) }
-            if field == .notice, entry.kind == .countdown { throw fail(word, "notice is for alarms (every, at); a countdown's is warn") }
+            if field == .notice, entry.kind == .countdown { throw fail(word, tr("notice is for alarms (every, at); a countdown's is warn")) }
             entry.settings[field] = parsed
             return
         }
         switch name {
         case "wake":
-            guard let on = flag(value) else { throw fail(at, "wake takes yes or no, not '\(value)'") }
-            guard entry.kind != .countdown || !on else { throw fail(word, "a countdown does not wake the machine") }
+            guard let on = flag(value) else { throw fail(at, tr("wake takes yes or no, not '{value}'", ["value": value])) }
+            guard entry.kind != .countdown || !on else { throw fail(word, tr("a countdown does not wake the machine")) }
             entry.wake = on
         case "skip_until":
-            guard entry.kind == .every else { throw fail(word, "skip_until is for calendar alarms (every)") }
+            guard entry.kind == .every else { throw fail(word, tr("skip_until is for calendar alarms (every)")) }
             guard let time = unixSeconds(wallTime: value) else {
-                throw fail(at, "'\(value)' is not a time: write skip_until=\"2026-12-27 00:00:00 +01:00\"")
+                throw fail(at, tr("'{value}' is not a time: write skip_until=\"2026-12-27 00:00:00 +01:00\"", ["value": value]))
             }
             entry.skipUntil = time > now ? time : nil  // a skip that is over is none
         default:  // state
-            guard let state = State(rawValue: value) else { throw fail(at, "state is running, paused or off, not '\(value)'") }
+            guard let state = State(rawValue: value) else { throw fail(at, tr("state is running, paused or off, not '{value}'", ["value": value])) }
             guard state != .paused || entry.kind == .countdown else {
-                throw fail(at, "an alarm is running or off (it follows the wall clock: a pause would not hold it)")
+                throw fail(at, tr("an alarm is running or off (it follows the wall clock: a pause would not hold it)"))
             }
             entry.state = state
         }

@@ -16,19 +16,19 @@ extension TimerService {
     /// The engine's `error` for `call` on `entry`, explained.
     func explain(_ error: TocsinError, of call: Call, on entry: Entry) -> ServiceError {
         let timer = entry.timer
-        let label = (try? engine.label(of: timer)).flatMap { $0.isEmpty ? nil : $0 } ?? "timer \(entry.id)"
+        let label = (try? engine.label(of: timer)).flatMap { $0.isEmpty ? nil : $0 } ?? tr("timer {id}", ["id": String(entry.id)])
         guard let state = try? engine.state(of: timer) else { return ServiceError(error) }
         let kind: ServiceError.Kind = error == .wrongState ? .wrongState : error == .invalidArgument ? .invalidArgument : .failed
         let message: String? = switch (call, state) {
-        case (.pause, .suspended): "\(label) is already paused"
-        case (.pause, _): "\(label) \(Self.words(state)): only a running timer can be paused"
-        case (.resume, .running): "\(label) is already running"
-        case (.resume, _): "\(label) \(Self.words(state)): only a paused timer can be resumed"
-        case (.cancel, _): "\(label) \(Self.words(state)): only a running or paused timer can be cancelled"
-        case (.lap, _): "\(label) \(Self.words(state)): laps are taken while it runs or is paused"
+        case (.pause, .suspended): tr("{label} is already paused", ["label": label])
+        case (.pause, _): tr("{label} {state}: only a running timer can be paused", ["label": label, "state": Self.words(state)])
+        case (.resume, .running): tr("{label} is already running", ["label": label])
+        case (.resume, _): tr("{label} {state}: only a paused timer can be resumed", ["label": label, "state": Self.words(state)])
+        case (.cancel, _): tr("{label} {state}: only a running or paused timer can be cancelled", ["label": label, "state": Self.words(state)])
+        case (.lap, _): tr("{label} {state}: laps are taken while it runs or is paused", ["label": label, "state": Self.words(state)])
         case (.adjust(let seconds), _): adjustMessage(label, entry, state, seconds, error)
         case (.restart, _): nil
-        case (.snooze, _): "\(label) \(Self.words(state)): only a timer that has rung can be snoozed"
+        case (.snooze, _): tr("{label} {state}: only a timer that has rung can be snoozed", ["label": label, "state": Self.words(state)])
         case (.skip(let count, let until), _): skipMessage(label, entry, state, count: count, until: until, error)
         }
         return message.map { ServiceError(kind, $0) } ?? ServiceError(error)
@@ -37,32 +37,36 @@ extension TimerService {
     private func adjustMessage(_ label: String, _ entry: Entry, _ state: TimerState, _ seconds: Double,
                                _ error: TocsinError) -> String? {
         guard let delta = Nanos.from(signedSeconds: seconds), delta != 0 else {
-            return "adjust takes a finite number of seconds other than 0, got \(seconds)"
+            return tr("adjust takes a finite number of seconds other than 0, got {value}", ["value": "\(seconds)"])
         }
-        if entry.kind == .stopwatch { return "\(label) is a stopwatch: only countdowns and alarms can be adjusted" }
-        if entry.kind == .calendar { return "\(label) is a calendar alarm: its times are its spec's; cancel it or add another" }
-        if state == .canceled { return "\(label) was cancelled: restart it first" }
-        if state == .finished, delta < 0 { return "\(label) has finished: only added time (+) runs it again" }
+        if entry.kind == .stopwatch { return tr("{label} is a stopwatch: only countdowns and alarms can be adjusted", ["label": label]) }
+        if entry.kind == .calendar { return tr("{label} is a calendar alarm: its times are its spec's; cancel it or add another", ["label": label]) }
+        if state == .canceled { return tr("{label} was cancelled: restart it first", ["label": label]) }
+        if state == .finished, delta < 0 { return tr("{label} has finished: only added time (+) runs it again", ["label": label]) }
         guard error == .invalidArgument, delta < 0,
               let remaining = (try? engine.remaining(of: entry.timer)).flatMap({ $0 })?.nanoseconds
         else { return nil }
         let left = Wording.clock(remaining, roundUp: true)
-        let most = remaining > Nanos.perSecond ? ", or \(Nanos.words(-(remaining - 1) / Nanos.perSecond * Nanos.perSecond))" : ""
-        return "\(label) has \(left) left; \(Nanos.words(delta)) would end it before now: use cancel\(most)"
+        let change = Nanos.words(delta)
+        guard remaining > Nanos.perSecond else {
+            return tr("{label} has {time} left; {change} would end it before now: use cancel", ["label": label, "time": left, "change": change])
+        }
+        return tr("{label} has {time} left; {change} would end it before now: use cancel, or {most}",
+                  ["label": label, "time": left, "change": change, "most": Nanos.words(-(remaining - 1) / Nanos.perSecond * Nanos.perSecond)])
     }
 
     private func skipMessage(_ label: String, _ entry: Entry, _ state: TimerState, count: UInt32?, until: Double?,
                              _ error: TocsinError) -> String? {
         if entry.kind != .calendar {
-            return "\(label) is not a calendar alarm: only a calendar alarm's rings can be skipped (cancel or remove it instead)"
+            return tr("{label} is not a calendar alarm: only a calendar alarm's rings can be skipped (cancel or remove it instead)", ["label": label])
         }
-        if state == .finished { return "\(label) has finished: its spec has no ring left" }
-        if error == .outOfRange { return "\(label) has no ring left after the skipped ones: remove it instead" }
+        if state == .finished { return tr("{label} has finished: its spec has no ring left", ["label": label]) }
+        if error == .outOfRange { return tr("{label} has no ring left after the skipped ones: remove it instead", ["label": label]) }
         if let count, count > TimerEngine.maxSkippedRings {
-            return "a skip is of at most \(TimerEngine.maxSkippedRings) rings, got \(count)"
+            return tr("a skip is of at most {most} rings, got {count}", ["most": String(TimerEngine.maxSkippedRings), "count": String(count)])
         }
         if let until, error == .invalidArgument {
-            return "skip until takes a Unix time after now, got \(until)"
+            return tr("skip until takes a Unix time after now, got {value}", ["value": "\(until)"])
         }
         return nil
     }
@@ -70,11 +74,12 @@ extension TimerService {
     /// "is paused", "has finished"...: the state as the rest of a sentence.
     static func words(_ state: TimerState) -> String {
         switch state {
-        case .idle: "has not started"
-        case .running: "is running"
-        case .suspended: "is paused"
-        case .finished: "has finished"
-        case .canceled: "was cancelled"
+        // TRANSLATORS: a timer's state as the rest of "{label} {state}: ...".
+        case .idle: tr("has not started")
+        case .running: tr("is running")
+        case .suspended: tr("is paused")
+        case .finished: tr("has finished")
+        case .canceled: tr("was cancelled")
         }
     }
 }

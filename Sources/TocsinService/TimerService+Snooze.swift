@@ -18,7 +18,7 @@ extension TimerService {
         let label = (try? engine.label(of: entry.timer)).flatMap { $0.isEmpty ? nil : $0 } ?? "timer \(id)"
         switch entry.kind {
         case .stopwatch:
-            throw ServiceError(.invalidArgument, "\(label) is a stopwatch: nothing rings to snooze")
+            throw ServiceError(.invalidArgument, tr("{label} is a stopwatch: nothing rings to snooze", ["label": label]))
         case .countdown, .alarm:
             guard (try? engine.state(of: entry.timer)) == .finished else { throw explain(.wrongState, of: .snooze, on: entry) }
             try adjust(id, by: Nanos.seconds(length))

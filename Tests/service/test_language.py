@@ -49,3 +49,24 @@ def test_ls_and_its_errors_speak_the_users_language_and_json_stays_english():
     assert re.search(r", next (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d\d-\d\d \d{1,2}:\d\d [AP]M, skipped until ", line), line
     for label in ("Tee", "Reis", "Wecker"):
         tocsin("rm", label, lang="C")
+
+
+def test_the_services_refusals_are_in_its_sessions_language():
+    """A refused call's message (which the command prints as it is) is
+    written in the service's language, the session's; the error's name
+    stays the same."""
+    from servicebus import activation_environment, stop_service
+
+    stop_service()
+    activation_environment(LANG="de_DE.UTF-8", LANGUAGE="")
+    try:
+        assert tocsin("10m", "Reis", "-b", "--quiet", lang="C").returncode == 0
+        assert tocsin("pause", "Reis", lang="C").returncode == 0
+        again = tocsin("pause", "Reis", lang="C")
+        assert again.returncode != 0 and "Reis ist schon pausiert" in again.stderr, again
+        adjust = tocsin("adjust", "Reis", "-20m", lang="C")
+        assert "Reis hat noch 10:00; -20m beendete ihn vor jetzt: cancel verwenden oder -9m59s" in adjust.stderr, adjust
+        tocsin("rm", "Reis", lang="C")
+    finally:
+        stop_service()
+        activation_environment(LANG=os.environ.get("LANG", "C.UTF-8"))

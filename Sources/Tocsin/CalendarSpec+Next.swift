@@ -66,7 +66,7 @@ extension CalendarSpec {
 
     // MARK: - Days since 1970-01-01 and the civil calendar (proleptic Gregorian)
 
-    static func days(year: Int, month: Int, day: Int) -> Int64 {
+    package static func days(year: Int, month: Int, day: Int) -> Int64 {
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400
         let yearOfEra = shifted - era * 400

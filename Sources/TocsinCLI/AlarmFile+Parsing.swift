@@ -205,12 +205,7 @@ extension AlarmFile {
             else { return nil }
             offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
         }
-        // Days from civil (proleptic Gregorian), as in CalendarSpec.
-        let y = Int64(month <= 2 ? year - 1 : year), m = Int64(month)
-        let era = y / 400, yearOfEra = y - era * 400
-        let dayOfYear = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = CalendarSpec.days(year: year, month: month, day: day)
         return days * 86400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
     }
 }

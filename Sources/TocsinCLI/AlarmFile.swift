@@ -138,14 +138,12 @@ extension AlarmFile {
 }
 
 extension AlarmSettings.Field {
-    /// Left out of `List` at zero (volume, fade, notice), or at none (a sound file).
+    /// The value a setting `List` leaves out has (`TimerTable`'s columns
+    /// left out at zero; a sound file at none); nil if it is always listed.
     fileprivate var isLeftOutAtZero: AlarmSettings.Value? {
-        switch self {
-        case .volume: .decibels(0)
-        case .fade, .notice: .nanoseconds(0)
-        case .soundFile: .text("")
-        default: nil
-        }
+        if self == .soundFile { return .text("") }
+        guard TimerTable.Column(rawValue: rawValue)?.isLeftOutAtZero == true else { return nil }
+        return unit == .decibels ? .decibels(0) : .nanoseconds(0)
     }
 }
 

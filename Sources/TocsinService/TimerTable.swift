@@ -102,7 +102,7 @@ package struct TimerTable: Equatable, Sendable {
 
         /// `volume`, `fade` and `notice`: left out of a timer's properties
         /// in `List` and `Changed` when 0, their default.
-        var isLeftOutAtZero: Bool { self == .volume || self == .fade || self == .notice }
+        package var isLeftOutAtZero: Bool { self == .volume || self == .fade || self == .notice }
     }
 
     package private(set) var columns: [(Column, Values)]

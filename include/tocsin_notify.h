@@ -74,7 +74,11 @@
  *
  * THREADS
  *   The notifier runs a GLib main loop on a private thread (so buttons work
- *   in hosts without GLib) and plays sounds on another. The engine's delivery
+ *   in hosts without GLib) and plays sounds on another. The GLib thread is
+ *   one per process, shared by all its notifiers and ended with the last
+ *   one (libnotify, which it drives, is one per process: new after 0.8.0, a
+ *   notifier made after another, or outliving it, gets its buttons; before,
+ *   only the process's first did). The engine's delivery
  *   thread only hands events over: a missing, slow or frozen desktop never
  *   delays a timer or its FINISH event. Every function may be called from
  *   any thread, including from timer callbacks. Report callbacks run on one

@@ -1,11 +1,20 @@
 import CNotify
 import Glibc
 import Synchronization
+import TocsinBase
 
-/// A private GLib main loop on a thread of its own. libnotify's D-Bus replies
+/// A private GLib main loop on a thread of its own, one per process, shared
+/// by its notifiers (each through a `GLibLane`). libnotify's D-Bus replies
 /// and button signals are dispatched here, so hosts without a GLib loop (C
 /// programs, Python scripts) still get working buttons, and nothing the
 /// desktop does can block the engine's delivery thread.
+///
+/// One thread, because libnotify is one per process: its D-Bus proxy, made
+/// on the first notification, delivers every notification's button signals
+/// to the thread it was made on, so a second notifier with a thread of its
+/// own got none of its buttons once the first had closed. The thread ends
+/// with the last notifier, after `notify_uninit` (a later notifier's thread
+/// then makes the proxy anew).
 ///
 /// `@unchecked Sendable`: the context and loop are GLib's thread-safe
 /// objects; `run` is the only way in.
@@ -14,7 +23,37 @@ final class GLibThread: @unchecked Sendable {
     private let loop: OpaquePointer
     private var thread = pthread_t()
 
-    init() throws(TocsinNotifyFailure) {
+    /// The process's thread and how many lanes use it.
+    private final class Shared: @unchecked Sendable {
+        let lock = TocsinLock()
+        var thread: GLibThread?
+        var users = 0
+    }
+    private static let shared = Shared()
+
+    /// The process's thread, started if no notifier runs.
+    static func acquire() throws(TocsinNotifyFailure) -> GLibThread {
+        try shared.lock.withLock { () throws(TocsinNotifyFailure) -> GLibThread in
+            let thread: GLibThread
+            if let running = shared.thread { thread = running } else { thread = try GLibThread() }
+            shared.thread = thread
+            shared.users += 1
+            return thread
+        }
+    }
+
+    /// One user less; the last stops the thread (under the lock: a new one
+    /// is not started while libnotify is being uninitialised).
+    static func release(_ thread: GLibThread) {
+        shared.lock.withLock {
+            shared.users -= 1
+            guard shared.users == 0 else { return }
+            shared.thread = nil
+            thread.stop()
+        }
+    }
+
+    private init() throws(TocsinNotifyFailure) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let me = Unmanaged.passRetained(self).toOpaque()
@@ -69,11 +108,78 @@ final class GLibThread: @unchecked Sendable {
         g_source_destroy(source)
     }
 
-    /// Stops the loop after the work queued so far, and joins the thread.
-    func stop() {
+    /// Stops the loop after the work queued so far (libnotify uninitialised
+    /// last, on this thread, which its proxy belongs to), and joins the thread.
+    private func stop() {
         let loop = UnsafeSendable(loop)
-        run { g_main_loop_quit(loop.value) }
+        run {
+            if notify_is_initted() != 0 { notify_uninit() }
+            g_main_loop_quit(loop.value)
+        }
         pthread_join(thread, nil)
+    }
+}
+
+/// One notifier's share of the process's `GLibThread`: its work and
+/// timeouts run there in order, and none of them once it has stopped.
+///
+/// `@unchecked Sendable`: `open` is atomic; the thread is thread-safe.
+final class GLibLane: @unchecked Sendable {
+    private let thread: GLibThread
+    private let open = Atomic<Bool>(true)
+
+    init() throws(TocsinNotifyFailure) {
+        thread = try GLibThread.acquire()
+    }
+
+    /// As `GLibThread.run`; nothing once stopped.
+    func run(urgent: Bool = false, _ work: @escaping @Sendable () -> Void) {
+        thread.run(urgent: urgent) { [self] in
+            if open.load(ordering: .acquiring) { work() }
+        }
+    }
+
+    /// As `GLibThread.after`; nothing once stopped.
+    func after(milliseconds: UInt32, _ work: @escaping @Sendable () -> Void) -> UInt32 {
+        thread.after(milliseconds: milliseconds) { [self] in
+            if open.load(ordering: .acquiring) { work() }
+        }
+    }
+
+    /// As `GLibThread.cancel`: on the thread only.
+    func cancel(_ id: UInt32) {
+        thread.cancel(id)
+    }
+
+    /// Runs the work queued so far, then stops: work and timeouts still to
+    /// come do nothing. Not on the thread itself (it waits for it).
+    func stop() {
+        let done = Latch()
+        thread.run { [self] in
+            open.store(false, ordering: .releasing)
+            done.open()
+        }
+        done.wait()
+        GLibThread.release(thread)
+    }
+}
+
+/// Waits once for another thread.
+private final class Latch: @unchecked Sendable {
+    private let lock = TocsinLock()
+    private var isOpen = false
+
+    func open() {
+        lock.withLock {
+            isOpen = true
+            lock.broadcast()
+        }
+    }
+
+    func wait() {
+        lock.withLock {
+            while !isOpen { lock.wait() }
+        }
     }
 }
 

@@ -20,7 +20,7 @@ package final class NotifierCore: @unchecked Sendable {
     }
 
     let options: Options
-    let glib: GLibThread
+    let glib: GLibLane
     private(set) var sound: SoundPlayer!
     /// GLib thread only.
     private(set) var presenter: AlertPresenter!
@@ -54,7 +54,7 @@ package final class NotifierCore: @unchecked Sendable {
         self.options = options
         liveLimit = max(0, options.liveLimit)
         do {
-            glib = try GLibThread()
+            glib = try GLibLane()
         } catch {
             throw .io
         }

@@ -215,6 +215,44 @@ def test_a_python_alarms_notice_skips_its_ring_or_cancels_a_one_time_alarm():
         monitor.close()
 
 
+def test_notifiers_one_after_another_and_side_by_side_each_get_their_buttons():
+    """libnotify is one per process, and its D-Bus proxy delivers every
+    button to the thread it was made on: a notifier made after another has
+    closed, and one that outlives another made before it, still get their
+    buttons (each had none before the notifiers shared one thread)."""
+    import tocsin
+    import tocsin.notify
+
+    monitor = NotifyMonitor()
+
+    def alert_and_press(notifier, engine, label):
+        actions = []
+        notifier.on_report(lambda report: actions.append(report.detail) if report.kind == "action" else None)
+        timer = engine.countdown(0.2, label=label)
+        notifier.attach(timer, sound=False)
+        timer.start()
+        return timer, actions
+
+    try:
+        with tocsin.Engine() as engine:
+            with tocsin.notify.Notifier(quiet=True) as first:
+                _, actions = alert_and_press(first, engine, "One")
+                wait_until(lambda: [c for c in monitor.calls() if c["summary"] == "One"], what="One's alert")
+                press("Restart (One)")
+                wait_until(lambda: actions, what="One's Restart")
+            with tocsin.notify.Notifier(quiet=True) as second, tocsin.notify.Notifier(quiet=True) as third:
+                _, second_actions = alert_and_press(second, engine, "Two")
+                _, third_actions = alert_and_press(third, engine, "Three")
+                wait_until(lambda: {c["summary"] for c in monitor.calls()} >= {"Two", "Three"}, what="Two's and Three's alerts")
+                press("Restart (Two)")
+                wait_until(lambda: second_actions, what="Two's Restart")
+                second.close()
+                press("Restart (Three)")
+                wait_until(lambda: third_actions, what="Three's Restart, after Two's notifier closed")
+    finally:
+        monitor.close()
+
+
 def test_an_unknown_sound_falls_back_and_says_which_played():
     import tocsin
     import tocsin.notify

@@ -34,6 +34,7 @@ package final class ServiceMain: @unchecked Sendable {
     private var idleSource: guint = 0
     private var service: TimerService?
     private var bus: ServiceBus?
+    private var sessionLocale: SessionLocale?
     /// The object is on the bus and the name ours.
     private var ready = false
 
@@ -54,6 +55,7 @@ package final class ServiceMain: @unchecked Sendable {
         // gettext reads it from the environment, which would outrank the
         // session's. Unset before any thread runs.
         let sessionLocale = SessionLocale(environment: Self.localeVariables())
+        self.sessionLocale = sessionLocale
         unsetenv("LANGUAGE")
         // The session bus before the lock: a service that cannot run writes nothing.
         var error: UnsafeMutablePointer<GError>?
@@ -136,6 +138,7 @@ package final class ServiceMain: @unchecked Sendable {
         g_unix_fd_add(fd, G_IO_IN, { _, _, me in
             let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
             _ = try? main.service?.engine.dispatch()
+            main.sessionLocale?.newTurn()
             main.checkIdle()
             return 1  // G_SOURCE_CONTINUE
         }, Unmanaged.passUnretained(self).toOpaque())

@@ -35,6 +35,9 @@ final class SessionLocale {
 
     private var variables: [String: String]
     private var choice: Choice?
+    /// Read already in this turn of the loop (`newTurn`): a burst of events
+    /// (every alarm re-aimed after a clock change) asks once.
+    private var readThisTurn = false
     private var made: [Choice: ThreadLocale] = [:]
     /// Called on this thread with the new locale whenever it changes (and
     /// once by `start`); this thread already uses it.
@@ -48,10 +51,15 @@ final class SessionLocale {
     /// Uses the service's own locale until the session says otherwise.
     func start() { settle() }
 
+    /// The engine's batch of events has been handled: the next event reads again.
+    func newTurn() { readThisTurn = false }
+
     /// Reads the user manager's environment (never starting one; a quarter
-    /// of a second at most) and follows it if it names a locale.
+    /// of a second at most; once per turn) and follows it if it names a locale.
     func refresh(_ connection: OpaquePointer?) {
-        guard let connection, let environment = Self.managerEnvironment(connection) else { return }
+        guard !readThisTurn, let connection else { return }
+        readThisTurn = true
+        guard let environment = Self.managerEnvironment(connection) else { return }
         let named = environment.filter { Self.names.contains($0.key) && !$0.value.isEmpty }
         // A user manager that has not been told the locale knows less than we do.
         guard named.keys.contains(where: { $0 != "LANGUAGE" }) else { return }

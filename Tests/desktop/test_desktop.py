@@ -182,26 +182,21 @@ def test_a_python_alarms_notice_skips_its_ring_or_cancels_a_one_time_alarm():
     monitor = NotifyMonitor()
     try:
         with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine() as engine:
-            beat = engine.calendar("*:*:0/10 UTC", label="Beat")
-            notifier.attach(beat, sound=False, notice=8)
-            # Started at least 5 s before a ring: its first notice is the one
-            # pressed (a ring's alert, which stays, takes the place of later ones).
-            if 10 - time.time() % 10 < 5:
-                time.sleep(10 - time.time() % 10 + 0.2)
+            # Once a minute, its first ring about 15 s away: the notice (30 s
+            # before) shows at once and is pressed well before that ring (a
+            # ring's alert, which stays, takes the place of later notices).
+            beat = engine.calendar(f"*:*:{(int(time.time()) + 15) % 60:02d} UTC", label="Beat")
+            notifier.attach(beat, sound=False, notice=30)
             beat.start()
-            # A notice shown for the coming ring, at least 4 s before it, so
-            # that the press most likely comes before it.
-            ring_of = lambda call: (int(call["time"]) // 10 + 1) * 10  # the ring it announces: the next multiple of 10 s
-            notice = wait_until(lambda: [c for c in monitor.calls() if c["summary"] == "Beat" and c["body"].startswith("Rings at ")
-                                         and ring_of(c) == beat.alarm_time and ring_of(c) - time.time() > 4],
+            coming = beat.alarm_time
+            notice = wait_until(lambda: [c for c in monitor.calls() if c["summary"] == "Beat" and c["body"].startswith("Rings at ")],
                                 timeout=30, what="Beat's notice")[0]
             assert notice["actions"] == ["skip", "Skip this one"], notice
-            coming = beat.alarm_time
             press("Skip this one")
             # The ring the notice was for is skipped (the one after it, if a
             # loaded machine let that ring pass before the press arrived).
             skipped_until = wait_until(lambda: beat.skipped_until, what="a ring skipped")
-            assert skipped_until in (coming + 10, coming + 20) and beat.alarm_time == skipped_until, (coming, skipped_until)
+            assert skipped_until in (coming + 60, coming + 120) and beat.alarm_time == skipped_until, (coming, skipped_until)
             assert beat.state == tocsin.State.RUNNING
             notifier.detach(beat)  # its next notice would offer a second Skip this one
             wait_until(lambda: displayed() == 0, what="Beat's notice withdrawn")

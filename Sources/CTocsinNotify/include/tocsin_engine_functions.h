@@ -34,8 +34,8 @@ struct tocsin_engine_functions {
     __typeof__(tocsin_timer_label) *timer_label;
     __typeof__(tocsin_engine_add_observer) *engine_add_observer;
     __typeof__(tocsin_engine_remove_observer) *engine_remove_observer;
-    /* NULL with a libtocsin.so.0 of 0.8 or before (the notice's Skip this
-       one then cancels a calendar alarm's notice only). */
+    /* NULL with a libtocsin.so.0 of 0.8 or before: the notice's Skip this
+       one then does nothing (the notice stays until the ring). */
     __typeof__(tocsin_calendar_skip) *calendar_skip;
 };
 

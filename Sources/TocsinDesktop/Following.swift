@@ -70,6 +70,9 @@ enum LookCause: Equatable {
     case attached
     /// The beat, or its own timeout (a warning).
     case due
+    /// A calendar alarm rang and runs on: its next ring's notice shows even
+    /// if the person closed the last one.
+    case rang
     /// A button was pressed or a refresh asked: shown at once.
     case asked
 }

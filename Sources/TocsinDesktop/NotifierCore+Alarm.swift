@@ -20,6 +20,7 @@ extension NotifierCore {
         lock.withLock { alarms[key] = AlarmState(ringing: true) }
         present(key, alert: alert, label: label.isEmpty ? tr("Timer") : label, buttons: buttons,
                 overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
+        if runsOn { glib.run { [self] in awaitNextNotice(key) } }  // (after the alert above)
     }
 
     /// Presents the finish of a timer attached with `announcedByHost`, once
@@ -52,8 +53,9 @@ extension NotifierCore {
                 lock.withLock { alarms[key]?.ring = AlarmState.Ring(content: content, at: Int64(Glibc.time(nil)), length: ring.nanoseconds) }
             }
             let work = UnsafeSendable(content)
+            let live = alert.live
             glib.run(urgent: true) { [self] in  // never behind live updates
-                if following[key]?.noticeShown == true {  // the ring takes the notice's notification
+                if following[key] != nil && !live {  // the ring takes the notice's or warning's notification
                     following[key]?.noticeShown = false
                     following[key]?.shownFrame = nil
                 }
@@ -180,6 +182,7 @@ extension NotifierCore {
         glib.run { [self] in
             stopFollowing(key)  // no more overtime lines over it
             if case .failure(let failure) = presenter.show(key, work.value) { report(.alertFailed, key, failure.reason, failure) }
+            awaitNextNotice(key)
         }
     }
 

@@ -22,6 +22,7 @@ extension NotifierCore {
         // button's, shown at once) brings nothing new.
         let news = reading.state != state.lastState
         if case .changed = cause, news { state.hushed = false }
+        if cause == .rang { state.hushed = false }
         state.lastState = reading.state
         if running, state.alarm != nil {  // run again (+1 min, Restart): the alarm gives way
             state.alarm = nil

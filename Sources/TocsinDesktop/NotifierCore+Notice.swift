@@ -31,6 +31,19 @@ extension NotifierCore {
         return true
     }
 
+    /// A calendar alarm rang (its alert shown, or its ring ran out) and runs
+    /// on: its next ring's notice is awaited from now, even if the person
+    /// closed the last one. Without this, the look that awaits the notice
+    /// would be the one the last notice left, up to a minute late, or none
+    /// after a ring ran out (it stops following the timer).
+    func awaitNextNotice(_ key: AlertKey) {
+        let runsOn = lock.withLock {
+            guard let attachment = attachments[key], attachment.alert.notice != nil, !attachment.alert.live else { return false }
+            return attachment.host.reading(of: key.timer)?.state == .running
+        }
+        if runsOn { followTime(key, because: .rang) }
+    }
+
     /// Nanoseconds until the notice falls due; nil if none is awaited. At
     /// most a minute: the ring may have moved meanwhile without an event (a
     /// wall-clock change).

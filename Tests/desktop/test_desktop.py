@@ -355,27 +355,33 @@ def test_the_first_ring_after_a_resume_waits_for_the_sound_server(tmp_path):
 
 
 def test_the_commands_upcoming_alarm_notice_skips_a_ring_in_the_foreground():
-    """`tocsin every SPEC Beat --notice 8s`: the command's own notifier shows
-    the notice; Skip this one skips that ring in its engine, so the first
-    ring heard is the one after."""
+    """`tocsin every SPEC Beat --notice 8s --ring 2s`: the command's own
+    notifier shows the notice; Skip this one skips that ring in its engine,
+    so the first ring heard is the one after. Started a second before a
+    ring, whose own notice is shown too close to it to be pressed: the
+    notice pressed is the next ring's, due after a ring whose sound ran out
+    unanswered (its alert gives way to the notice)."""
+    period = 15
     monitor = NotifyMonitor()
-    child = subprocess.Popen([os.environ["TOCSIN_BIN"], "every", "*:*:0/10 UTC", "Beat", "--json", "--notice", "8s", "--ring", "0",
-                              "--no-wake"], stdout=subprocess.PIPE, text=True)
+    wait_until(lambda: period - 1.2 <= time.time() % period <= period - 0.8, timeout=20, step=0.01,
+               what="a second before a ring")
+    child = subprocess.Popen([os.environ["TOCSIN_BIN"], "every", f"*:*:0/{period} UTC", "Beat", "--json", "--notice", "8s",
+                              "--ring", "2s", "--no-wake"], stdout=subprocess.PIPE, text=True)
     rings = []
     reader = threading.Thread(target=lambda: [rings.append(json.loads(line)) for line in child.stdout], daemon=True)
     reader.start()
     try:
         # A notice whose ring is at least 2 s away (one shown just before its
         # ring is let pass: pressed after the ring, it would skip the next).
-        ring_of = lambda call: (int(call["time"]) // 10 + 1) * 10  # the ring it announces: the next multiple of 10 s
+        ring_of = lambda call: (int(call["time"]) // period + 1) * period  # the ring it announces
         notice = wait_until(lambda: [c for c in monitor.calls() if c["body"].startswith("Rings at ")
                                      and ring_of(c) - time.time() > 2], timeout=30, what="a notice")[0]
         skipped = ring_of(notice)
         assert notice["summary"] == "Beat" and notice["actions"] == ["skip", "Skip this one"], notice
         press("Skip this one")
         heard = lambda: [ring for ring in rings if ring["event"] == "ring" and ring["next"] > skipped]  # (not those before)
-        wait_until(heard, timeout=30, what="a ring after the skipped one")
-        assert heard()[0]["next"] == skipped + 20, (skipped, rings)  # rang at skipped + 10, not at skipped
+        wait_until(heard, timeout=40, what="a ring after the skipped one")
+        assert heard()[0]["next"] == skipped + 2 * period, (skipped, rings)  # rang at skipped + period, not at skipped
     finally:
         child.send_signal(signal.SIGTERM)
         child.wait(timeout=10)

@@ -183,8 +183,7 @@ def test_a_python_alarms_notice_skips_its_ring_or_cancels_a_one_time_alarm():
     try:
         with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine() as engine:
             # Once a minute, its first ring about 15 s away: the notice (30 s
-            # before) shows at once and is pressed well before that ring (a
-            # ring's alert, which stays, takes the place of later notices).
+            # before) shows at once and is pressed well before that ring.
             beat = engine.calendar(f"*:*:{(int(time.time()) + 15) % 60:02d} UTC", label="Beat")
             notifier.attach(beat, sound=False, notice=30)
             beat.start()

@@ -5,7 +5,8 @@ import TocsinNotify
 
 /// `tocsin service`: one engine (polled) and the bus on a GLib main loop on
 /// this thread, so every call, event and save happens on one thread. It
-/// sleeps in `poll` while nothing is due: no wakeups. It exits by itself
+/// sleeps in `poll` while nothing is due: no wakeups (but a look at the
+/// session's locale before an alarm's notice or a warning, `SessionLocale`). It exits by itself
 /// after `idleExit` seconds with no timer running, suspended or waiting to
 /// start, and no client watching (`Watch`); SIGTERM, SIGHUP and SIGINT end it at once. Running timers are in
 /// the state file as running either way: they keep counting while it is
@@ -91,8 +92,16 @@ package final class ServiceMain: @unchecked Sendable {
             status = 1
             g_main_loop_quit(loop)
         }
-        bus.afterCall = { [unowned self] in checkIdle() }
-        service.localeMayChange = { [unowned bus] in sessionLocale.refresh(bus.connection) }
+        bus.afterCall = { [unowned self] in
+            checkIdle()
+            sessionLocale.planLook()
+        }
+        service.localeMayChange = { [unowned bus] in
+            sessionLocale.refresh(bus.connection)
+            sessionLocale.planLook()  // (the times of notices and warnings may have moved)
+        }
+        sessionLocale.connection = { [unowned bus] in bus.connection }
+        sessionLocale.nextUnprompted = { [unowned service] after in service.nextUnpromptedText(after: after) }
         service.idleMayChange = { [unowned self] in checkIdle() }
         // Events wait until the object is on the bus: the FINISH of a timer
         // that ran out while the service was away must reach the clients.

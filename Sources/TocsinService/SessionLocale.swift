@@ -6,7 +6,8 @@ import TocsinBase
 /// The language of the service's texts, the session's: a user service can
 /// be started before the session's `LANG` reaches the user manager (systemd
 /// #42960) and would otherwise speak English all day. Whenever one of its
-/// timers starts, changes or rings, the service reads the user manager's
+/// timers starts, changes or rings (and before a notice: `+Looks`), the
+/// service reads the user manager's
 /// environment (what `systemctl --user show-environment` prints) if a user
 /// manager is on the bus, else keeps its own; the threads that write texts
 /// then use that locale (`uselocale`: per thread; `setlocale` is not safe
@@ -42,6 +43,14 @@ final class SessionLocale {
     /// Called on this thread with the new locale whenever it changes (and
     /// once by `start`); this thread already uses it.
     var onChange: (ThreadLocale) -> Void = { _ in }
+    /// Nanoseconds until the next text no event comes before, of those
+    /// more than the given nanoseconds away (`SessionLocale+Looks`).
+    var nextUnprompted: (Int64) -> Int64? = { _ in nil }
+    /// The bus connection to read the user manager's environment on.
+    var connection: () -> OpaquePointer? = { nil }
+    /// The pending look's and plan's GLib sources (0: none).
+    var look: guint = 0
+    var lookPlanned: guint = 0
 
     /// `environment`: the service's own, as it was started.
     init(environment: [String: String]) {

@@ -85,3 +85,27 @@ private final class MainLoopWork: Sendable {
     let work: @Sendable () -> Void
     init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 }
+
+extension TimerService {
+    /// Nanoseconds until the notifier next writes a text that no event of
+    /// the engine comes before (an alarm's upcoming-alarm notice, a
+    /// warning before zero), of those more than `after` away; nil if none.
+    /// The service reads the session's locale just before it
+    /// (`SessionLocale.planLook`). O(n) in the timers with a notice or a
+    /// warning.
+    func nextUnpromptedText(after: Int64) -> Int64? {
+        guard notifier != nil else { return nil }
+        let watched = entries.values.filter { $0.settings.popup && ($0.settings.notice > 0 || $0.settings.warning > 0) }
+        guard !watched.isEmpty, let readings = try? engine.readings(of: watched.map(\.timer)) else { return nil }
+        var soonest: Int64?
+        for (entry, reading) in zip(watched, readings) {
+            guard let reading, reading.state == .running, let remaining = reading.remaining else { continue }
+            let isAlarm = entry.kind == .alarm || entry.kind == .calendar
+            for lead in [isAlarm ? entry.settings.notice : 0, entry.settings.warning] where lead > 0 {
+                let due = remaining - lead
+                if due > after { soonest = min(soonest ?? due, due) }
+            }
+        }
+        return soonest
+    }
+}

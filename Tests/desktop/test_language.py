@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -137,6 +138,23 @@ def test_the_service_follows_the_user_managers_locale_once_it_is_set(service_in,
         french = alarm("Thé")
         assert french["body"] == "Le temps est écoulé" and french["actions"][:4] == ["stop", "Arrêter", "restart", "Relancer"]
         assert service_pid() == pid  # the same service all along
+    finally:
+        manager.close()
+
+
+def test_a_notice_no_event_comes_before_is_in_the_language_of_its_moment(service_in, notifications):
+    """A notice is shown at a time of its own, with no timer event before it:
+    the service reads the user manager's locale a second before it is due,
+    so the session's language set after the alarm was added is the notice's."""
+    manager = UserManager(["PATH=/usr/bin:/bin", "HOME=/root"])
+    try:
+        service_in("C.UTF-8")
+        ring = int(time.time()) + 16
+        add("Weckruf", 0, calendar=("s", f"*:*:{ring % 60:02d} UTC"), live=("b", False), sound=("b", False), notice=("d", 8.0))
+        systemctl_set_environment("LANG=de_DE.UTF-8")  # (the notice is due in about 8 s)
+        notice = wait_until(lambda: [c for c in notifications.calls() if c["summary"] == "Weckruf"], timeout=20, what="the notice")[0]
+        assert notice["body"].startswith("Klingelt um ") and notice["actions"] == ["skip", "Diesmal auslassen"], notice
+        assert notice["time"] >= ring - 8.5, (notice, ring)  # shown when due (the add alone showed nothing)
     finally:
         manager.close()
 

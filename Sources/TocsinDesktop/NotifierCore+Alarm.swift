@@ -72,7 +72,7 @@ extension NotifierCore {
         }
         if !chain.isEmpty {
             let tone = SoundPlayer.Tone(file: alert.soundFile, volume: alert.volume, fade: alert.fade?.nanoseconds ?? 0,
-                                        pausesMedia: alert.pausesMedia)
+                                        pausesMedia: alert.pausesMedia, description: tr("Timer finished"))
             sound.post(.play(key, chain: chain, role: alert.mediaRole, repeatFor: alert.repeatSound, tone: tone))
         }
     }

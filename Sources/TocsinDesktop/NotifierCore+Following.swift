@@ -111,7 +111,7 @@ extension NotifierCore {
         report(.warning, key, "\(phrase) left", nil)
         guard !chain.isEmpty else { return }
         lock.withLock { pending += 1 }
-        sound.post(.play(key, chain: chain, role: "event", repeatFor: nil))
+        sound.post(.play(key, chain: chain, role: "event", repeatFor: nil, tone: SoundPlayer.Tone(description: tr("Time almost up"))))
     }
 
     /// The alarm of a live alert is showing: its body counts the time

@@ -48,6 +48,10 @@ final class SoundPlayer: @unchecked Sendable {
         var fade: Int64 = 0
         /// An alarm that pauses the media players while it rings.
         var pausesMedia = false
+        /// What the sound is for, as mixers and screen readers name it,
+        /// written by the caller in its language (this thread keeps the
+        /// process's locale); empty: "Timer finished".
+        var description = ""
     }
 
     /// How far below its volume a fading ring starts (dB).
@@ -220,7 +224,7 @@ final class SoundPlayer: @unchecked Sendable {
             let sources = (request.tone.file.map { [($0, true)] } ?? []) + request.chain.map { ($0, false) }
             for (sound, isFile) in sources {
                 let now = Clocks.monotonic()
-                let (playID, code) = play(sound, isFile: isFile, role: request.role, volume: Self.volume(request.tone, at: 0))
+                let (playID, code) = play(sound, isFile: isFile, role: request.role, tone: request.tone, at: 0)
                 if playID != 0 {
                     let fading = request.tone.fade > 0
                     playbacks[key] = Playback(sound: sound, isFile: isFile, role: request.role, playID: playID,
@@ -323,7 +327,7 @@ final class SoundPlayer: @unchecked Sendable {
             guard let step = playback.nextStep, step <= now else { continue }
             let elapsed = now - playback.started
             let (again, _) = play(playback.sound, isFile: playback.isFile, role: playback.role,
-                                  volume: Self.volume(playback.tone, at: elapsed))
+                                  tone: playback.tone, at: elapsed)
             guard again != 0 else { continue }  // the current play goes on
             if let context { ca_context_cancel(context, playback.playID) }
             playbacks[key]?.playID = again
@@ -331,17 +335,19 @@ final class SoundPlayer: @unchecked Sendable {
         }
     }
 
-    /// Starts one sound (an event id, or a file); its play id (0 if it
-    /// could not start) and libcanberra's code.
-    private func play(_ sound: String, isFile: Bool = false, role: String, volume: Double = 0) -> (UInt32, Int32) {
+    /// Starts one sound (an event id, or a file) at its tone's volume
+    /// `elapsed` ns into its fade; its play id (0 if it could not start)
+    /// and libcanberra's code.
+    private func play(_ sound: String, isFile: Bool, role: String, tone: Tone, at elapsed: Int64) -> (UInt32, Int32) {
         guard let context else { return (0, Int32(CA_ERROR_STATE)) }
+        let volume = Self.volume(tone, at: elapsed)
         var props: OpaquePointer?
         ca_proplist_create(&props)
         defer { ca_proplist_destroy(props) }
         ca_proplist_sets(props, isFile ? CA_PROP_MEDIA_FILENAME : CA_PROP_EVENT_ID, sound)
         if volume != 0 { ca_proplist_sets(props, CA_PROP_CANBERRA_VOLUME, Self.decibels(volume)) }
         ca_proplist_sets(props, CA_PROP_MEDIA_ROLE, role)
-        ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, tr("Timer finished"))
+        ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, tone.description.isEmpty ? tr("Timer finished") : tone.description)
         let playID = nextPlayID
         nextPlayID = nextPlayID == UInt32.max ? 1 : nextPlayID + 1
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -361,7 +367,7 @@ final class SoundPlayer: @unchecked Sendable {
             let now = Clocks.monotonic()
             if now < until {
                 let (again, _) = play(playback.sound, isFile: playback.isFile, role: playback.role,
-                                      volume: Self.volume(playback.tone, at: now - playback.started))
+                                      tone: playback.tone, at: now - playback.started)
                 if again != 0 {
                     playbacks[key]?.playID = again
                     return

@@ -159,6 +159,26 @@ def test_a_notice_no_event_comes_before_is_in_the_language_of_its_moment(service
         manager.close()
 
 
+def playing_descriptions():
+    """The event descriptions of the sounds PulseAudio plays now."""
+    listed = subprocess.run(["pactl", "list", "sink-inputs"], capture_output=True, text=True, timeout=10).stdout
+    return re.findall(r'event\.description = "([^"]*)"', listed)
+
+
+def test_the_services_alarm_sound_is_described_in_the_sessions_language(service_in):
+    """The sound's description (what mixers and screen readers name it) in
+    the session's language, set after the service started in C: written by
+    the notifier, not on the sound thread (which keeps the start locale)."""
+    manager = UserManager(["PATH=/usr/bin:/bin", "HOME=/root"])
+    try:
+        service_in("C.UTF-8")
+        systemctl_set_environment("LANG=de_DE.UTF-8")
+        add("Tee", 0.3, live=("b", False), ring=("d", 5.0))
+        assert wait_until(playing_descriptions, timeout=15, what="the alarm's sound") == ["Timer abgelaufen"]
+    finally:
+        manager.close()
+
+
 HOST = r"""
 #include <libintl.h>
 #include <locale.h>

@@ -51,8 +51,10 @@ extension CalendarSpec {
 
 extension ZoneRules {
     /// `Mon 2027-03-29 07:00:00 +02:00`: a Unix time as this zone's clocks
-    /// read it, with their offset from UTC.
-    package func wallText(unixSeconds: Int64) -> String {
+    /// read it, with their offset from UTC; `weekdayName` names the day
+    /// (0 = Monday; English, as systemd writes it, unless given).
+    package func wallText(unixSeconds: Int64, weekdayName: (Int) -> String = { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][$0] })
+        -> String {
         let offset = Int64(self.offset(at: unixSeconds))
         let local = unixSeconds + offset
         let day = CalendarSpec.floorDivide(local, 86400)
@@ -60,7 +62,7 @@ extension ZoneRules {
         let weekday = Int(CalendarSpec.floorModulo(day + 3, 7))
         let second = Int(local - day * 86400)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let name = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][weekday]
+        let name = weekdayName(weekday)
         let sign = offset < 0 ? "-" : "+"
         let minutes = Int(abs(offset) / 60)
         return "\(name) \(year)-\(two(month))-\(two(dayOfMonth)) "

@@ -32,6 +32,12 @@ package enum Wording {
         localText(unixSeconds: unixSeconds, format: "%a %Y-%m-%d " + timeFormat(seconds: false), seconds: false)
     }
 
+    /// The locale's abbreviated name of a weekday (0 = Monday … 6 = Sunday):
+    /// "Mon", "Mo", "lun.".
+    package static func weekdayAbbreviation(mondayFirst weekday: Int) -> String {
+        String(cString: nl_langinfo(nl_item(Int(ABDAY_1) + (weekday + 1) % 7)))
+    }
+
     private static func localText(unixSeconds: Int64, format: String, seconds: Bool) -> String {
         var time = time_t(unixSeconds)
         var local = tm()

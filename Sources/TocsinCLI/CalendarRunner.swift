@@ -86,8 +86,9 @@ package final class CalendarRunner: @unchecked Sendable {
         let now = ((try? loop.engine.wallClock())?.nanoseconds ?? Clocks.realtime()) / Nanos.perSecond
         let rang = now - event.lateness.nanoseconds / Nanos.perSecond
         let next = (try? loop.engine.alarmTime(of: alarm))??.nanoseconds ?? 0
-        let missed = event.missed > 0 ? " (\(event.missed) missed before it)" : ""
-        output.permanent("⏰ \(label)  \(zone.wallText(unixSeconds: rang))\(missed)")
+        let count = Int(clamping: event.missed)
+        let missed = count > 0 ? " (" + trn("{count} missed before it", "{count} missed before it", count) + ")" : ""
+        output.permanent("⏰ \(label)  \(Display.wallText(zone, unixSeconds: rang))\(missed)")
         output.event([
             ("event", .string("ring")), ("label", .string(label)), ("calendar", .string(spec.normalized)),
             ("missed", .integer(Int64(clamping: event.missed))), ("lateness", seconds(event.lateness.nanoseconds)),
@@ -103,7 +104,7 @@ package final class CalendarRunner: @unchecked Sendable {
         guard output.mode == .live, let next = (try? loop.engine.alarmTime(of: alarm)) ?? nil,
               let left = (try? loop.engine.remaining(of: alarm)) ?? nil else { return }
         let zone = spec.zoneRules() ?? .utc
-        let line = "\(label)  " + tr("next {date}", ["date": zone.wallText(unixSeconds: next.nanoseconds / Nanos.perSecond)])
+        let line = "\(label)  " + tr("next {date}", ["date": Display.wallText(zone, unixSeconds: next.nanoseconds / Nanos.perSecond)])
             + "  " + tr("in {time}", ["time": Display.until(nanoseconds: left.nanoseconds)])
         output.live([Display.fitted(line, columns: session.terminal.columns)])
     }

@@ -1,4 +1,4 @@
-import Tocsin
+package import Tocsin
 import TocsinBase
 
 /// How the command shows time: text only, no terminal access.
@@ -21,12 +21,20 @@ public enum Display {
         Nanos.clock(nanoseconds, roundUp: roundUp, padMinutes: true)
     }
 
+    /// A time in a calendar spec's zone for a person to read: systemd's
+    /// form with the locale's weekday, "Mo 2026-12-28 07:00:00 +01:00".
+    package static func wallText(_ zone: ZoneRules, unixSeconds: Int64) -> String {
+        zone.wallText(unixSeconds: unixSeconds, weekdayName: Wording.weekdayAbbreviation(mondayFirst:))
+    }
+
     /// Time until a calendar alarm's ring: "04:59", "1:04:59", "2d 03:04:59".
     public static func until(nanoseconds: Int64) -> String {
         let day = 86400 * Nanos.perSecond
         guard nanoseconds >= day else { return clock(nanoseconds: nanoseconds, roundUp: true) }
         let rest = nanoseconds % day
-        return "\(nanoseconds / day)d " + Nanos.clock(rest, roundUp: true, padMinutes: true).leftPadded(to: 8)
+        // TRANSLATORS: days and a clock, "2d 03:04:59": d for days, as short as the language allows.
+        return tr("{days}d {clock}", ["days": String(nanoseconds / day),
+                                      "clock": Nanos.clock(rest, roundUp: true, padMinutes: true).leftPadded(to: 8)])
     }
 
     /// "Mon 2026-12-28 07:00": a Unix time in the local zone, to the minute,

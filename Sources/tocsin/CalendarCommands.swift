@@ -69,13 +69,12 @@ struct Next: ParsableCommand {
         var after = now
         for _ in 0..<count {
             guard let next = argument.spec.next(after: after, in: zone) else { break }
-            let local = zone.wallText(unixSeconds: next)
             let skipped = next < skippedUntil ?? 0
-            if json {
-                Descriptor.say(JSON.object([("next", .integer(next)), ("local", .string(local))]
+            if json {  // (systemd's English weekday: a program reads it)
+                Descriptor.say(JSON.object([("next", .integer(next)), ("local", .string(zone.wallText(unixSeconds: next)))]
                                            + (skipped ? [("skipped", .bool(true))] : [])).compactEncoded())
             } else {
-                Descriptor.say("\(local)  " + tr("in {time}", ["time": Display.until(nanoseconds: (next - now) * Nanos.perSecond)])
+                Descriptor.say("\(Display.wallText(zone, unixSeconds: next))  " + tr("in {time}", ["time": Display.until(nanoseconds: (next - now) * Nanos.perSecond)])
                                + (skipped ? "  " + tr("skipped") : ""))
             }
             after = next
@@ -176,7 +175,7 @@ struct Every: ParsableCommand {
             let options = [("calendar", .text(argument.text)), ("wake", .flag(wake))] + settings.serviceOptions
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc
-            let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { zone.wallText(unixSeconds: $0) } ?? "?"
+            let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { Display.wallText(zone, unixSeconds: $0) } ?? "?"
             Descriptor.say(tr("{label}: id {id}, {spec}, next {date}", ["label": label, "id": String(id), "spec": argument.spec.normalized, "date": next]))
             return
         }

@@ -59,6 +59,19 @@ def test_doctor_says_where_the_translations_are_and_which_language_it_speaks():
     assert "messages in English" in run("doctor", LANG="C.UTF-8").stdout
 
 
+def test_a_specs_coming_rings_name_their_weekday_in_the_users_language():
+    """Days in the spec's zone, systemd's form with the locale's weekday and
+    days; JSON keeps systemd's English weekday (a program reads it)."""
+    spec = ["2030-01-07 07:00 UTC"]  # a Monday, years away
+    german = run("next", *spec, LANG="de_DE.UTF-8").stdout.splitlines()
+    assert german[1].startswith("Mo 2030-01-07 07:00:00 +00:00  in ") and "T " in german[1], german
+    french = run("next", *spec, LANG="fr_FR.UTF-8").stdout.splitlines()
+    assert french[1].startswith("lun. 2030-01-07 07:00:00 +00:00  dans ") and "j " in french[1], french
+    english = run("next", *spec, LANG="C.UTF-8").stdout.splitlines()
+    assert english[1].startswith("Mon 2030-01-07 07:00:00 +00:00  in ") and "d " in english[1], english
+    assert json.loads(run("next", *spec, "--json", LANG="de_DE.UTF-8").stdout)["local"] == "Mon 2030-01-07 07:00:00 +00:00"
+
+
 def test_mistakes_are_explained_in_the_users_language():
     """Errors a person makes on the command line, in German, French and
     Spanish: the usage error of a time, of an option's value, of an option

@@ -58,8 +58,16 @@ extension EngineCore {
     /// Until when calendar alarm `index`'s rings are skipped (Unix ns); nil
     /// if none is (a skip whose time has passed is none).
     func skippedUntil(_ index: Int32) -> Int64? {
-        guard isCalendar(index), let until = calendars[index]?.skipUntil, until > wallClock() else { return nil }
-        return until
+        var wall: Int64?
+        return skippedUntil(index, wall: &wall)
+    }
+
+    /// As `skippedUntil(_:)`, the wall clock read once (`wall`) and kept
+    /// for the next timer of a listing.
+    func skippedUntil(_ index: Int32, wall: inout Int64?) -> Int64? {
+        guard isCalendar(index), let until = calendars[index]?.skipUntil else { return nil }
+        if wall == nil { wall = wallClock() }
+        return until > wall ?? 0 ? until : nil
     }
 
     /// The ring calendar alarm `index` comes to next: its time, or, when

@@ -58,7 +58,7 @@ extension LockedCore {
                     label: extras ? core.labels[index] ?? "" : "", clock: core.clock(of: index),
                     laps: extras ? core.laps[index]?.lengths ?? [] : [], wakes: core.wakes(index), alarmTime: alarmTime,
                     calendar: core.isCalendar(index) ? core.calendars[index]?.spec : nil,
-                    skippedUntil: core.skippedUntil(index))
+                    skippedUntil: core.skippedUntil(index, wall: &wall))
             }
         }
     }

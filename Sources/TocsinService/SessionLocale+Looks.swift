@@ -31,7 +31,7 @@ extension SessionLocale {
             g_source_remove(look)
             look = 0
         }
-        // (One less than two leads away was read at the event that came just now.)
+        // (One under two leads away: the locale was just read, at an event or a look.)
         guard let due = nextUnprompted(2 * Self.lead) else { return }
         let wait = min(due - Self.lead, Self.longestWait)
         look = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(clamping: wait / 1_000_000), { raw in

@@ -96,7 +96,9 @@ def test_a_live_countdown_is_one_notification_updated_once_a_second_then_the_ala
     assert "value" not in alarm[0]["hints"] and "resident" not in alarm[0]["hints"]
     assert audio_rms(finish, 1.0) > 0.01
     overtime = [call for call in alarm if "Ran out 0:10 ago" in call["body"]]
-    assert overtime and 9.9 <= overtime[0]["boot"] - finish <= 11.0, [(c["boot"] - finish, c["body"]) for c in alarm]
+    # (The beat is on the wall clock's whole seconds: the first after 10 s,
+    # up to a second later, and a loaded machine's timer a little after it.)
+    assert overtime and 9.9 <= overtime[0]["boot"] - finish <= 11.5, [(c["boot"] - finish, c["body"]) for c in alarm]
     assert len(alarm) == 2  # the alarm and one overtime line in the 11-13 s it is held
     assert "FLUSH 0" in lines
 

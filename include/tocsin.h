@@ -31,6 +31,22 @@
  *   that queue: after the STATE events queued before it, before the TICK and
  *   FINISH events due at the same time or later.
  *
+ * BOUNDED ROUNDS
+ *   Every delivery round (one wakeup of the engine thread, one
+ *   tocsin_engine_dispatch(), one tocsin_engine_advance() or other call that
+ *   moves a manual clock) ends after bounded work, whatever it was asked:
+ *   it delivers what was due when it began, and ticks one by one up to
+ *   TOCSIN_TICK_BURST of them. Past that, each timer's ticks still due in
+ *   that round are folded into one TICK, the timer's latest due, delivered
+ *   in its place in due-time order with `missed` counting the ticks skipped
+ *   (numbers and `elapsed` stay exact: nothing drifts). So a tiny interval
+ *   (1 ns asks for a billion ticks a second) costs at most about
+ *   TOCSIN_TICK_BURST callbacks per round, and between two callbacks other
+ *   threads' calls (a cancel) get in. The one work a round does not bound is
+ *   what its callbacks cause on a manual clock: a callback that restarts its
+ *   1 ns countdown on every FINISH makes tocsin_engine_advance(e, 1) deliver
+ *   a billion FINISH events, as asked.
+ *
  * THREADS
  *   Every function may be called from any thread, and from inside a callback
  *   (start, cancel or free timers, create new ones) without deadlock. No
@@ -174,8 +190,10 @@ typedef struct tocsin_event {
     uint64_t tick;        /* 1-based tick number on TICK, else 0 */
     double lateness;      /* seconds from the event's due time to its delivery
                              (never negative; always 0 on a manual clock) */
-    uint64_t missed;      /* on a coalesced TICK: ticks skipped before this
-                             one (see tocsin_timer_set_tick_policy); on a
+    uint64_t missed;      /* on a coalesced or folded TICK: ticks skipped
+                             before this one (see
+                             tocsin_timer_set_tick_policy, BOUNDED ROUNDS);
+                             on a
                              calendar alarm's FINISH: occurrences passed
                              over before this ring (see
                              tocsin_calendar_new); else 0. Since 0.3 */
@@ -197,6 +215,9 @@ typedef void (*tocsin_callback)(tocsin_engine *engine,
 #define TOCSIN_LABEL_MAX 4096
 /** The most timers one engine holds at once. */
 #define TOCSIN_TIMERS_MAX 16777215
+/** The most ticks one delivery round delivers one by one before it folds
+    the rest (see BOUNDED ROUNDS). New after 0.8.0. */
+#define TOCSIN_TICK_BURST 4096
 
 /* ---------------------------------------------------------------- engine -- */
 
@@ -270,7 +291,9 @@ TOCSIN_EXTERN int tocsin_engine_fd(tocsin_engine *engine);
 
 /**
  * POLLED mode: delivers, on the calling thread, the events that were waiting
- * when it was called (events caused meanwhile wait for the next call).
+ * when it was called (events caused meanwhile wait for the next call), at
+ * most about TOCSIN_TICK_BURST ticks one by one (see BOUNDED ROUNDS): it
+ * returns after bounded work, and the fd stays readable if more is due.
  * Returns how many callbacks it called (>= 0), or TOCSIN_ESTATE in other
  * modes or from inside a callback, TOCSIN_EINVAL, TOCSIN_ECLOSED. Calls from
  * several threads are served one after another.
@@ -280,7 +303,8 @@ TOCSIN_EXTERN int tocsin_engine_dispatch(tocsin_engine *engine);
 /**
  * MANUAL_CLOCK mode: moves the clock on by seconds (0 allowed) and delivers,
  * on the calling thread and in due-time order, every event due at or before
- * the new time, including events caused by the callbacks it calls. While an
+ * the new time, including events caused by the callbacks it calls, with
+ * ticks beyond TOCSIN_TICK_BURST folded (see BOUNDED ROUNDS). While an
  * event is delivered the clock reads that event's due time; when the call
  * returns it reads the target. The boot, awake and wall clocks move together
  * (tocsin_engine_simulate_suspend() moves the awake one apart). Returns how many callbacks it called (>= 0),
@@ -417,7 +441,9 @@ TOCSIN_EXTERN int tocsin_timer_events(tocsin_engine *engine,
  * Sets the tick interval (0: no ticks). Tick k is due when k x interval of
  * running time has passed; a tick that would fall at or after a countdown's
  * end is folded into FINISH. Every tick is delivered, each with its own
- * number, even when the host falls behind. Set on a started timer, numbering
+ * number, even when the host falls behind, up to TOCSIN_TICK_BURST in one
+ * delivery round; beyond that a round folds them (see BOUNDED ROUNDS), so
+ * any interval from 1 ns up is served. Set on a started timer, numbering
  * carries on from its running time: the next tick is the first multiple of
  * the new interval after it. Returns TOCSIN_EINVAL for NaN, negative,
  * infinite or too large intervals.
@@ -500,7 +526,8 @@ enum { TOCSIN_TICKS_EVERY = 0, TOCSIN_TICKS_COALESCE = 1 };
  * `tick` its number, `elapsed` its nominal time (tick x interval) and
  * `missed` how many were skipped. Only ticks due before any other event
  * (another timer's, a queued STATE) are merged, so events keep due-time
- * order. A timer nobody listens to skips ticks either way. Any state; kept
+ * order. A timer nobody listens to skips ticks either way, and either policy
+ * folds what a round cannot deliver (see BOUNDED ROUNDS). Any state; kept
  * across runs and saved. Since 0.3. Returns TOCSIN_EINVAL for another
  * policy, TOCSIN_ENOENT, TOCSIN_ECLOSED.
  */

@@ -32,6 +32,8 @@ extension EngineCore {
     /// (deadline, start order); the caller has checked that no queued event
     /// goes first (`pendingIsNext`). Taking it moves its timer on (next tick,
     /// or finished); on a manual clock it sets the clock to the due time.
+    /// Nil also when a fold moved a timer behind a queued event: the caller
+    /// looks at the queue again.
     mutating func takeTimerEvent(until limit: Int64) -> EngineEvent? {
         while true {
             // Stale entries are dropped only once due: a round that delivers
@@ -44,6 +46,8 @@ extension EngineCore {
                 if delivery == .manualClock { manualNow = max(manualNow, max(event.due, top.deadline)) }
                 return event
             }
+            // Moved on (a fold): a queued STATE event may come first now.
+            if pendingIsNext(until: limit) { return nil }
         }
     }
 
@@ -103,6 +107,19 @@ extension EngineCore {
         }
         let handle = slots.handle(of: index)
         if due.isTick, var schedule = ticks[index] {
+            roundTicks += 1
+            if roundTicks > tickBurst {
+                // Over the round's budget: on to this timer's last tick due
+                // by `limit`, delivered in its place in due order.
+                let latest = latestTick(of: slot.pointee, schedule: schedule, dueBy: limit)
+                if latest > schedule.next {
+                    schedule.folded += latest - schedule.next
+                    schedule.next = latest
+                    ticks[index] = schedule
+                    retimeTop(index)
+                    return nil
+                }
+            }
             var tick = schedule.next
             var (runningTime, deadline) = (due.runningTime, dueTime(of: top, runningTime: due.runningTime))
             if slot.pointee.flags.contains(.coalescesTicks) {
@@ -115,8 +132,9 @@ extension EngineCore {
             let event = EngineEvent(
                 kind: .tick, state: .running, handle: handle, elapsed: runningTime,
                 remaining: slot.pointee.remaining(after: runningTime), tick: tick, due: deadline,
-                missed: tick - schedule.next)
+                missed: tick - schedule.next + schedule.folded)
             schedule.next = tick + 1
+            schedule.folded = 0
             ticks[index] = schedule
             retimeTop(index)
             return event
@@ -153,7 +171,13 @@ extension EngineCore {
             break
         }
         if let head = pending.first { last = min(last, head.time - 1) }
-        let slot = slots[top.slotIndex].pointee
+        return latestTick(of: slots[top.slotIndex].pointee, schedule: schedule, dueBy: last)
+    }
+
+    /// The number of a running timer's last tick due by `last` (engine
+    /// clock), or its next one if that is later; never one at or after a
+    /// countdown's end (folded into its finish).
+    private func latestTick(of slot: TimerSlot, schedule: TickSchedule, dueBy last: Int64) -> UInt64 {
         let reach = last.subtractingSaturated(slot.anchor)  // running time at `last`
         var latest = reach >= 0 ? UInt64(reach / schedule.interval) : 0
         if !slot.isStopwatch {  // ticks at or after the end are folded into the finish

@@ -34,7 +34,7 @@ extension EngineCore {
         let slot = slots[index]
         slot.pointee.anchor = now
         slot.pointee.state = .running
-        if slot.pointee.flags.contains(.ticking) { ticks[index]?.next = 1 }
+        if slot.pointee.flags.contains(.ticking) { ticks[index]?.restart() }
         aimIfAlarm(index, at: now)
         // notBefore: an alarm whose time has passed finishes now, after its STATE.
         let deadline = try pushDeadline(index, notBefore: now)

@@ -90,6 +90,14 @@ struct EngineCore {
     var batchAcked: UInt64 = 0
     /// Threads sleeping in `Locked.wait`.
     var waiters = 0
+    /// Ticks a delivery round delivers one by one: past these, each timer's
+    /// ticks still due in the round fold into one (TOCSIN_TICK_BURST), so
+    /// that a round ends after bounded work whatever the intervals (a 1 ns
+    /// tick makes a billion due each second).
+    var tickBurst = EngineCore.defaultTickBurst
+    static let defaultTickBurst = Int(TOCSIN_TICK_BURST)
+    /// Ticks taken in the current delivery round.
+    var roundTicks = 0
     /// The deadline the kernel timer is armed for; `.max` when disarmed.
     var armedDeadline = Int64.max
     #if DEBUG

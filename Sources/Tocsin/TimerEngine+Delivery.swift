@@ -3,6 +3,19 @@ import Glibc
 import Synchronization
 
 extension TimerEngine {
+    /// The most ticks one delivery round (an engine-thread wakeup, a
+    /// `dispatch()`, an `advance(by:)`) delivers one by one; past these,
+    /// each timer's ticks still due in the round fold into one `.tick` of
+    /// its latest, delivered in due order with `missed` counting the ones
+    /// skipped (tocsin.h, BOUNDED ROUNDS). So any interval from 1 ns up is
+    /// served in bounded work per round.
+    public static let tickBurst = EngineCore.defaultTickBurst
+
+    /// For tests: a round's tick budget other than `tickBurst` (at least 1).
+    package func setTickBurst(_ burst: Int) {
+        core.withLock { $0.tickBurst = max(1, burst) }
+    }
+
     /// `.polled`: a file descriptor that is readable while events wait, never
     /// before one is due, and at most once more at the deadline of an
     /// earliest timer cancelled, suspended or freed meanwhile (`dispatch()`
@@ -14,7 +27,8 @@ extension TimerEngine {
     }
 
     /// `.polled`: delivers on this thread the events that were waiting when it
-    /// was called. Calls from several threads are served one after another.
+    /// was called, with at most `tickBurst` ticks one by one: it returns
+    /// after bounded work. Calls from several threads are served one after another.
     ///
     /// - Returns: how many handlers it called.
     /// - Throws: `.wrongState` in other modes or from inside a handler, `.closed`.
@@ -32,7 +46,8 @@ extension TimerEngine {
 
     /// `.manualClock`: moves the clock on and delivers, on this thread and in
     /// due-time order, everything due at or before the new time, including
-    /// events caused by the handlers it calls. While an event is delivered the
+    /// events caused by the handlers it calls; ticks past `tickBurst` are
+    /// folded, as in any round. While an event is delivered the
     /// clock reads its due time; afterwards it reads the target.
     ///
     /// - Returns: how many handlers it called.
@@ -117,13 +132,17 @@ extension TimerEngine {
     /// called with the lock dropped. Returns how many handlers it called.
     func deliver(_ locked: borrowing Locked, until limit: Int64) -> Int {
         var delivered = 0
+        locked.core.roundTicks = 0
         locked.core.takeWallClockNews()
         while !locked.core.closed {
             if locked.core.pendingIsNext(until: limit) {
                 delivered += deliverBatch(locked, until: limit)
                 continue
             }
-            guard let event = locked.core.takeTimerEvent(until: limit) else { break }
+            guard let event = locked.core.takeTimerEvent(until: limit) else {
+                if locked.core.pendingIsNext(until: limit) { continue }  // a fold put it behind the queue
+                break
+            }
             guard let recipients = locked.core.recipients(of: event) else { continue }
             locked.core.deliveringHandle = event.handle
             locked.unlocked {

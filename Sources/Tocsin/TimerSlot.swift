@@ -107,6 +107,14 @@ struct TimerSlot {
 struct TickSchedule {
     var interval: Int64
     var next: UInt64 = 1
+    /// Ticks folded away by a round's tick budget (`EngineCore.tickBurst`)
+    /// before tick `next`: its event reports them as `missed`.
+    var folded: UInt64 = 0
+
+    /// A new run: tick 1 comes next.
+    mutating func restart() {
+        (next, folded) = (1, 0)
+    }
 
     /// Running time at which tick `next` falls due; nil past `Int64`.
     var dueTime: Int64? {
@@ -117,6 +125,7 @@ struct TickSchedule {
     /// Numbering carries on from `runningTime`: ticks already passed are not replayed.
     mutating func resume(after runningTime: Int64) {
         next = UInt64(max(0, runningTime) / interval) + 1
+        folded = 0
     }
 }
 

@@ -13,6 +13,9 @@ import Tocsin
         case countdown(milliseconds: Int64), stopwatch
         case start(Int), suspend(Int), resume(Int), cancel(Int), free(Int), lap(Int)
         case tick(Int, milliseconds: Int64)
+        /// A tick of a few nanoseconds: more due in an advance than a
+        /// round delivers one by one (`Model.tickBurst`), so it folds.
+        case tinyTick(Int, nanoseconds: Int64)
         case adjust(Int, milliseconds: Int64)
         case coalesce(Int, Bool)
         case leeway(Int, milliseconds: Int64)
@@ -43,6 +46,7 @@ import Tocsin
             case .free(let i): "free(#\(i))"
             case .lap(let i): "lap(#\(i))"
             case .tick(let i, let ms): "tick(#\(i), \(ms)ms)"
+            case .tinyTick(let i, let ns): "tinyTick(#\(i), \(ns)ns)"
             case .adjust(let i, let ms): "adjust(#\(i), \(ms)ms)"
             case .coalesce(let i, let on): "coalesce(#\(i), \(on))"
             case .leeway(let i, let ms): "leeway(#\(i), \(ms)ms)"
@@ -101,6 +105,9 @@ import Tocsin
             case 90..<92:
                 let choices: [Int64] = [0, 50, 250, 333, 1000, 1500, 86_400_001, -1]
                 ops.append(.leeway(pick(), milliseconds: choices[Int(random.next() % UInt64(choices.count))]))
+            case 92:
+                let choices: [Int64] = [1, 7, 1_000, 999_999, 30_000_001]
+                ops.append(.tinyTick(pick(), nanoseconds: choices[Int(random.next() % UInt64(choices.count))]))
             default: ops.append(.advance(milliseconds: Int64(random.next() % 1200) * (random.next() % 4 == 0 ? 0 : 1)))
             }
         }
@@ -111,6 +118,7 @@ import Tocsin
     static func mismatch(in ops: [Op]) -> String? {
         guard let engine = try? TimerEngine(delivery: .manualClock) else { return "no engine" }
         defer { engine.close() }
+        engine.setTickBurst(Model.tickBurst)
         let real = RealSide(engine)
         var model = Model()
         for (step, op) in ops.enumerated() {
@@ -218,6 +226,7 @@ final class RealSide: @unchecked Sendable {
             case .free(let i): try engine.free(handle(i))
             case .lap(let i): result = "lap \(try engine.lap(handle(i)).nanoseconds)"
             case .tick(let i, let ms): try engine.setTickInterval(.milliseconds(ms), for: handle(i))
+            case .tinyTick(let i, let ns): try engine.setTickInterval(.nanoseconds(ns), for: handle(i))
             case .adjust(let i, let ms): try engine.adjust(handle(i), by: .milliseconds(ms))
             case .coalesce(let i, let on): try engine.setTickPolicy(on ? .coalesce : .every, for: handle(i))
             case .leeway(let i, let ms): try engine.setLeeway(.milliseconds(ms), for: handle(i))
@@ -310,6 +319,8 @@ struct Model {
         var segmentStart: Int64 = 0
         var interval: Int64 = 0
         var nextTick: Int64 = 1
+        /// Ticks skipped by a round over its budget before `nextTick`.
+        var folded: Int64 = 0
         var armedSequence: Int64?  // set while it has a due event
         var lapMark: Int64 = 0
         var freeOnEvent = false
@@ -375,6 +386,11 @@ struct Model {
     /// Boot clock minus awake clock; wall clock minus boot clock.
     var suspended: Int64 = 0
     var wallLead: Int64 = 0
+    /// The ticks a round delivers one by one (tocsin.h, BOUNDED ROUNDS),
+    /// small here so that tiny ticks fold within short advances; and those
+    /// taken in the current round.
+    static let tickBurst = 16
+    var roundTicks = 0
 
     func exists(_ index: Int) -> Bool { index < timers.count && timers[index] != nil }
 
@@ -453,6 +469,7 @@ struct Model {
             timers[i]!.banked = 0
             timers[i]!.segmentStart = clock(of: timers[i]!)
             timers[i]!.nextTick = 1
+            timers[i]!.folded = 0
             timers[i]!.lapMark = 0
             aim(i)
             arm(i)
@@ -492,10 +509,9 @@ struct Model {
             defer { timers[i]!.lapMark = running }
             return .init(result: "lap \(running - timers[i]!.lapMark)", events: [])
         case .tick(let i, let ms):
-            guard exists(i) else { return fail(.noSuchTimer) }
-            timers[i]!.interval = ms * 1_000_000
-            timers[i]!.nextTick = ms > 0 ? timers[i]!.running(at: clock(of: timers[i]!)) / (ms * 1_000_000) + 1 : 1
-            if timers[i]!.state == .running { arm(i) }
+            return setTick(i, nanoseconds: ms * 1_000_000)
+        case .tinyTick(let i, let ns):
+            return setTick(i, nanoseconds: ns)
         case .adjust(let i, let ms):
             guard exists(i) else { return fail(.noSuchTimer) }
             return adjust(i, by: ms * 1_000_000)
@@ -523,6 +539,7 @@ struct Model {
             guard exists(i) else { return fail(.noSuchTimer) }
             timers[i]!.unobserveOnEvent = true
         case .advance(let ms):
+            roundTicks = 0
             let target = now + ms * 1_000_000
             while let next = nextEvent(until: target) {
                 events += next
@@ -545,11 +562,13 @@ struct Model {
             for i in timers.indices where timers[i]?.alarmTime != nil && [.idle, .suspended].contains(timers[i]!.state) {
                 aim(i)
             }
+            roundTicks = 0
             while let next = nextEvent(until: now) { events += next }
         case .suspendFor(let ms):
             now += ms * 1_000_000
             suspended += ms * 1_000_000
             rearmInOrder({ $0.awake }, aiming: false)
+            roundTicks = 0
             while let next = nextEvent(until: now) { events += next }
         }
         // The engine re-aims an idle or suspended alarm whenever it is
@@ -563,6 +582,16 @@ struct Model {
             if state == .idle || state == .suspended { aim(i) }
         }
         return .init(result: "ok", events: events)
+    }
+
+    /// A tick interval (0: none): numbering carries on from running time.
+    private mutating func setTick(_ i: Int, nanoseconds interval: Int64) -> ModelTests.Outcome {
+        guard exists(i) else { return .init(result: TocsinError.noSuchTimer.name, events: []) }
+        timers[i]!.interval = interval
+        timers[i]!.nextTick = interval > 0 ? timers[i]!.running(at: clock(of: timers[i]!)) / interval + 1 : 1
+        timers[i]!.folded = 0
+        if timers[i]!.state == .running { arm(i) }
+        return .init(result: "ok", events: [])
     }
 
     /// The header's adjust rules.
@@ -599,7 +628,7 @@ struct Model {
             timers[i]!.state = .running
             timers[i]!.banked = old
             timers[i]!.segmentStart = clock(of: timers[i]!)
-            if timers[i]!.interval > 0 { timers[i]!.nextTick = old / timers[i]!.interval + 1 }
+            if timers[i]!.interval > 0 { (timers[i]!.nextTick, timers[i]!.folded) = (old / timers[i]!.interval + 1, 0) }
             arm(i)
             queueState(i)
         }
@@ -633,7 +662,7 @@ struct Model {
             timers[i]!.state = .running
             timers[i]!.banked = ran
             timers[i]!.segmentStart = now
-            if timers[i]!.interval > 0 { timers[i]!.nextTick = ran / timers[i]!.interval + 1 }
+            if timers[i]!.interval > 0 { (timers[i]!.nextTick, timers[i]!.folded) = (ran / timers[i]!.interval + 1, 0) }
             aim(i)
             arm(i)
             queueState(i)
@@ -678,6 +707,20 @@ struct Model {
         let (_, isTick) = timer.nextDue!
         let text: String
         if isTick {
+            // Over the round's budget: on to its last tick due by `target`,
+            // delivered in its place.
+            roundTicks += 1
+            if roundTicks > Self.tickBurst {
+                var latest = (timer.banked + (clock(of: timer, at: target) - timer.segmentStart)) / timer.interval
+                if let duration = timer.duration { latest = min(latest, (duration - 1) / timer.interval) }
+                if latest > timer.nextTick {
+                    timer.folded += latest - timer.nextTick
+                    timer.nextTick = latest
+                    timer.dueNoSooner = nil
+                    timers[due.index] = timer
+                    return nextEvent(until: target)
+                }
+            }
             // Coalescing: the last tick due by `target` before any other event.
             var tick = timer.nextTick
             if timer.coalesces {
@@ -693,8 +736,9 @@ struct Model {
                 now = max(now, timer.segmentStart + (tick * timer.interval - timer.banked) + (timer.awake ? suspended : 0))
             }
             let at = tick * timer.interval
-            text = "tick running e=\(at) r=\(timer.duration.map { String($0 - at) } ?? "-") t=\(tick) m=\(tick - timer.nextTick)"
+            text = "tick running e=\(at) r=\(timer.duration.map { String($0 - at) } ?? "-") t=\(tick) m=\(tick - timer.nextTick + timer.folded)"
             timer.nextTick = tick + 1
+            timer.folded = 0
             timer.dueNoSooner = nil  // only the first push after a start or adjustment is held back
             if timer.nextDue == nil { timer.armedSequence = nil }
             timers[due.index] = timer

@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "events")) run_suite("events", events_tests, &passed, &failed);
     if (!only || !strcmp(only, "adjust")) run_suite("adjust", adjust_tests, &passed, &failed);
     if (!only || !strcmp(only, "ticks")) run_suite("ticks", ticks_tests, &passed, &failed);
+    if (!only || !strcmp(only, "bounded")) run_suite("bounded", bounded_tests, &passed, &failed);
     if (!only || !strcmp(only, "clocks")) run_suite("clocks", clocks_tests, &passed, &failed);
     if (!only || !strcmp(only, "calendar")) run_suite("calendar", calendar_tests, &passed, &failed);
     if (!only || !strcmp(only, "wake")) run_suite("wake", wake_tests, &passed, &failed);

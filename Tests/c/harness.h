@@ -65,6 +65,7 @@ extern const test_case persistence_tests[];
 extern const test_case events_tests[];
 extern const test_case adjust_tests[];
 extern const test_case ticks_tests[];
+extern const test_case bounded_tests[];
 extern const test_case clocks_tests[];
 extern const test_case calendar_tests[];
 extern const test_case wake_tests[];

@@ -3,7 +3,8 @@
  * huge seconds, stale and foreign handles, invalid UTF-8, odd buffer sizes),
  * callbacks that cancel, free and create timers or free the engine, and raw
  * bytes loaded as a timer file, calendar specs made of their syntax's pieces
- * and raw bytes. Any crash, sanitizer report or broken
+ * and raw bytes, tiny (1 ns) and huge (100 years) intervals. Any crash,
+ * sanitizer report, hang (a round that does not end: -timeout) or broken
  * promise (checked below) is a finding.
  *
  *   make test-fuzz FUZZ_SECONDS=60          (corpus: Tests/fuzz/corpus)
@@ -28,13 +29,18 @@ typedef struct {
     int engine_freed;
     int callbacks;
     tocsin_timer timers[SLOTS];
+    /* The current delivery round's TICK callbacks, and the timers that
+       ticked past TOCSIN_TICK_BURST of them (each at most once). */
+    int round_ticks;
+    int folded_count;
+    tocsin_timer folded[64];
 } state;
 
 static uint8_t next(state *s) { return s->at < s->size ? s->data[s->at++] : 0; }
 
 static double seconds(state *s) {
     static const double special[] = {NAN, INFINITY, -INFINITY, -1, 0, -0.0, 1e-12, 1e300, TOCSIN_MAX_SECONDS,
-                                     TOCSIN_MAX_SECONDS * 2, 0.5, 1, 2.5};
+                                     TOCSIN_MAX_SECONDS * 2, 0.5, 1, 2.5, 5e-324, 1e-9, 3e-9};
     uint8_t byte = next(s);
     if (byte < 26) return special[byte % (sizeof special / sizeof special[0])];
     return (byte - 25) * 0.01 * (1 + next(s) % 8);
@@ -80,10 +86,16 @@ static void callback(tocsin_engine *engine, const tocsin_event *event, void *use
     check(event->kind >= TOCSIN_EVENT_TICK && event->kind <= TOCSIN_EVENT_FINISH, "event kind");
     check(event->elapsed >= 0 && event->lateness >= 0, "event times are not negative");
     check(event->remaining >= 0 || event->remaining == -1, "remaining is -1 or not negative");
+    if (event->kind == TOCSIN_EVENT_TICK && ++s->round_ticks > TOCSIN_TICK_BURST) {
+        /* Past the burst a round folds: each timer ticks at most once more. */
+        for (int i = 0; i < s->folded_count; i++) check(s->folded[i] != event->timer, "one folded tick per timer and round");
+        if (s->folded_count < 64) s->folded[s->folded_count++] = event->timer;
+    }
     if (++s->callbacks > CALLBACK_BUDGET) {
-        /* A 1 ns tick over 100 years is a legitimate request for 3e18 events:
-           past the budget every callback stops its own timer. */
-        tocsin_timer_cancel(engine, event->timer);
+        /* Ticks are bounded by the rounds (tocsin.h, BOUNDED ROUNDS): a 1 ns
+           tick over 100 years costs one burst per advance. What callbacks
+           cause is not: past the budget, a FINISH stops its timer. */
+        if (event->kind != TOCSIN_EVENT_TICK) tocsin_timer_cancel(engine, event->timer);
         return;
     }
     switch (next(s) % 8) {
@@ -110,6 +122,13 @@ static void callback(tocsin_engine *engine, const tocsin_event *event, void *use
     }
 }
 
+/* Before a call that delivers: a new round. */
+static state *round_of(state *s) {
+    s->round_ticks = 0;
+    s->folded_count = 0;
+    return s;
+}
+
 static void load_bytes(state *s) {
     size_t length = next(s);
     length = length * 4 + next(s);
@@ -131,7 +150,7 @@ static void load_bytes(state *s) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    state s = {data, size, 0, NULL, 0, 0, {0}};
+    state s = {data, size, 0, NULL, 0, 0, {0}, 0, 0, {0}};
     tocsin_engine *other = NULL;
     if (tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &s.engine) != TOCSIN_OK) return 0;
     tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &other);
@@ -142,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (s.at < s.size && !s.engine_freed) {
         tocsin_engine *e = s.engine;
         int rc = 0;
-        switch (next(&s) % 41) {
+        switch (next(&s) % 42) {
         case 0: rc = tocsin_countdown_new(e, seconds(&s), &s.timers[next(&s) % SLOTS]); break;
         case 1: rc = tocsin_stopwatch_new(e, &s.timers[next(&s) % SLOTS]); break;
         case 2: rc = tocsin_timer_start(e, timer(&s)); break;
@@ -167,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (rc >= 0 && cap > 0) check(strlen(buffer) < cap, "label is NUL-terminated within cap");
             break;
         }
-        case 12: rc = tocsin_engine_advance(e, seconds(&s)); break;
+        case 12: rc = tocsin_engine_advance(round_of(&s)->engine, seconds(&s)); break;
         case 13: rc = tocsin_timer_state(e, timer(&s)); check(rc < 0 || rc <= TOCSIN_CANCELED, "state"); break;
         case 14:
             rc = tocsin_timer_elapsed(e, timer(&s), &value);
@@ -214,8 +233,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         case 30: rc = tocsin_timer_alarm_time(e, timer(&s), next(&s) % 4 ? &value : NULL); break;
-        case 31: rc = tocsin_engine_simulate_suspend(e, next(&s) % 2 ? seconds(&s) : -seconds(&s)); break;
-        case 32: rc = tocsin_engine_set_wall_clock(e, next(&s) % 2 ? seconds(&s) : -seconds(&s)); break;
+        case 31: rc = tocsin_engine_simulate_suspend(round_of(&s)->engine, next(&s) % 2 ? seconds(&s) : -seconds(&s)); break;
+        case 32: rc = tocsin_engine_set_wall_clock(round_of(&s)->engine, next(&s) % 2 ? seconds(&s) : -seconds(&s)); break;
         case 33:
             rc = tocsin_engine_wall_clock(e, &value);
             check(rc != TOCSIN_OK || value >= 0, "a manual wall clock never reads below 0");
@@ -261,6 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             rc = tocsin_calendar_skipped_until(e, timer(&s), next(&s) % 2 ? &value : NULL);
             check(rc == 0 || rc == 1 || rc == TOCSIN_ENOENT || rc == TOCSIN_EINVAL || rc == TOCSIN_ECLOSED, "skipped_until: 0, 1 or a status");
             break;
+        case 41: rc = tocsin_timer_set_tick_policy(e, timer(&s), (int)(next(&s) % 4) - 1); break;
         default: rc = tocsin_engine_now(e, &value); check(rc == TOCSIN_OK && value >= 0, "now"); break;
         }
         check(rc >= 0 || is_status(rc), "every failure is a documented status");

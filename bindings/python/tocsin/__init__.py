@@ -47,6 +47,12 @@ __version__ = "0.8.0"
 #: How long before its deadline a wake timer wakes the machine (tocsin.h's
 #: TOCSIN_WAKE_LEAD_SECONDS).
 WAKE_LEAD_SECONDS = 120.0
+#: The most ticks one delivery round (a ``dispatch()``, an ``advance()``, a
+#: wakeup of the engine's thread) delivers one by one; past these, each
+#: timer's ticks still due in that round come as one TICK of its latest,
+#: with ``event.missed`` counting the ones skipped (tocsin.h's
+#: TOCSIN_TICK_BURST, BOUNDED ROUNDS).
+TICK_BURST = 4096
 
 __all__ = [
     "CalendarSpecError",
@@ -61,6 +67,7 @@ __all__ = [
     "NoOccurrenceError",
     "NoSuchTimerError",
     "State",
+    "TICK_BURST",
     "TickPolicy",
     "Timer",
     "TimerCancelledError",

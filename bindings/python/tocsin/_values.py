@@ -45,7 +45,8 @@ class EventKind(enum.IntEnum):
 
 class TickPolicy(enum.IntEnum):
     """What happens to ticks all due at once (TOCSIN_TICKS_*): EVERY delivers
-    each; COALESCE delivers one TICK for the latest, with ``missed`` set."""
+    each, up to ``tocsin.TICK_BURST`` in one round; COALESCE delivers one
+    TICK for the latest, with ``missed`` set."""
 
     EVERY = 0
     COALESCE = 1
@@ -71,8 +72,9 @@ class Event:
     ``elapsed`` is running time in seconds (exactly ``tick`` x interval on a
     tick); ``remaining`` is the countdown's time left (None for a stopwatch);
     ``lateness`` is how long after its due time the event was delivered;
-    ``missed``, on a TICK of a timer whose ticks coalesce, is how many ticks
-    before this one were skipped (0 otherwise)."""
+    ``missed``, on a TICK of a timer whose ticks coalesce, or one that
+    folds the ticks a round could not deliver (``tocsin.TICK_BURST``), is
+    how many ticks before this one were skipped (0 otherwise)."""
 
     kind: EventKind
     state: State

@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CTocsinSystem"),
         /// The terminal's width and a signalfd, for the command only.
         .target(name: "CTocsinTerminal"),
+        /// The timer service's signal thread and systemd's notify protocol.
+        .target(name: "CTocsinService"),
         // SwiftPM prints "warning: prohibited flag(s): -pthread" and
         // "-D_REENTRANT" for these three: Debian's glib-2.0.pc and
         // libcanberra.pc put them in Cflags, and SwiftPM keeps only -I from
@@ -77,7 +79,7 @@ let package = Package(
             ]),
         /// `tocsin service`: the timers on the D-Bus session bus (GDBus), and
         /// its client.
-        .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio", "CTocsinSystem"]),
+        .target(name: "TocsinService", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "CGio", "CTocsinSystem", "CTocsinService"]),
         /// What the command is made of: time parsing, display, the terminal
         /// runners, and the command as the timer service's client.
         .target(name: "TocsinCLI", dependencies: ["Tocsin", "TocsinBase", "TocsinNotify", "TocsinService", "CTocsinTerminal"]),

@@ -16,15 +16,13 @@ scripts/install-deps.sh
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2> /dev/null || true; git worktree remove --force "$work/builder" 2> /dev/null || true; rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/builder" HEAD
-python3 - "$work/builder/Sources/TocsinService/ServiceBus.swift" <<'PATCH'
+python3 - "$work/builder/Sources/TocsinService/ServiceBus+Methods.swift" <<'PATCH'
 import sys
 path = sys.argv[1]
 text = open(path).read()
-old = """                g_dbus_method_invocation_return_value(invocation, Variant.serialized(service.serializedList(),
-                                                                                   type: "(aa{sv})"))
-                return"""
-assert old in text, "ServiceBus.swift's List case has changed: update this patch"
-open(path, "w").write(text.replace(old, """                reply = [Variant.array(of: "a{sv}", service.list().map { Variant.dictionary($0) })]"""))
+old = """            .values(Variant.serialized(call.bus.service.serializedList(for: call.caller), type: "(aa{sv})"))"""
+assert old in text, "ServiceBus+Methods.swift's List entry has changed: update this patch"
+open(path, "w").write(text.replace(old, """            .values(Variant.tuple([Variant.array(of: "a{sv}", call.bus.service.list(for: call.caller).map { Variant.dictionary($0) })]))"""))
 PATCH
 swift build -c release --product tocsin > /dev/null
 (cd "$work/builder" && swift build -c release --product tocsin > /dev/null)

@@ -4,9 +4,12 @@
 # HOURS (default 1; fractions allowed), round after round of 300 calls of
 # every method and property, with SEED (default: the time) printed so that
 # a failure can be run again. Three timers made before it (a countdown, a
-# paused one, a calendar alarm, the countdowns longer than the run) must come through as they were, and the
-# service must be the same process at the end. `make test` runs a short
-# run (Tests/service/test_fuzz_dbus.py).
+# paused one, a calendar alarm, the countdowns longer than the run) must
+# come through as they were, and the service must be the same process at
+# the end. After a failure it prints the seed and the calls reduced to the
+# fewest that still break a fresh service (dbusfuzz.py reduce): add that
+# seed to SEEDS in Tests/service/test_fuzz_dbus.py once it is fixed.
+# `make test` runs fixed seeds (Tests/service/test_fuzz_dbus.py).
 #   scripts/fuzz-dbus.sh [HOURS] [SEED]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +18,12 @@ seed=${2:-$(date +%s)}
 scripts/install-deps.sh
 make -s out/venv/.installed
 swift build --product tocsin > /dev/null
+tocsin=$(swift build --show-bin-path)/tocsin
 work=$(mktemp -d)
 { read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
 trap 'kill $(jobs -p) 2> /dev/null || true; wait; kill "$bus_pid" 2> /dev/null || true; rm -rf "$work"' EXIT
 export DBUS_SESSION_BUS_ADDRESS=$address
-"$(swift build --show-bin-path)/tocsin" service --quiet --idle-exit 0 --state "$work/timers.json" 2> "$work/service.log" &
+"$tocsin" service --quiet --idle-exit 0 --state "$work/timers.json" 2> "$work/service.log" &
 gdbus wait --session --timeout 10 dev.tocsin.Timers
 call() { gdbus call --session -d dev.tocsin.Timers -o /dev/tocsin/Timers -m "dev.tocsin.Timers1.$1" -- "${@:2}" > /dev/null; }
 # (the countdowns outlast the run by an hour: a finish would change them)
@@ -34,8 +38,20 @@ listing() {
 }
 before=$(listing)
 seconds=$(python3 -c "print(float('$hours') * 3600)")
-if ! out/venv/bin/python Tests/support/dbusfuzz.py 300 "$seconds" "$seed"; then
-  echo "fuzz-dbus: failed (seed $seed); the service's log:"; cat "$work/service.log"; exit 1
+if ! out/venv/bin/python Tests/support/dbusfuzz.py 300 "$seconds" "$seed" "$work/calls.log"; then
+  echo "fuzz-dbus: failed (seed $seed); the service's log:"; cat "$work/service.log"
+  # Each try: the stuck service killed, a fresh one on a fresh state.
+  cat > "$work/restart.sh" <<RESTART
+pkill -KILL -f -- "--state $work/" || true
+while gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.NameHasOwner \
+    dev.tocsin.Timers | grep -q true; do sleep 0.05; done
+state=\$(mktemp -d "$work/try.XXXXXX")
+"$tocsin" service --quiet --idle-exit 0 --state "\$state/timers.json" 2> /dev/null &
+gdbus wait --session --timeout 10 dev.tocsin.Timers
+RESTART
+  [ -s "$work/calls.log" ] && out/venv/bin/python Tests/support/dbusfuzz.py reduce "$work/calls.log" "bash $work/restart.sh"
+  pkill -KILL -f -- "--state $work/" || true
+  exit 1
 fi
 after=$(listing)
 # The fuzzer removed its own timers: what is left is the three made before it.

@@ -13,8 +13,11 @@ package struct AddRequest: Equatable, Sendable {
     package var nanoseconds: Int64
     /// Start at once (unless it waits for `after`).
     package var start = true
-    /// Nanoseconds between ticks, if given.
+    /// Nanoseconds between ticks, if given (checked, then not armed: the
+    /// service sends no tick signals, so it asks the engine for no ticks).
     package var tick: Int64?
+    /// The ticks `tick` may ask for: none (0), or 0.1 s to a day apart.
+    package static let tickRange = Nanos.perSecond / 10...86400 * Nanos.perSecond
     package var clock: TimerClock = .boot
     /// Start when that timer finishes.
     package var after: UInt64?
@@ -68,7 +71,9 @@ package struct AddRequest: Equatable, Sendable {
         start = try Self.flag(options["start"], "start") ?? true
         try settings.read(options: options)
         if let tickSeconds = try Self.number(options["tick"], "tick") {
-            guard let tick = Nanos.from(seconds: tickSeconds) else { throw ServiceError(TocsinError.invalidArgument) }
+            guard let tick = Nanos.from(seconds: tickSeconds), tick == 0 || Self.tickRange.contains(tick) else {
+                throw ServiceError(.invalidArgument, "tick must be 0 (none) or 0.1 to 86400 seconds, got \(tickSeconds)")
+            }
             self.tick = tick
         }
         let clockName = try Self.text(options["clock"], "clock") ?? "boot"

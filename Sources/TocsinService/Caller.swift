@@ -15,6 +15,9 @@ package struct Caller: Equatable, Sendable {
         self.app = app
     }
 
+    /// Whose turn a call is (`FairQueues`): the user's, or one app's.
+    var identity: String { app.map { "app " + $0 } ?? "user" }
+
     /// True if this caller may see and control a timer owned by `owner`
     /// (nil: the user's).
     package func owns(_ owner: String?) -> Bool {

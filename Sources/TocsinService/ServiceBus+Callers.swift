@@ -1,44 +1,110 @@
 import CGio
 
 /// Who calls: each connection's credentials, asked of the bus once and
-/// kept until it leaves (docs/dbus.md, Callers).
+/// kept until it leaves (docs/dbus.md, Callers). The asking never waits: a
+/// connection's calls wait in its own queue until the bus answers, while
+/// the loop serves everyone else.
 extension ServiceBus {
-    /// The methods whose first argument is a timer's id: a sandboxed
-    /// caller may name only its own.
-    static let timerMethods: Set = ["Pause", "Resume", "Cancel", "Restart", "Remove", "Adjust", "Snooze", "Lap", "Skip", "SkipUntil"]
+    /// The most calls a connection may have waiting for the bus to say who
+    /// it is; more are refused (`LimitReached`).
+    static let callsAwaitingIdentity = 10_000
 
-    /// Who sent `invocation`: asked of the bus once per connection
-    /// (`GetConnectionCredentials`: its user and process) and kept until it
-    /// leaves the bus, so a later process, with a new connection, is
-    /// identified afresh however its pid was reused.
-    func caller(of invocation: OpaquePointer) throws(ServiceError) -> Caller {
-        guard connection != nil, let raw = g_dbus_method_invocation_get_sender(invocation) else { return .user }
-        return try caller(named: String(cString: raw))
+    /// A call from the bus: routed (`ServiceBus+Turns`) once its caller is
+    /// known. The first call of a connection asks the bus who it is
+    /// (`GetConnectionCredentials`: its user and process), asynchronously;
+    /// that connection's calls wait meanwhile, in order.
+    func receive(_ method: String, _ invocation: OpaquePointer) {
+        let sender = g_dbus_method_invocation_get_sender(invocation).map { String(cString: $0) } ?? ""
+        if let known = callers[sender] {
+            route(method, invocation, sender: sender, caller: known.caller)
+        } else if connection == nil || sender.isEmpty {
+            // (No bus to ask who it is: refused, as anyone who cannot be told apart.)
+            answer(invocation, .error(ServiceError(.notPermitted, "the bus cannot say who called")))
+        } else if awaitingIdentity[sender] != nil {
+            guard awaitingIdentity[sender]!.count < Self.callsAwaitingIdentity else {
+                return answer(invocation, .error(ServiceError(.limitReached,
+                    "\(Self.callsAwaitingIdentity) calls wait already for the bus to say who sent them")))
+            }
+            awaitingIdentity[sender]!.append((method, invocation))
+        } else {
+            var waiting = Queue<(method: String, invocation: OpaquePointer)>()
+            waiting.append((method, invocation))
+            awaitingIdentity[sender] = waiting
+            identify(sender) { [unowned self] result in
+                guard var waiting = awaitingIdentity.removeValue(forKey: sender) else { return }
+                while let call = waiting.removeFirst() {
+                    switch result {
+                    case .success(let caller): route(call.method, call.invocation, sender: sender, caller: caller)
+                    case .failure(let error): answer(call.invocation, .error(error))
+                    }
+                }
+                identified(sender)
+            }
+        }
     }
 
-    /// Who the connection `sender` (a unique name) is: asked of the bus the
-    /// first time (a synchronous call), then kept until it leaves the bus.
-    /// - Throws: `.notPermitted` if the bus cannot say (it has left) or
-    ///   `Caller.identify` refuses it.
-    func caller(named sender: String) throws(ServiceError) -> Caller {
-        guard let connection else { return .user }
-        if let known = callers[sender] { return known.caller }
-        var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
-            Variant.tuple([g_variant_new_string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
-        if let error {
-            defer { g_error_free(error) }
-            throw ServiceError(.notPermitted, "the bus cannot say who called: \(String(cString: error.pointee.message))")
+    /// Runs `then` once the calls that wait now for their caller to be
+    /// known have been routed (at once if none waits; later callers do not
+    /// hold it up).
+    func afterWaitingCallsRouted(_ then: @escaping () -> Void) {
+        let senders = Set(awaitingIdentity.keys)
+        guard !senders.isEmpty else { return then() }
+        routingWaiters.append((senders, then))
+    }
+
+    private func identified(_ sender: String) {
+        var ready: [() -> Void] = []
+        routingWaiters = routingWaiters.compactMap { waiter in
+            var (senders, then) = waiter
+            senders.remove(sender)
+            if senders.isEmpty { ready.append(then); return nil }
+            return (senders, then)
         }
-        guard let reply else { throw ServiceError(.notPermitted, "the bus cannot say who called") }
-        defer { g_variant_unref(reply) }
-        let credentials = g_variant_get_child_value(reply, 0)!
+        for then in ready { then() }
+    }
+
+    /// Asks the bus who the connection `sender` (a unique name) is, and
+    /// keeps the answer until it leaves the bus; `then` gets it (at once if
+    /// known). Fails with `.notPermitted` if the bus cannot say (it has
+    /// left) or `Caller.identify` refuses it.
+    func identify(_ sender: String, then: @escaping (Result<Caller, ServiceError>) -> Void) {
+        if let known = callers[sender] { return then(.success(known.caller)) }
+        guard let connection else { return then(.failure(ServiceError(.notPermitted, "the bus cannot say who called"))) }
+        final class Box {
+            let then: (GVariantReply) -> Void
+            init(_ then: @escaping (GVariantReply) -> Void) { self.then = then }
+        }
+        let box = Box { [unowned self] reply in then(adopt(sender, credentials: reply)) }
+        g_dbus_connection_call(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
+            Variant.tuple([g_variant_new_string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, { source, result, box in
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                let message = error.map { String(cString: $0.pointee.message) }
+                if let error { g_error_free(error) }
+                Unmanaged<Box>.fromOpaque(box.unsafelyUnwrapped).takeRetainedValue().then(GVariantReply(reply, message))
+            }, Unmanaged.passRetained(box).toOpaque())
+    }
+
+    /// The bus's answer about `sender`, made a caller (kept, with a watch
+    /// that forgets it when it leaves the bus), or why not.
+    private func adopt(_ sender: String, credentials reply: GVariantReply) -> Result<Caller, ServiceError> {
+        if let known = callers[sender] { return .success(known.caller) }  // (asked twice meanwhile)
+        guard let connection, let value = reply.value else {
+            return .failure(ServiceError(.notPermitted, "the bus cannot say who called" + (reply.error.map { ": " + $0 } ?? "")))
+        }
+        let credentials = g_variant_get_child_value(value, 0)!
         defer { g_variant_unref(credentials) }
         let numbers = Variant.unsignedNumbers(credentials)
-        let (uid, pid) = (numbers["UnixUserID"], numbers["ProcessID"])
-        guard let uid, let pid else { throw ServiceError(.notPermitted, "the bus does not say which user and process called") }
-        let caller = try Caller.identify(uid: uid, pid: pid)
+        guard let uid = numbers["UnixUserID"], let pid = numbers["ProcessID"] else {
+            return .failure(ServiceError(.notPermitted, "the bus does not say which user and process called"))
+        }
+        let caller: Caller
+        do throws(ServiceError) {
+            caller = try Caller.identify(uid: uid, pid: pid)
+        } catch {
+            return .failure(error)
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let watch = g_bus_watch_name_on_connection(
             connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
@@ -48,6 +114,19 @@ extension ServiceBus {
                 if let known = bus.callers.removeValue(forKey: String(cString: name)) { g_bus_unwatch_name(known.watch) }
             }, me, nil)
         callers[sender] = (caller, watch)
-        return caller
+        return .success(caller)
     }
+}
+
+/// A method call's reply (owned: released when this goes) or its error.
+final class GVariantReply {
+    let value: OpaquePointer?
+    let error: String?
+
+    init(_ value: OpaquePointer?, _ error: String?) {
+        self.value = value
+        self.error = error
+    }
+
+    deinit { if let value { g_variant_unref(value) } }
 }

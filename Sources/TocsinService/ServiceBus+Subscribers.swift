@@ -14,9 +14,23 @@ import Glibc
 /// back those still connected before it announces anything, so a finish
 /// that came while it was down reaches them.
 extension ServiceBus {
+    /// The most subscribers at once (each signal is one message to each),
+    /// and the most one sandboxed app has; past them `Subscribe` and `Watch`
+    /// fail with `LimitReached`.
+    static let maxSubscribers = 256
+    static let maxSubscribersPerApp = 16
+
     /// Subscribes `sender` (who is `caller`) until it leaves the bus.
-    func subscribe(_ sender: String, as caller: Caller) {
+    /// - Throws: `.limitReached` past `maxSubscribers` or `maxSubscribersPerApp`.
+    func subscribe(_ sender: String, as caller: Caller) throws(ServiceError) {
         guard let connection, subscribers[sender] == nil else { return }
+        guard subscribers.count < Self.maxSubscribers else {
+            throw ServiceError(.limitReached, "the service has \(Self.maxSubscribers) subscribers, its most: "
+                + "a client that has left the bus makes room")
+        }
+        if let app = caller.app, subscribers.values.count(where: { $0.caller.app == app }) >= Self.maxSubscribersPerApp {
+            throw ServiceError(.limitReached, "\(app) has \(Self.maxSubscribersPerApp) connections subscribed, an app's most")
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let watch = g_bus_watch_name_on_connection(
             connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
@@ -25,10 +39,10 @@ extension ServiceBus {
                 let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
                 guard let gone = bus.subscribers.removeValue(forKey: String(cString: name)) else { return }
                 g_bus_unwatch_name(gone.watch)
-                bus.saveSubscribers()
+                bus.saveSubscribersSoon()
             }, me, nil)
         subscribers[sender] = (caller, watch)
-        saveSubscribers()
+        saveSubscribersSoon()
     }
 
     /// The subscribers that may hear of a timer owned by `owner` (nil: the
@@ -38,33 +52,69 @@ extension ServiceBus {
     }
 
     /// Takes back the subscribers of an earlier run on this bus that are
-    /// still connected, each identified afresh. Synchronous: called once
-    /// the name is ours, before anything is announced.
-    func readoptSubscribers() {
-        guard let path = subscribersPath(), let file = fopen(path, "r") else { return }
+    /// still connected, each identified afresh, then calls `then`: once the
+    /// name is ours, before anything is announced. Asynchronous (the bus's
+    /// id, then each one's credentials, a few at a time); the file is
+    /// written once at the end.
+    func readoptSubscribers(then: @escaping () -> Void) {
+        askBusID { [unowned self] in
+            guard let path = subscribersPath() else { return then() }
+            var names = Queue<String>()
+            for name in Self.readNames(path, limit: Self.maxSubscribers) { names.append(name) }
+            var pending = 0
+            func more() {
+                while pending < 16, let name = names.removeFirst() {
+                    pending += 1
+                    identify(name) { [unowned self] result in
+                        pending -= 1
+                        // Gone from the bus (or not the user's any more): not taken back.
+                        if case .success(let caller) = result { try? subscribe(name, as: caller) }
+                        more()
+                    }
+                }
+                if pending == 0 && names.isEmpty {
+                    writeSubscribers()
+                    then()
+                }
+            }
+            more()
+        }
+    }
+
+    /// The unique names in the file (at most `limit`).
+    private static func readNames(_ path: String, limit: Int) -> [String] {
+        guard let file = fopen(path, "r") else { return [] }
+        defer { fclose(file) }
         var names: [String] = []
         var line: UnsafeMutablePointer<CChar>?
         var capacity = 0
-        while getline(&line, &capacity, file) > 0, let line {
-            let name = String(cString: line).trimmingSuffix("\n")
-            if name.hasPrefix(":") && names.count < Self.maxSubscribers { names.append(name) }
+        while names.count < limit, getline(&line, &capacity, file) > 0, let line {
+            var name = String(cString: line)
+            if name.hasSuffix("\n") { name.removeLast() }
+            if name.hasPrefix(":") && name.utf8.count < 256 { names.append(name) }
         }
         free(line)
-        fclose(file)
-        for name in names {
-            // Gone from the bus (or not the user's any more): not taken back.
-            guard let caller = try? caller(named: name) else { continue }
-            subscribe(name, as: caller)
-        }
-        saveSubscribers()
+        return names
     }
 
-    /// The most subscribers kept across a restart (a bound on the file read).
-    static let maxSubscribers = 10_000
+    /// Writes the file once the loop is idle: a burst of subscribers is one write.
+    func saveSubscribersSoon() {
+        guard subscribersSave == 0 else { return }
+        subscribersSave = g_idle_add_full(G_PRIORITY_LOW, { me in
+            let bus = Unmanaged<ServiceBus>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
+            bus.subscribersSave = 0
+            bus.writeSubscribers()
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
 
     /// Writes the subscribers' names (atomically: a new file renamed over
     /// the old). Best effort: without the file, a restart loses them.
-    func saveSubscribers() {
+    func writeSubscribers() {
+        if subscribersSave != 0 {
+            g_source_remove(subscribersSave)
+            subscribersSave = 0
+        }
         guard let path = subscribersPath() else { return }
         let text = subscribers.keys.sorted().map { $0 + "\n" }.joined()
         let temporary = path + ".new"
@@ -79,34 +129,35 @@ extension ServiceBus {
     /// nil without a runtime folder or a bus id.
     private func subscribersPath() -> String? {
         guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/"),
-              let busID = busID()
+              let busID = knownBusID
         else { return nil }
         let folder = runtime + "/tocsin"
         if mkdir(folder, 0o700) != 0 && errno != EEXIST { return nil }
         return folder + "/subscribers-" + busID
     }
 
-    /// The bus's id (`GetId`), asked once.
-    private func busID() -> String? {
-        if let known = knownBusID { return known }
-        guard let connection else { return nil }
-        let reply = g_dbus_connection_call_sync(
+    /// Asks the bus its id (`GetId`), asynchronously, once; then `then`.
+    private func askBusID(then: @escaping () -> Void) {
+        guard knownBusID == nil, let connection else { return then() }
+        final class Box {
+            let then: (OpaquePointer?) -> Void
+            init(_ then: @escaping (OpaquePointer?) -> Void) { self.then = then }
+        }
+        let box = Box { [unowned self] reply in
+            if let reply, let value = g_variant_get_child_value(reply, 0) {
+                let id = String(cString: g_variant_get_string(value, nil))
+                g_variant_unref(value)
+                // Hex digits only (it names a file).
+                if !id.isEmpty, id.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) { knownBusID = id }
+            }
+            then()
+        }
+        g_dbus_connection_call(
             connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil, nil,
-            G_DBUS_CALL_FLAGS_NONE, 5_000, nil, nil)
-        guard let reply else { return nil }
-        defer { g_variant_unref(reply) }
-        let value = g_variant_get_child_value(reply, 0)!
-        defer { g_variant_unref(value) }
-        let id = String(cString: g_variant_get_string(value, nil))
-        // Hex digits only (it names a file).
-        guard !id.isEmpty, id.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else { return nil }
-        knownBusID = id
-        return id
-    }
-}
-
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+            G_DBUS_CALL_FLAGS_NONE, 5_000, nil, { source, result, box in
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil)
+                Unmanaged<Box>.fromOpaque(box.unsafelyUnwrapped).takeRetainedValue().then(reply)
+                if let reply { g_variant_unref(reply) }
+            }, Unmanaged.passRetained(box).toOpaque())
     }
 }

@@ -3,13 +3,16 @@ import CGio
 /// Callers take turns (docs/dbus.md, Fairness): a client that sends calls
 /// as fast as it can does not hold up another's.
 ///
-/// A call that changes something waits in its caller's queue; rounds run
-/// them one per caller in turn, at most `roundCalls` calls or `roundMicros`
-/// of work a round, then sync the journal once for the whole round and only
-/// then answer them (nothing is acknowledged that is not on disk). Between
-/// rounds the main loop reads what came in, so a `List` or `ListColumns`
-/// from a caller with nothing waiting is answered at once, from saved state.
-/// Each caller's own calls still run, and are answered, in the order sent.
+/// A call that changes something waits in its queue (`FairQueues`: by
+/// caller identity, the user or each sandboxed app, then by connection), and
+/// rounds run them one identity in turn, at most `roundCalls` calls or
+/// `roundMicros` of work a round, then sync the journal once for the whole
+/// round and only then answer them (nothing is acknowledged that is not on
+/// disk). Between rounds the main loop reads what came in, so a `List` or
+/// `ListColumns` from a connection with nothing waiting is answered at once,
+/// from saved state, up to `readsBetweenRounds` per identity: a poller at
+/// full speed then waits its turn like anyone. Each connection's own calls
+/// still run, and are answered, in the order sent.
 ///
 /// What the service sends is paced too: after a round's answers, or a
 /// batch of at most `roundCalls` signals, the next round or batch waits
@@ -20,9 +23,6 @@ import CGio
 /// session bus's 1 GB) in front of every other caller's answer; waiting
 /// for a flush is not enough, since the daemon reads them at once.
 extension ServiceBus {
-    /// Calls that change nothing: answered at once when their caller has
-    /// nothing waiting.
-    static let readMethods: Set = ["List", "ListColumns", "Watch", "Subscribe"]
     /// The most calls a round runs, and signals a batch sends: with 64 the
     /// other client's p99 under a 12,000-Add flood was 103–231 ms in five
     /// runs, with 128 123–318, with 256 236–306 (bench/flood.c), at about
@@ -30,13 +30,22 @@ extension ServiceBus {
     static let roundCalls = 64
     /// The most work a round does (µs) before it syncs and answers.
     static let roundMicros: Int64 = 10_000
+    /// Reads of one identity answered at once between two rounds; more wait
+    /// their turn.
+    static let readsBetweenRounds = 8
+
+    /// A call waiting its turn.
+    struct Waiting {
+        let method: String
+        let invocation: OpaquePointer
+        let caller: Caller
+    }
 
     /// The queues and the round's state.
     struct Turns {
-        /// Each caller's calls not yet run, in the order sent, by unique name.
-        var queues: [String: Queue<(method: String, invocation: OpaquePointer)>] = [:]
-        /// The callers with calls waiting, whose turn is next first.
-        var order: [String] = []
+        var queues = FairQueues<Waiting>()
+        /// Reads answered at once since the last round, by identity.
+        var readsNow: [String: Int] = [:]
         /// The main loop's source that runs rounds; 0 when none is due.
         var source: guint = 0
         /// True from sending answers or signals until the bus daemon has
@@ -44,57 +53,48 @@ extension ServiceBus {
         var waitingForBus = false
         /// True while a round runs: its signals wait for its answers.
         var isTaking = false
+        /// True until the subscribers of the last run are taken back
+        /// (`readoptSubscribers`): a change made before would tell them nothing.
+        var held = true
         /// Signals not sent yet, in order (name, arguments held, and the
         /// owner of the timer they are about: nil for the user's).
         var outgoing = Queue<(signal: String, arguments: OpaquePointer, owner: String?)>()
+        /// Signals queued so far, and those the bus daemon has routed.
+        var signalsQueued = 0
+        var signalsRouted = 0
+        /// What waits for the signals queued before it to be routed, with
+        /// `signalsQueued` then (`afterSignalsSent`).
+        var afterRouted = Queue<(through: Int, then: () -> Void)>()
     }
 
-    /// A first-in first-out queue over an array (emptied when drained).
-    struct Queue<Element> {
-        private var items: [Element] = []
-        private var head = 0
-        var isEmpty: Bool { head == items.count }
-        var count: Int { items.count - head }
-
-        mutating func append(_ item: Element) {
-            items.append(item)
-        }
-
-        mutating func removeFirst() -> Element? {
-            guard !isEmpty else { return nil }
-            defer {
-                head += 1
-                if isEmpty { (items, head) = ([], 0) }
-            }
-            return items[head]
-        }
-
-        /// Removes the last `count - keeping` items, returning them.
-        mutating func cut(keeping: Int) -> [Element] {
-            let cut = Array(items[(head + keeping)...])
-            items.removeLast(cut.count)
-            return cut
-        }
-    }
-
-    /// A call from the bus: answered now if it only reads and its caller
-    /// has nothing waiting, else queued for the next round.
-    func receive(_ method: String, _ invocation: OpaquePointer) {
-        let sender = g_dbus_method_invocation_get_sender(invocation).map { String(cString: $0) } ?? ""
-        if Self.readMethods.contains(method) && turns.queues[sender] == nil {
-            answer(invocation, execute(method, invocation))
+    /// A call of a known caller (`ServiceBus+Callers`): answered now if it
+    /// only reads, its connection has nothing waiting and its identity has
+    /// had fewer than `readsBetweenRounds` such answers since the last
+    /// round; else queued for the next round.
+    func route(_ method: String, _ invocation: OpaquePointer, sender: String, caller: Caller) {
+        let identity = caller.identity
+        if Self.access(of: method)?.onlyReads == true, !turns.queues.hasWaiting(identity, sender),
+           turns.readsNow[identity, default: 0] < Self.readsBetweenRounds {
+            turns.readsNow[identity, default: 0] += 1
+            answer(invocation, execute(method, invocation, as: caller))
             afterCall()
+            if turns.readsNow[identity] == Self.readsBetweenRounds { scheduleRound() }  // (to reset the count)
             return
         }
-        if turns.queues[sender] == nil { turns.order.append(sender) }
-        turns.queues[sender, default: Queue()].append((method, invocation))
+        turns.queues.append(Waiting(method: method, invocation: invocation, caller: caller), identity: identity, connection: sender)
         scheduleRound()
     }
 
-    /// Runs a round soon, unless one is due or the last one's answers are
-    /// still being sent.
+    /// Rounds may run from now on (the subscribers are back).
+    func releaseTurns() {
+        turns.held = false
+        scheduleRound()
+    }
+
+    /// Runs a round soon, unless one is due, the last one's answers are
+    /// still being sent, or rounds are held.
     private func scheduleRound() {
-        guard turns.source == 0, !turns.waitingForBus, !turns.order.isEmpty else { return }
+        guard turns.source == 0, !turns.waitingForBus, !turns.held, !turns.queues.isEmpty || !turns.readsNow.isEmpty else { return }
         // At the priority GDBus hands calls over at: each pass of the loop
         // reads what came in and runs one round.
         turns.source = g_idle_add_full(G_PRIORITY_DEFAULT, { me in
@@ -109,27 +109,12 @@ extension ServiceBus {
         let started = g_get_monotonic_time()
         var answers: [(OpaquePointer, Reply)] = []
         turns.isTaking = true
+        turns.readsNow = [:]
         let signalsBefore = turns.outgoing.count
         service.beginGroup()
-        var position = 0
-        while answers.count < Self.roundCalls, !turns.order.isEmpty, g_get_monotonic_time() - started < Self.roundMicros {
-            if position >= turns.order.count { position = 0 }
-            let sender = turns.order[position]
-            guard let call = turns.queues[sender]?.removeFirst() else {
-                turns.order.remove(at: position)
-                continue
-            }
-            answers.append((call.invocation, execute(call.method, call.invocation)))
-            if turns.queues[sender]?.isEmpty ?? true {
-                turns.queues[sender] = nil
-                turns.order.remove(at: position)
-            } else {
-                position += 1
-            }
-        }
-        // The next round starts with the caller whose turn came next.
-        if position > 0 && position < turns.order.count {
-            turns.order = Array(turns.order[position...] + turns.order[..<position])
+        while answers.count < Self.roundCalls, g_get_monotonic_time() - started < Self.roundMicros,
+              let call = turns.queues.next() {
+            answers.append((call.invocation, execute(call.method, call.invocation, as: call.caller)))
         }
         let failure = service.endGroup()
         turns.isTaking = false
@@ -143,7 +128,9 @@ extension ServiceBus {
         }
         turns.source = 0
         if let failure {
-            for dropped in turns.outgoing.cut(keeping: signalsBefore) { g_variant_unref(dropped.arguments) }
+            let dropped = turns.outgoing.cut(keeping: signalsBefore)
+            for signal in dropped { g_variant_unref(signal.arguments) }
+            turns.signalsQueued -= dropped.count
             onLost(failure.message)
             return false
         }
@@ -157,13 +144,17 @@ extension ServiceBus {
     /// batch or round. With nothing sent, the next round may run at once.
     func pump(answered: Bool = false) {
         guard !turns.waitingForBus, !turns.isTaking, connection != nil else { return }
-        guard sendSignals(Self.roundCalls) > 0 || answered else {
+        let sent = sendSignals(Self.roundCalls)
+        let through = turns.signalsQueued - turns.outgoing.count
+        guard sent > 0 || answered else {
+            signalsRouted(through: through)  // (those taken now went to nobody; earlier ones were confirmed)
             scheduleRound()
             return
         }
         turns.waitingForBus = true
         afterBusRoundTrip { [unowned self] in
             turns.waitingForBus = false
+            signalsRouted(through: through)
             pump()
         }
     }
@@ -204,15 +195,46 @@ extension ServiceBus {
         return sent
     }
 
-    /// Answers every waiting call with `reason` (the service is stopping).
+    /// Runs `then` once the signals queued so far have been routed by the
+    /// bus daemon (at once if none waits, or there is no bus to send them
+    /// on). Never waits: the loop goes on meanwhile.
+    func afterSignalsSent(_ then: @escaping () -> Void) {
+        guard connection != nil, turns.signalsQueued > turns.signalsRouted else { return then() }
+        turns.afterRouted.append((turns.signalsQueued, then))
+        if !turns.isTaking { pump() }
+    }
+
+    /// The signals up to number `through` have been routed: what waited for them runs.
+    private func signalsRouted(through: Int) {
+        turns.signalsRouted = max(turns.signalsRouted, through)
+        var ready: [() -> Void] = []
+        while let first = turns.afterRouted.removeFirst() {
+            guard first.through <= turns.signalsRouted else {
+                // (Later ones wait for later signals: put it back in front.)
+                var rest = Queue<(through: Int, then: () -> Void)>()
+                rest.append(first)
+                while let other = turns.afterRouted.removeFirst() { rest.append(other) }
+                turns.afterRouted = rest
+                break
+            }
+            ready.append(first.then)
+        }
+        for then in ready { then() }
+    }
+
+    /// Answers every waiting call with `reason` (the service is stopping);
+    /// what waited for signals to be routed is dropped (a finish not yet
+    /// shown stays due to be announced: the next start announces it).
     func refuseWaiting(_ reason: String) {
         if turns.source != 0 { g_source_remove(turns.source) }
         turns.source = 0
-        for sender in turns.order {
-            while let call = turns.queues[sender]?.removeFirst() {
-                answer(call.invocation, .error(ServiceError(.failed, reason)))
-            }
+        for call in turns.queues.removeAll() {
+            answer(call.invocation, .error(ServiceError(.failed, reason)))
         }
-        (turns.queues, turns.order) = ([:], [])
+        for (_, var calls) in awaitingIdentity {
+            while let call = calls.removeFirst() { answer(call.invocation, .error(ServiceError(.failed, reason))) }
+        }
+        awaitingIdentity = [:]
+        turns.afterRouted = Queue()
     }
 }

@@ -22,7 +22,7 @@ final class ServiceBus: @unchecked Sendable {
     private(set) var connection: OpaquePointer?
     private var ownerID: guint = 0
     /// The current call's arguments, released when it ends.
-    private var held: [OpaquePointer] = []
+    var held: [OpaquePointer] = []
     /// Calls waiting their turn (`ServiceBus+Turns`).
     var turns = Turns()
     /// Called when the name cannot be had or is lost (with a reason).
@@ -56,7 +56,7 @@ final class ServiceBus: @unchecked Sendable {
                  [g_variant_new_uint64(guint64(id)), g_variant_new_string(label), g_variant_new_double(lateness),
                   g_variant_new_uint64(guint64(finish)), g_variant_new_boolean(again ? 1 : 0)])
         }
-        service.signals.flush = { [unowned self] in flush() }
+        service.signals.afterSent = { [unowned self] then in afterSignalsSent(then) }
         service.signals.removed = { [unowned self] id, owner in
             emit("Removed", owner: owner, [g_variant_new_uint64(guint64(id))])
         }
@@ -76,12 +76,15 @@ final class ServiceBus: @unchecked Sendable {
             { _, _, me in  // name acquired
                 guard let me else { return }
                 let bus = Unmanaged<ServiceBus>.fromOpaque(me).takeUnretainedValue()
-                bus.readoptSubscribers()
                 // The call that activated the service may be a client's
                 // Subscribe (`tocsin ls --follow`), which must be in before
                 // the first signal: the bus sent the calls it held once the
-                // name became ours, so they come before this round trip ends.
-                bus.afterBusRoundTrip { bus.onReady() }
+                // name became ours, so they come before this round trip
+                // ends, and are in once their callers are known.
+                bus.readoptSubscribers {
+                    bus.releaseTurns()
+                    bus.afterBusRoundTrip { bus.afterWaitingCallsRouted { bus.onReady() } }
+                }
             },
             { connection, _, me in  // name lost, or never had
                 guard let me else { return }
@@ -106,6 +109,7 @@ final class ServiceBus: @unchecked Sendable {
         for (_, id) in watchers { g_bus_unwatch_name(id) }
         watchers = [:]
         // (Their file stays: the next run takes them back.)
+        if subscribersSave != 0 { writeSubscribers() }
         for (_, subscriber) in subscribers { g_bus_unwatch_name(subscriber.watch) }
         subscribers = [:]
         for (_, known) in callers { g_bus_unwatch_name(known.watch) }
@@ -114,7 +118,8 @@ final class ServiceBus: @unchecked Sendable {
         connection = nil
     }
 
-    /// Returns once what is queued (the signals too) has been written to the bus.
+    /// Returns once what is queued (the signals too) has been written to
+    /// the bus: only as the service stops (it waits on the bus daemon).
     private func flush() {
         sendSignals(.max)
         if let connection, g_dbus_connection_is_closed(connection) == 0 { g_dbus_connection_flush_sync(connection, nil, nil) }
@@ -142,67 +147,6 @@ final class ServiceBus: @unchecked Sendable {
         case error(ServiceError)
     }
 
-    /// Runs one call (in `ServiceBus+Turns`' order) and says its answer,
-    /// which is sent once what it changed is saved.
-    func execute(_ method: String, _ invocation: OpaquePointer) -> Reply {
-        defer {
-            for value in held { g_variant_unref(value) }
-            held = []
-        }
-        do throws(ServiceError) {
-            guard let parameters = g_dbus_method_invocation_get_parameters(invocation) else {
-                throw ServiceError(.invalidArgument, "a call without arguments")  // (GDBus gives an empty tuple)
-            }
-            let caller = try self.caller(of: invocation)
-            if Self.timerMethods.contains(method) { try service.authorize(id(parameters), for: caller) }
-            let reply: [OpaquePointer?]
-            switch method {
-            case "Add":
-                let options = try Variant.options(child(parameters, 2))
-                let id = try service.add(
-                    label: String(cString: g_variant_get_string(child(parameters, 0), nil)),
-                    seconds: g_variant_get_double(child(parameters, 1)), options: options, caller: caller)
-                reply = [g_variant_new_uint64(guint64(id))]
-            case "Pause": try service.pause(id(parameters)); reply = []
-            case "Resume": try service.resume(id(parameters)); reply = []
-            case "Cancel": try service.cancel(id(parameters)); reply = []
-            case "Restart": try service.restart(id(parameters)); reply = []
-            case "Remove": try service.remove(id(parameters)); reply = []
-            case "Adjust":
-                try service.adjust(id(parameters), by: g_variant_get_double(child(parameters, 1)))
-                reply = []
-            case "Snooze":
-                try service.snooze(id(parameters), seconds: g_variant_get_double(child(parameters, 1)))
-                reply = []
-            case "Skip":
-                try service.skip(id(parameters), count: UInt32(g_variant_get_uint32(child(parameters, 1))))
-                reply = []
-            case "SkipUntil":
-                try service.skip(id(parameters), until: g_variant_get_double(child(parameters, 1)))
-                reply = []
-            case "Lap": reply = [g_variant_new_double(try service.lap(id(parameters)))]
-            case "List":
-                return .values(Variant.serialized(service.serializedList(for: caller), type: "(aa{sv})"))
-            case "ListColumns":
-                var count: gsize = 0
-                let names = g_variant_get_strv(child(parameters, 0), &count)
-                defer { g_free(names) }
-                let requested = (0..<Int(count)).compactMap { names?[$0].map { String(cString: $0) } }
-                reply = [Variant.columns(try service.table(requested, for: caller))]
-            case "Watch", "Subscribe":
-                let sender = String(cString: g_dbus_method_invocation_get_sender(invocation))
-                if method == "Watch" { watch(sender) }
-                subscribe(sender, as: caller)
-                reply = []
-            default:
-                throw ServiceError(.invalidArgument, "no method \(method)")
-            }
-            return .values(Variant.tuple(reply))
-        } catch {
-            return .error(error)
-        }
-    }
-
     /// Sends `reply` to `invocation`'s caller (which consumes the invocation).
     func answer(_ invocation: OpaquePointer, _ reply: Reply) {
         switch reply {
@@ -214,6 +158,13 @@ final class ServiceBus: @unchecked Sendable {
     /// Callers by unique name, each with the watch that forgets it
     /// (`ServiceBus+Callers`).
     var callers: [String: (caller: Caller, watch: guint)] = [:]
+    /// Calls of connections the bus has not said who they are yet, in the
+    /// order sent (`ServiceBus+Callers`).
+    var awaitingIdentity: [String: Queue<(method: String, invocation: OpaquePointer)>] = [:]
+    /// What waits for some of those calls to be routed (`afterWaitingCallsRouted`).
+    var routingWaiters: [(Set<String>, () -> Void)] = []
+    /// The idle source that writes the subscribers' file; 0: none due.
+    var subscribersSave: guint = 0
 
     /// Clients that hear the signals (`ServiceBus+Subscribers`), by unique
     /// name, each with who it is and the watch that forgets it.
@@ -228,7 +179,7 @@ final class ServiceBus: @unchecked Sendable {
     var isWatched: Bool { !watchers.isEmpty }
 
     /// Keeps the service up until `sender` leaves the bus.
-    private func watch(_ sender: String) {
+    func watch(_ sender: String) {
         guard let connection, watchers[sender] == nil else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         watchers[sender] = g_bus_watch_name_on_connection(
@@ -242,14 +193,10 @@ final class ServiceBus: @unchecked Sendable {
     }
 
     /// A call's argument `index` (a reference released when the call ends).
-    private func child(_ tuple: OpaquePointer, _ index: Int) -> OpaquePointer {
+    func child(_ tuple: OpaquePointer, _ index: Int) -> OpaquePointer {
         let value = g_variant_get_child_value(tuple, gsize(index))!
         held.append(value)
         return value
-    }
-
-    private func id(_ parameters: OpaquePointer) -> UInt64 {
-        UInt64(g_variant_get_uint64(child(parameters, 0)))
     }
 
     /// Queues a signal about timer `id`, for those who may see it.
@@ -263,6 +210,7 @@ final class ServiceBus: @unchecked Sendable {
     private func emit(_ signal: String, owner: String?, _ values: [OpaquePointer?]) {
         guard connection != nil, let arguments = Variant.tuple(values) else { return }
         turns.outgoing.append((signal, g_variant_ref_sink(arguments), owner))
+        turns.signalsQueued += 1
         if !turns.isTaking { pump() }
     }
 }

@@ -1,4 +1,5 @@
 import CGio
+import CTocsinService
 import Glibc
 import Tocsin
 import TocsinNotify
@@ -6,9 +7,13 @@ import TocsinNotify
 /// `tocsin service`: one engine (polled) and the bus on a GLib main loop on
 /// this thread, so every call, event and save happens on one thread. It
 /// sleeps in `poll` while nothing is due: no wakeups (but a look at the
-/// session's locale before an alarm's notice or a warning, `SessionLocale`). It exits by itself
-/// after `idleExit` seconds with no timer running, suspended or waiting to
-/// start, and no client watching (`Watch`); SIGTERM, SIGHUP and SIGINT end it at once. Running timers are in
+/// session's locale before an alarm's notice or a warning, `SessionLocale`,
+/// and systemd's watchdog, when it asks for one). The loop's thread never
+/// waits on anyone: every bus call it makes is asynchronous. It exits by
+/// itself after `idleExit` seconds with no timer running, suspended or
+/// waiting to start, and no client watching (`Watch`); SIGTERM, SIGHUP and
+/// SIGINT end it at once, and within `signalGrace` whatever the loop is
+/// doing (they are waited for on a thread of their own). Running timers are in
 /// the state file as running either way: they keep counting while it is
 /// gone, and the next call (D-Bus activation) carries them on.
 package final class ServiceMain: @unchecked Sendable {
@@ -29,10 +34,16 @@ package final class ServiceMain: @unchecked Sendable {
         package init() {}
     }
 
+    /// How long a signal waits for the loop to end the service cleanly
+    /// before it ends the process (ms): what was acknowledged is saved.
+    static let signalGrace: Int32 = 900
+
     private let options: Options
     private let loop: OpaquePointer
     private var status: Int32 = 0
     private var idleSource: guint = 0
+    /// The idle source that looks at idleness (`checkIdle`); 0: none due.
+    private var idleCheck: guint = 0
     private var service: TimerService?
     private var bus: ServiceBus?
     private var sessionLocale: SessionLocale?
@@ -52,6 +63,12 @@ package final class ServiceMain: @unchecked Sendable {
             logLine("refusing to run on the system bus (\(address)): the service is per user")
             return 1
         }
+        // Before any thread starts (GDBus's, the notifier's), so that they
+        // all leave the signals to the thread that waits for them.
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = tocsin_service_handle_signals({ me in
+            g_main_loop_quit(Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue().loop)
+        }, me, Self.signalGrace)
         // Texts follow the session's locale (`SessionLocale`), LANGUAGE too:
         // gettext reads it from the environment, which would outrank the
         // session's. Unset before any thread runs.
@@ -100,6 +117,7 @@ package final class ServiceMain: @unchecked Sendable {
             sessionLocale.refresh(bus.connection)
             sessionLocale.planLook()  // (the times of notices and warnings may have moved)
         }
+        service.afterLocale = { then in sessionLocale.whenSettled(then) }
         sessionLocale.connection = { [unowned bus] in bus.connection }
         sessionLocale.nextUnprompted = { [unowned service] after in service.nextUnpromptedText(after: after) }
         service.idleMayChange = { [unowned self] in checkIdle() }
@@ -109,18 +127,14 @@ package final class ServiceMain: @unchecked Sendable {
             ready = true
             watchEngine()
             service.announceUnannounced()
+            _ = tocsin_service_notify("READY=1")
+            stallForTests()
         }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        for signal in [SIGTERM, SIGHUP, SIGINT] {
-            g_unix_signal_add(signal, { me in
-                let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
-                g_main_loop_quit(main.loop)
-                return 0  // G_SOURCE_REMOVE
-            }, me)
-        }
+        keepWatchdogFed()
         bus.own()
         checkIdle()
         g_main_loop_run(loop)
+        _ = tocsin_service_notify("STOPPING=1")
         if ready {  // the journal folded in (every change is in it already)
             do throws(ServiceError) { try service.snapshot() } catch { logLine(error.message) }
         }
@@ -146,18 +160,57 @@ package final class ServiceMain: @unchecked Sendable {
         guard let fd = try? service?.engine.pollFileDescriptor() else { return }
         g_unix_fd_add(fd, G_IO_IN, { _, _, me in
             let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
-            _ = try? main.service?.engine.dispatch()
+            // The events' records are synced once, then their finishes announced.
+            main.service?.deliverEvents { _ = try? main.service?.engine.dispatch() }
             main.sessionLocale?.newTurn()
             main.checkIdle()
             return 1  // G_SOURCE_CONTINUE
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Tells systemd the loop turns, at half the watchdog's interval, if it
+    /// asks for that (`WatchdogSec=` in the unit): a loop that stalls stops
+    /// telling, and systemd restarts the service (its journal holds every
+    /// change it acknowledged).
+    private func keepWatchdogFed() {
+        let interval = tocsin_service_watchdog_usec()
+        guard interval > 0 else { return }
+        _ = tocsin_service_notify("WATCHDOG=1")
+        g_timeout_add_full(G_PRIORITY_HIGH, guint(clamping: max(1, interval / 2000)), { _ in
+            _ = tocsin_service_notify("WATCHDOG=1")
+            return 1  // G_SOURCE_CONTINUE
+        }, nil, nil)
+    }
+
+    /// For tests of the watchdog and of signals: `TOCSIN_SERVICE_TEST_STALL`
+    /// seconds after it is ready, the loop stops turning for good (as a bug
+    /// that never returns would).
+    private func stallForTests() {
+        guard let text = getenv("TOCSIN_SERVICE_TEST_STALL").map({ String(cString: $0) }), let seconds = Double(text),
+              seconds >= 0, seconds < 86400 else { return }
+        g_timeout_add_full(G_PRIORITY_HIGH, guint(seconds * 1000), { _ in
+            logLine("TOCSIN_SERVICE_TEST_STALL: the loop stalls now")
+            while true { sleep(3600) }
+        }, nil, nil)
+    }
+
     /// Nothing runs, waits to start or is watched.
     private var mayExit: Bool { service?.isIdle == true && bus?.isWatched != true }
 
-    /// Starts the idle countdown when nothing runs, stops it when something does.
+    /// Looks at idleness once the loop is idle: a burst of calls or events
+    /// (1,000 finishes announced) asks once; `isIdle` is O(n) in the timers.
     private func checkIdle() {
+        guard options.idleExit != nil, idleCheck == 0 else { return }
+        idleCheck = g_idle_add_full(G_PRIORITY_LOW, { me in
+            let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
+            main.idleCheck = 0
+            main.checkIdleNow()
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Starts the idle countdown when nothing runs, stops it when something does.
+    private func checkIdleNow() {
         guard let idleExit = options.idleExit else { return }
         if mayExit {
             guard idleSource == 0 else { return }

@@ -92,7 +92,10 @@ package final class ServiceStore: @unchecked Sendable {
             if unsyncedFrom == nil { unsyncedFrom = before }
             return
         }
-        if failure == 0 && fdatasync(journal) != 0 { failure = errno }
+        if failure == 0 {
+            journalSyncs += 1
+            if fdatasync(journal) != 0 { failure = errno }
+        }
         if failure == 0 { unsyncedFrom = nil }
         guard failure != 0 else { return }
         if ftruncate(journal, before) != 0 {
@@ -105,6 +108,8 @@ package final class ServiceStore: @unchecked Sendable {
 
     /// Where the lines appended without a sync begin; nil when all are synced.
     private var unsyncedFrom: off_t?
+    /// The journal's fdatasyncs so far (for tests: what a burst costs).
+    package private(set) var journalSyncs = 0
 
     /// Syncs the lines appended with `sync` false.
     /// - Throws: the system's reason; the lines are then still unsynced
@@ -112,6 +117,7 @@ package final class ServiceStore: @unchecked Sendable {
     func syncJournal() throws(StoreError) {
         guard unsyncedFrom != nil else { return }
         if syncFailure != 0 { throw StoreError(errno: syncFailure, path: journalPath) }
+        journalSyncs += 1
         guard fdatasync(journal) == 0 else { throw StoreError(errno: errno, path: journalPath) }
         unsyncedFrom = nil
     }

@@ -53,17 +53,27 @@ extension SessionLocale {
         tocsin_thread_locale_exists(locale) != 0
     }
 
-    /// The user manager's environment (`org.freedesktop.systemd1.Manager`'s
-    /// `Environment`), nil if there is no user manager on the bus.
-    static func managerEnvironment(_ connection: OpaquePointer) -> [String: String]? {
-        var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(
+    /// Asks for the user manager's environment (`org.freedesktop.systemd1.Manager`'s
+    /// `Environment`); `then` gets it on this thread's loop, or nil if there
+    /// is no user manager on the bus or it did not answer within 250 ms.
+    static func askManagerEnvironment(_ connection: OpaquePointer, then: @escaping ([String: String]?) -> Void) {
+        final class Box {
+            let then: ([String: String]?) -> Void
+            init(_ then: @escaping ([String: String]?) -> Void) { self.then = then }
+        }
+        g_dbus_connection_call(
             connection, "org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.DBus.Properties", "Get",
             Variant.tuple([g_variant_new_string("org.freedesktop.systemd1.Manager"), g_variant_new_string("Environment")]),
-            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 250, nil, &error)
-        if let error { g_error_free(error) }
-        guard let reply else { return nil }
-        defer { g_variant_unref(reply) }
+            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 250, nil, { source, result, box in
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil)
+                let environment = reply.flatMap(SessionLocale.environment(in:))
+                if let reply { g_variant_unref(reply) }
+                Unmanaged<Box>.fromOpaque(box.unsafelyUnwrapped).takeRetainedValue().then(environment)
+            }, Unmanaged.passRetained(Box(then)).toOpaque())
+    }
+
+    /// The environment in a reply to `Get(Manager, Environment)`.
+    private static func environment(in reply: OpaquePointer) -> [String: String]? {
         guard let boxed = g_variant_get_child_value(reply, 0) else { return nil }
         defer { g_variant_unref(boxed) }
         guard let list = g_variant_get_variant(boxed) else { return nil }

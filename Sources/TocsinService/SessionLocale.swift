@@ -7,11 +7,15 @@ import TocsinBase
 /// be started before the session's `LANG` reaches the user manager (systemd
 /// #42960) and would otherwise speak English all day. Whenever one of its
 /// timers starts, changes or rings (and before a notice: `+Looks`), the
-/// service reads the user manager's
-/// environment (what `systemctl --user show-environment` prints) if a user
-/// manager is on the bus, else keeps its own; the threads that write texts
-/// then use that locale (`uselocale`: per thread; `setlocale` is not safe
-/// while other threads run).
+/// service asks for the user manager's environment (what `systemctl --user
+/// show-environment` prints) if a user manager is on the bus, else keeps its
+/// own; the threads that write texts then use that locale (`uselocale`: per
+/// thread; `setlocale` is not safe while other threads run).
+///
+/// The asking never waits: the answer comes back on the loop, which serves
+/// calls meanwhile. What must be written in the answer's language (a
+/// finish's alert) waits for it (`whenSettled`), a quarter of a second at
+/// most; a refusal written meanwhile takes the locale known before.
 ///
 /// Main-loop thread only.
 final class SessionLocale {
@@ -39,6 +43,9 @@ final class SessionLocale {
     /// Read already in this turn of the loop (`newTurn`): a burst of events
     /// (every alarm re-aimed after a clock change) asks once.
     private var readThisTurn = false
+    /// An answer is awaited; what waits for it (`whenSettled`).
+    private var asking = false
+    private var settled: [() -> Void] = []
     private var made: [Choice: ThreadLocale] = [:]
     /// Called on this thread with the new locale whenever it changes (and
     /// once by `start`); this thread already uses it.
@@ -63,12 +70,30 @@ final class SessionLocale {
     /// The engine's batch of events has been handled: the next event reads again.
     func newTurn() { readThisTurn = false }
 
-    /// Reads the user manager's environment (never starting one; a quarter
-    /// of a second at most; once per turn) and follows it if it names a locale.
+    /// Asks for the user manager's environment (never starting one; a
+    /// quarter of a second at most; once per turn, and not while an answer
+    /// is awaited) and follows it, once it comes, if it names a locale.
     func refresh(_ connection: OpaquePointer?) {
-        guard !readThisTurn, let connection else { return }
+        guard !readThisTurn, !asking, let connection else { return }
         readThisTurn = true
-        guard let environment = Self.managerEnvironment(connection) else { return }
+        asking = true
+        Self.askManagerEnvironment(connection) { [self] environment in
+            asking = false
+            if let environment { follow(environment) }
+            let waiting = settled
+            settled = []
+            for then in waiting { then() }
+        }
+    }
+
+    /// Runs `then` once the locale asked for is in use (at once if none is
+    /// awaited).
+    func whenSettled(_ then: @escaping () -> Void) {
+        guard asking else { return then() }
+        settled.append(then)
+    }
+
+    private func follow(_ environment: [String: String]) {
         let named = environment.filter { Self.names.contains($0.key) && !$0.value.isEmpty }
         // A user manager that has not been told the locale knows less than we do.
         guard named.keys.contains(where: { $0 != "LANGUAGE" }) else { return }

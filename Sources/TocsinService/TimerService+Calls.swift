@@ -9,7 +9,7 @@ extension TimerService {
     /// `caller`: who asks (a sandboxed app owns the timer, and may wait
     /// only for its own).
     package func add(label: String, seconds: Double, options: [String: ServiceValue],
-                     caller: Caller = .user) throws(ServiceError) -> UInt64 {
+                     caller: Caller) throws(ServiceError) -> UInt64 {
         let request = try AddRequest(label: label, seconds: seconds, options: options) { other in
             entries[other].map { caller.owns($0.owner) } ?? false
         }
@@ -35,7 +35,6 @@ extension TimerService {
         entry.owner = caller.app
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
-            if let tick = request.tick { try engine.setTickInterval(nanoseconds: tick, for: timer) }
             if request.clock == .awake { try engine.setClock(.awake, for: timer) }
             if request.wake { try engine.setWake(true, for: timer) }
             if let until = request.skipUntil {

@@ -21,7 +21,7 @@ extension TimerService {
             // A call saved its own change before answering: save only what
             // came from elsewhere (the alert's buttons, a chained start).
             if savedStates[id] != event.state { saveAfterEvent([id]) }
-            if let properties = properties(of: entry) { signals.changed(id, properties) }
+            if let properties = properties(of: entry) { afterEventsSaved { [unowned self] in signals.changed(id, properties) } }
         case .finish:
             let lateness = Nanos.seconds(event.lateness.nanoseconds)
             entry.finishedAt = Nanos.seconds(Clocks.realtime()) - lateness
@@ -30,13 +30,8 @@ extension TimerService {
             let wasHeld = entry.heldRecord != nil
             entry.heldRecord = nil
             entries[id] = entry
-            // Recorded as due to be announced before anything is: killed from
-            // here on, the next start announces it again (at least once). If
-            // it cannot be written, it is announced all the same: a ring
-            // missed is worse than one repeated after a crash.
-            saveAfterEvent([id])
             if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
-            announce(id, lateness: lateness, late: wasHeld, again: false)
+            recordThenAnnounce(id, lateness: lateness, late: wasHeld)
             startWaiting(after: id)
         }
     }
@@ -51,18 +46,32 @@ extension TimerService {
         }
     }
 
-    /// Tells of timer `id`'s last finish: `Finished` and `FinishAnnounced`
-    /// (written out to the bus), then its alert, which replaces the
-    /// notification recorded for the timer. It is recorded as announced once
-    /// the alert is up or could not be (`noteAnnounced`); until then a
-    /// restart announces it again, and the alert's stack tag keeps that to
-    /// one notification even where its id was not recorded yet.
+    /// Tells of timer `id`'s last finish: `Finished` and `FinishAnnounced`,
+    /// then, once the bus daemon has routed them (never waiting for it: the
+    /// loop goes on), its alert, which replaces the notification recorded
+    /// for the timer. It is recorded as announced once the alert is up or
+    /// could not be (`noteAnnounced`); until then a restart announces it
+    /// again, and the alert's stack tag keeps that to one notification even
+    /// where its id was not recorded yet.
     func announce(_ id: UInt64, lateness: Double, late: Bool, again: Bool) {
         guard let entry = entries[id] else { return }
         let label = (try? engine.label(of: entry.timer)) ?? ""
         signals.finished(id, label, lateness)
         signals.finishAnnounced(id, label, lateness, entry.finishes, again)
-        signals.flush()
+        let finishes = entry.finishes
+        signals.afterSent { [unowned self] in
+            // Written in the session's language (asked for at the event).
+            afterLocale { [unowned self] in
+                // (Gone, or finished again meanwhile: that finish's own announcement shows.)
+                guard entries[id]?.finishes == finishes, entries[id]?.announced == false else { return }
+                showFinish(id, label: label, lateness: lateness, late: late)
+            }
+        }
+    }
+
+    /// The alert of timer `id`'s last finish (its signals are out).
+    private func showFinish(_ id: UInt64, label: String, lateness: Double, late: Bool) {
+        guard let entry = entries[id] else { return }
         if entry.settings.popup || entry.settings.sound, let notifier {
             let override = late ? lateAlert(entry, label: label, lateness: lateness) : nil
             let shows = override?.popup ?? entry.settings.popup
@@ -86,6 +95,8 @@ extension TimerService {
 
     /// Starts the timers that wait for timer `id` to finish.
     private func startWaiting(after id: UInt64) {
+        // (O(n) without a sort when none waits: 1,000 alarms ringing at once.)
+        guard entries.values.contains(where: { $0.after == id }) else { return }
         var started: [UInt64] = []
         for (other, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.after == id {
             entries[other]?.after = nil

@@ -13,6 +13,10 @@ extension TimerService {
         idsByHandle[entry.timer.rawValue] = entry.id
         let id = entry.id
         if entry.heldRecord == nil { attachAlert(entry) }
+        // No ticks: nothing of the service hears them (a record from before
+        // 0.9 may carry any interval, down to 1 ns).
+        try? engine.setTickInterval(nanoseconds: 0, for: entry.timer)
+        try? engine.setEventKinds([.stateChange, .finish], for: entry.timer)
         try? engine.setHandler(for: entry.timer) { [unowned self] event in handle(event, of: id) }
     }
 

@@ -14,18 +14,18 @@ extension TimerService {
     }
 
     /// Every timer's properties that `caller` may see, in creation order (`List`).
-    package func list(for caller: Caller = .user) -> [[(String, ServiceValue)]] {
+    package func list(for caller: Caller) -> [[(String, ServiceValue)]] {
         table(of: listing(for: caller), Column.allCases).rows()
     }
 
     /// `List`'s reply, serialized (`PropertyListEncoder`).
-    package func serializedList(for caller: Caller = .user) -> [UInt8] {
+    package func serializedList(for caller: Caller) -> [UInt8] {
         PropertyListEncoder.encode(table(of: listing(for: caller), Column.allCases))
     }
 
     /// The columns `names` (every column if it is empty; `id` always) of
     /// every timer, in creation order (`ListColumns`).
-    package func table(_ names: [String], for caller: Caller = .user) throws(ServiceError) -> TimerTable {
+    package func table(_ names: [String], for caller: Caller) throws(ServiceError) -> TimerTable {
         let columns = try TimerTable.columns(named: names).get()
         return table(of: listing(for: caller), columns)
     }

@@ -75,9 +75,8 @@ extension TimerService {
         entry.finishes += 1
         entry.announced = false
         entries[id] = entry
-        saveAfterEvent([id])
-        announce(id, lateness: max(0, now - until), late: false, again: false)
-        if let properties = properties(of: entry) { signals.changed(id, properties) }
+        recordThenAnnounce(id, lateness: max(0, now - until), late: false)
+        if let properties = properties(of: entry) { afterEventsSaved { [unowned self] in signals.changed(id, properties) } }
     }
 }
 

@@ -16,7 +16,9 @@ extension TimerService {
     /// that came from events) go along.
     /// - Throws: `.failed` with the system's reason when nothing could be
     ///   written; the journal and snapshot are then as they were.
-    func save(_ ids: [UInt64]) throws(ServiceError) {
+    /// `events`: written without a sync, which `flushEvents` does for all of
+    /// them together (see `TimerService+EventSaves`).
+    func save(_ ids: [UInt64], events: Bool = false) throws(ServiceError) {
         guard let store else { return }
         guard !savingStopped else { throw ServiceError(.failed, "cannot save the change: the service is stopping") }
         let all = ids + unsaved.filter { !ids.contains($0) }.sorted()
@@ -35,7 +37,7 @@ extension TimerService {
             }
         }
         do throws(StoreError) {
-            try store.append(lines, sync: !grouping)
+            try store.append(lines, sync: !grouping && !events)
         } catch {
             throw ServiceError(.failed, "cannot save the change: \(error)")
         }
@@ -71,19 +73,6 @@ extension TimerService {
                 savingStopped = true
                 return ServiceError(.failed, "cannot save the change: \(error) (\(failure.message))")
             }
-        }
-    }
-
-    /// `save`, for a change that has happened already (an event: a finish,
-    /// a chained start, a notification's id) and cannot be refused: if it
-    /// cannot be written now, it goes with the next save that can (said
-    /// once on standard error).
-    func saveAfterEvent(_ ids: [UInt64]) {
-        do throws(ServiceError) {
-            try save(ids)
-        } catch {
-            if unsaved.isEmpty { logLine("\(error.message); kept to write with the next change") }
-            unsaved.formUnion(ids)
         }
     }
 

@@ -11,8 +11,10 @@ package struct ServiceSignals {
     /// Id, label, lateness, the finish's number, and whether it may have
     /// been announced before (a restart since it was recorded).
     package var finishAnnounced: (UInt64, String, Double, UInt64, Bool) -> Void = { _, _, _, _, _ in }
-    /// Writes out the signals sent so far (returns once the bus has them).
-    package var flush: () -> Void = {}
+    /// Runs its argument once the signals sent so far have been routed by
+    /// the bus (never waiting: later, on the service's loop; at once
+    /// without a bus).
+    package var afterSent: (@escaping () -> Void) -> Void = { then in then() }
     /// Id and owner (nil: the user's) of a timer removed.
     package var removed: (UInt64, String?) -> Void = { _, _ in }
 
@@ -121,6 +123,19 @@ package final class TimerService: @unchecked Sendable {
     /// Called before a timer's start, change or ring is handled, while
     /// texts about it may be written (`SessionLocale`).
     var localeMayChange: () -> Void = {}
+    /// Runs its argument once the session's locale asked for by
+    /// `localeMayChange` is known (`SessionLocale.whenSettled`; at once
+    /// without one): a finish's alert is written in it.
+    var afterLocale: (@escaping () -> Void) -> Void = { then in then() }
+    /// What events have to say (their signals, a finish's announcement),
+    /// said in order once their records are synced (`flushEvents`).
+    var eventSignals: [() -> Void] = []
+    /// Event records were written to the journal and not synced yet.
+    var eventsUnsynced = false
+    /// The timers whose unsynced event records those are.
+    var unsyncedEventIDs: Set<UInt64> = []
+    /// The idle source that runs `flushEvents` (0: none due).
+    var eventFlush: guint = 0
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -150,6 +165,10 @@ package final class TimerService: @unchecked Sendable {
             }
         }
         if let store { restore(from: store) }
+    }
+
+    deinit {
+        if eventFlush != 0 { g_source_remove(eventFlush) }
     }
 
     /// Keeps the summary's id (nil: closed). In the snapshot only: it

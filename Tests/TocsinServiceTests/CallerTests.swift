@@ -46,11 +46,11 @@ import Tocsin
 
     @Test func aSandboxedAppSeesAndControlsOnlyTheTimersItMade() throws {
         let service = try service()
-        let tea = try service.add(label: "Tea", seconds: 60, options: [:])
+        let tea = try service.add(label: "Tea", seconds: 60, options: [:], caller: .user)
         let work = try service.add(label: "Work", seconds: 1500, options: [:], caller: app)
-        let appsIDs = try service.table([], for: app).ids, allIDs = try service.table(["owner"]).ids
+        let appsIDs = try service.table([], for: app).ids, allIDs = try service.table(["owner"], for: .user).ids
         #expect(service.list(for: app).count == 1 && appsIDs == [work])
-        #expect(service.list().count == 2 && allIDs == [tea, work])
+        #expect(service.list(for: .user).count == 2 && allIDs == [tea, work])
         #expect(throws: ServiceError(.notPermitted, "timer \(tea) is not org.example.Pomodoro's: a sandboxed app controls only the timers it made")) {
             try service.authorize(tea, for: app)
         }
@@ -61,7 +61,7 @@ import Tocsin
             try service.add(label: "Break", seconds: 300, options: ["after": .id(tea)], caller: app)
         }
         _ = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)], caller: app)
-        let owners = service.list().map { row in row.first { $0.0 == "owner" }?.1 }
+        let owners = service.list(for: .user).map { row in row.first { $0.0 == "owner" }?.1 }
         #expect(owners == [nil, .text("org.example.Pomodoro"), .text("org.example.Pomodoro")])
         // The owner is in the journal, and comes back.
         let again = try self.service()
@@ -78,7 +78,7 @@ import Tocsin
             ($0 as? ServiceError)?.kind == .limitReached && ($0 as? ServiceError)?.message.contains("tocsin rm --owner") == true
         }
         _ = try service.add(label: "Other", seconds: 60, options: [:], caller: Caller(app: "org.example.Other"))
-        _ = try service.add(label: "Mine", seconds: 60, options: [:])  // the user's do not count
-        #expect(service.list().count == 4)
+        _ = try service.add(label: "Mine", seconds: 60, options: [:], caller: .user)  // the user's do not count
+        #expect(service.list(for: .user).count == 4)
     }
 }

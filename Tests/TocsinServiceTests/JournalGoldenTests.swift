@@ -46,14 +46,14 @@ import Tocsin
     }
 
     func addEveryKind(_ service: TimerService) throws {
-        _ = try service.add(label: "Tea", seconds: 60, options: ["ring": .number(0)])
+        _ = try service.add(label: "Tea", seconds: 60, options: ["ring": .number(0)], caller: .user)
         _ = try service.add(label: "Egg", seconds: 300, options: [
             "start": .flag(false), "alert": .flag(false), "sound": .flag(false), "live": .flag(false),
             "warn": .number(30), "clock": .text("awake"), "snooze": .number(600), "ring": .number(120),
             "sound_file": .text("/etc/hostname"), "volume": .number(-12.5), "fade": .number(15),
             "pause_media": .flag(false),
-        ])
-        _ = try service.add(label: "Wake", seconds: 0, options: ["calendar": .text("Mon..Fri 07:00 UTC")])
+        ], caller: .user)
+        _ = try service.add(label: "Wake", seconds: 0, options: ["calendar": .text("Mon..Fri 07:00 UTC")], caller: .user)
     }
 
     @Test func eachAddIsWrittenAs080WroteIt() throws {
@@ -69,7 +69,7 @@ import Tocsin
         fputs(Self.golden.joined(separator: "\n") + "\n", file)
         fclose(file)
         let service = try service()
-        let rows = service.list()
+        let rows = service.list(for: .user)
         #expect(rows.count == 3)
         func value(_ name: String, _ row: Int) -> ServiceValue? { rows[row].first { $0.0 == name }?.1 }
         #expect(value("live", 1) == .flag(false) && value("warn", 1) == .number(30) && value("snooze", 1) == .number(600))
@@ -98,7 +98,7 @@ import Tocsin
         let engine = Self.golden[0][Self.golden[0].firstRange(of: #","engine":"#)!.lowerBound...]
         fputs(#"{"change":1,"id":1,"kind":"countdown","alert":true,"sound":false"# + engine + "\n", file)
         fclose(file)
-        let rows = try service().list()
+        let rows = try service().list(for: .user)
         #expect(rows.count == 1)
         func value(_ name: String) -> ServiceValue? { rows.first?.first { $0.0 == name }?.1 }
         #expect(value("live") == .flag(true) && value("ring") == .number(0) && value("snooze") == .number(300))

@@ -8,15 +8,15 @@ import Tocsin
 @Suite struct ServiceTimerTests {
     @Test func fromColumnsAsFromDictionaries() throws {
         let service = TimerService(engine: try TimerEngine(delivery: .manualClock), store: nil, notifier: nil)
-        let tea = try service.add(label: "Tea", seconds: 300, options: ["ring": .number(0)])
-        _ = try service.add(label: "Break", seconds: 60, options: ["after": .id(tea)])
-        _ = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch")])
-        _ = try service.add(label: "Wake", seconds: 0, options: ["calendar": .text("daily UTC")])
-        let egg = try service.add(label: "Egg", seconds: 1, options: [:])
-        try service.engine.advance(by: .seconds(2))
+        let tea = try service.add(label: "Tea", seconds: 300, options: ["ring": .number(0)], caller: .user)
+        _ = try service.add(label: "Break", seconds: 60, options: ["after": .id(tea)], caller: .user)
+        _ = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch")], caller: .user)
+        _ = try service.add(label: "Wake", seconds: 0, options: ["calendar": .text("daily UTC")], caller: .user)
+        let egg = try service.add(label: "Egg", seconds: 1, options: [:], caller: .user)
+        try service.deliverEvents { try service.engine.advance(by: .seconds(2)) }
         try service.pause(tea)
-        let fromColumns = ServiceTimer.timers(in: try service.table([]))
-        let fromRows = service.list().map { ServiceTimer(Dictionary($0, uniquingKeysWith: { first, _ in first })) }
+        let fromColumns = ServiceTimer.timers(in: try service.table([], for: .user))
+        let fromRows = service.list(for: .user).map { ServiceTimer(Dictionary($0, uniquingKeysWith: { first, _ in first })) }
         #expect(fromColumns.count == 5)
         for (columns, rows) in zip(fromColumns, fromRows) {
             #expect(columns.id == rows.id && columns.label == rows.label && columns.kind == rows.kind)

@@ -19,79 +19,79 @@ import Tocsin
     }
 
     func value(_ name: String, of id: UInt64, in service: TimerService) -> ServiceValue? {
-        service.list().first { $0.contains { $0.0 == "id" && $0.1 == .id(id) } }?.first { $0.0 == name }?.1
+        service.list(for: .user).first { $0.contains { $0.0 == "id" && $0.1 == .id(id) } }?.first { $0.0 == name }?.1
     }
 
     @Test func idsAreStableAndAFinishIsSignalledOnce() throws {
         let service = try service()
         var finished: [(UInt64, String)] = []
         service.signals.finished = { id, label, _ in finished.append((id, label)) }
-        let tea = try service.add(label: "Tea", seconds: 2, options: [:])
-        let egg = try service.add(label: "Egg", seconds: 1, options: ["start": .flag(false)])
+        let tea = try service.add(label: "Tea", seconds: 2, options: [:], caller: .user)
+        let egg = try service.add(label: "Egg", seconds: 1, options: ["start": .flag(false)], caller: .user)
         #expect((tea, egg) == (1, 2))
         #expect(value("state", of: egg, in: service) == .text("idle"))
-        try service.engine.advance(by: .seconds(2))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(2)) }
         #expect(finished.map(\.0) == [tea] && finished.map(\.1) == ["Tea"])
         #expect(value("state", of: tea, in: service) == .text("finished"))
         try service.remove(tea)
-        #expect(try service.add(label: "Rice", seconds: 1, options: [:]) == 3)  // never reused
+        #expect(try service.add(label: "Rice", seconds: 1, options: [:], caller: .user) == 3)  // never reused
     }
 
     @Test func aTimerWaitsForTheOneBeforeIt() throws {
         let service = try service()
-        let work = try service.add(label: "Work", seconds: 25, options: [:])
-        let rest = try service.add(label: "Break", seconds: 5, options: ["after": .id(work)])
+        let work = try service.add(label: "Work", seconds: 25, options: [:], caller: .user)
+        let rest = try service.add(label: "Break", seconds: 5, options: ["after": .id(work)], caller: .user)
         #expect(!service.isIdle)
-        try service.engine.advance(by: .seconds(25))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(25)) }
         #expect(value("state", of: rest, in: service) == .text("running"))
-        try service.engine.advance(by: .seconds(5))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(5)) }
         #expect(service.isIdle)
     }
 
     @Test func badCallsNameTheirError() throws {
         let service = try service()
-        let tea = try service.add(label: "Tea", seconds: 5, options: [:])
+        let tea = try service.add(label: "Tea", seconds: 5, options: [:], caller: .user)
         #expect(throws: ServiceError(.noSuchTimer, "no timer 99")) { try service.pause(99) }
         #expect { try service.resume(tea) } throws: { ($0 as? ServiceError)?.kind == .wrongState }
-        #expect { _ = try service.add(label: "", seconds: 0, options: [:]) } throws: {
+        #expect { _ = try service.add(label: "", seconds: 0, options: [:], caller: .user) } throws: {
             ($0 as? ServiceError)?.kind == .invalidArgument
         }
-        #expect { _ = try service.add(label: "", seconds: 1, options: ["tick": .text("1")]) } throws: {
+        #expect { _ = try service.add(label: "", seconds: 1, options: ["tick": .text("1")], caller: .user) } throws: {
             ($0 as? ServiceError)?.kind == .invalidArgument
         }
         #expect { try service.adjust(tea, by: .nan) } throws: { ($0 as? ServiceError)?.kind == .invalidArgument }
-        #expect(service.list().count == 1)  // a failed Add leaves nothing
+        #expect(service.list(for: .user).count == 1)  // a failed Add leaves nothing
     }
 
     @Test func addsBeyondTheTimerLimitAreRefusedUntilOneIsRemoved() throws {
         let service = try service(store: false)
         service.limits.timers = 2
-        let tea = try service.add(label: "Tea", seconds: 1, options: [:])
-        _ = try service.add(label: "Egg", seconds: 5, options: [:])
-        try service.engine.advance(by: .seconds(1))  // a finished timer still counts
+        let tea = try service.add(label: "Tea", seconds: 1, options: [:], caller: .user)
+        _ = try service.add(label: "Egg", seconds: 5, options: [:], caller: .user)
+        try service.deliverEvents { try service.engine.advance(by: .seconds(1)) }  // a finished timer still counts
         #expect(throws: ServiceError(.limitReached, "the service keeps at most 2 timers, finished ones included until "
                                      + "removed: remove some (tocsin rm --finished), or raise tocsin service --max-timers")) {
-            try service.add(label: "Rice", seconds: 1, options: [:])
+            try service.add(label: "Rice", seconds: 1, options: [:], caller: .user)
         }
-        #expect(service.list().count == 2)
+        #expect(service.list(for: .user).count == 2)
         try service.remove(tea)
-        #expect(try service.add(label: "Rice", seconds: 1, options: [:]) == 3)  // (a refused Add takes no id)
+        #expect(try service.add(label: "Rice", seconds: 1, options: [:], caller: .user) == 3)  // (a refused Add takes no id)
     }
 
     @Test func theStateFileKeepsIdsOptionsAndWaits() throws {
         do {
             let service = try service()
-            let work = try service.add(label: "Work", seconds: 60, options: ["sound": .flag(false)])
-            _ = try service.add(label: "Break", seconds: 5, options: ["after": .id(work), "clock": .text("awake")])
+            let work = try service.add(label: "Work", seconds: 60, options: ["sound": .flag(false)], caller: .user)
+            _ = try service.add(label: "Break", seconds: 5, options: ["after": .id(work), "clock": .text("awake")], caller: .user)
             try service.pause(work)
         }
         let again = try service()
-        #expect(again.list().count == 2)
+        #expect(again.list(for: .user).count == 2)
         #expect(value("state", of: 1, in: again) == .text("suspended"))
         #expect(value("after", of: 2, in: again) == .id(1))
         #expect(value("clock", of: 2, in: again) == .text("awake"))
         #expect(again.entries[1]?.settings.sound == false)
-        #expect(try again.add(label: "Next", seconds: 1, options: [:]) == 3)
+        #expect(try again.add(label: "Next", seconds: 1, options: [:], caller: .user) == 3)
     }
 
     @Test func aBrokenStateFileIsSetAsideNotFatal() throws {
@@ -102,7 +102,7 @@ import Tocsin
         fputs("{not json", file)
         fclose(file)
         let service = try service()
-        #expect(service.list().isEmpty)
+        #expect(service.list(for: .user).isEmpty)
         #expect(access(path + ".corrupt", F_OK) == 0)
     }
 
@@ -119,7 +119,7 @@ import Tocsin
 
     @Test func aChangeIsOneJournalLineAndTheJournalIsFoldedIntoASnapshot() throws {
         let service = try service()
-        let tea = try service.add(label: "Tea", seconds: 60, options: [:])
+        let tea = try service.add(label: "Tea", seconds: 60, options: [:], caller: .user)
         try service.pause(tea)
         #expect(fileText(journal).split(separator: "\n").count == 2)
         #expect(access(folder + "/state/timers.json", F_OK) != 0)  // no snapshot yet
@@ -133,20 +133,20 @@ import Tocsin
     @Test func aLineCutShortByACrashIsIgnored() throws {
         do {
             let service = try service()
-            _ = try service.add(label: "Tea", seconds: 60, options: [:])
+            _ = try service.add(label: "Tea", seconds: 60, options: [:], caller: .user)
         }
         let file = fopen(journal, "a")
         fputs("{\"change\":2,\"id\":2,\"kind\":\"coun", file)
         fclose(file)
         let again = try service()
-        #expect(again.list().count == 1)
+        #expect(again.list(for: .user).count == 1)
         #expect(access(folder + "/state/timers.json.corrupt", F_OK) != 0)
     }
 
     @Test func aFinishHeldForAnnouncingSurvivesARestartBeforeIt() throws {
         do {
             let service = try service()
-            _ = try service.add(label: "Bread", seconds: 0.05, options: [:])
+            _ = try service.add(label: "Bread", seconds: 0.05, options: [:], caller: .user)
         }
         usleep(100_000)  // it runs out while no service runs (on the boot clock)
         do {
@@ -159,11 +159,11 @@ import Tocsin
             finished.append(id)
             #expect(lateness >= 0.04)
         }
-        try second.engine.advance(by: .zero)
+        try second.deliverEvents { try second.engine.advance(by: .zero) }
         #expect(finished == [1])
         let third = try service()
         third.signals.finished = { id, _, _ in finished.append(id) }
-        try third.engine.advance(by: .zero)
+        try third.deliverEvents { try third.engine.advance(by: .zero) }
         #expect(finished == [1])  // announced once
     }
 
@@ -171,13 +171,13 @@ import Tocsin
         let service = try service()
         var changes: [(UInt64, ServiceValue?)] = []
         service.signals.changed = { id, properties in changes.append((id, properties.first { $0.0 == "state" }?.1)) }
-        let work = try service.add(label: "Work", seconds: 1500, options: [:])
-        let rest = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)])
-        let walk = try service.add(label: "Walk", seconds: 600, options: ["after": .id(rest)])
-        try service.engine.advance(by: .seconds(1))
+        let work = try service.add(label: "Work", seconds: 1500, options: [:], caller: .user)
+        let rest = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)], caller: .user)
+        let walk = try service.add(label: "Walk", seconds: 600, options: ["after": .id(rest)], caller: .user)
+        try service.deliverEvents { try service.engine.advance(by: .seconds(1)) }
         changes = []
         try service.cancel(work)
-        try service.engine.advance(by: .seconds(1))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(1)) }
         for id in [work, rest, walk] { #expect(value("state", of: id, in: service) == .text("canceled")) }
         #expect(value("after", of: walk, in: service) == nil)
         #expect(service.isIdle)  // nothing waits for a finish that cannot come
@@ -191,8 +191,8 @@ import Tocsin
 
     @Test func removingATimerCancelsTheRestOfItsSequence() throws {
         let service = try service()
-        let work = try service.add(label: "Work", seconds: 1500, options: [:])
-        let rest = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)])
+        let work = try service.add(label: "Work", seconds: 1500, options: [:], caller: .user)
+        let rest = try service.add(label: "Break", seconds: 300, options: ["after": .id(work)], caller: .user)
         try service.remove(work)
         #expect(value("state", of: rest, in: service) == .text("canceled"))
         #expect(service.isIdle)
@@ -200,22 +200,22 @@ import Tocsin
 
     @Test func aTimerWaitingForOneThatNeverStartedDoesNotHoldTheServiceUp() throws {
         let service = try service()
-        let first = try service.add(label: "First", seconds: 60, options: ["start": .flag(false)])
-        let second = try service.add(label: "Second", seconds: 60, options: ["after": .id(first)])
+        let first = try service.add(label: "First", seconds: 60, options: ["start": .flag(false)], caller: .user)
+        let second = try service.add(label: "Second", seconds: 60, options: ["after": .id(first)], caller: .user)
         #expect(service.isIdle)  // First may never start
         try service.restart(first)
         #expect(!service.isIdle)
-        try service.engine.advance(by: .seconds(60))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(60)) }
         #expect(value("state", of: second, in: service) == .text("running"))  // the sequence still holds
     }
 
     @Test func refusalsNameTheTimerItsStateAndTheValue() throws {
         let service = try service()
-        let tea = try service.add(label: "Tea", seconds: 300, options: [:])
-        let soup = try service.add(label: "Soup", seconds: 300, options: [:])
-        let run = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch")])
+        let tea = try service.add(label: "Tea", seconds: 300, options: [:], caller: .user)
+        let soup = try service.add(label: "Soup", seconds: 300, options: [:], caller: .user)
+        let run = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch")], caller: .user)
         try service.pause(tea)
-        try service.engine.advance(by: .seconds(10))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(10)) }
         try service.pause(soup)
         func message(_ body: () throws -> Void) -> String? {
             do { try body() } catch let error as ServiceError { return error.message } catch {}
@@ -230,7 +230,7 @@ import Tocsin
         try service.cancel(tea)
         #expect(message { try service.cancel(tea) } == "Tea was cancelled: only a running or paused timer can be cancelled")
         #expect(message { _ = try service.lap(tea) } == "Tea was cancelled: laps are taken while it runs or is paused")
-        #expect(message { _ = try service.add(label: "X", seconds: -1, options: [:]) }
+        #expect(message { _ = try service.add(label: "X", seconds: -1, options: [:], caller: .user) }
                 == "seconds must be a finite number above 0, at most 100 years; got -1.0")
     }
 
@@ -240,16 +240,16 @@ import Tocsin
     @Test func aGroupOfCallsIsSavedTogether() throws {
         let first = try service()
         first.beginGroup()
-        let tea = try first.add(label: "Tea", seconds: 60, options: [:])
+        let tea = try first.add(label: "Tea", seconds: 60, options: [:], caller: .user)
         #expect(throws: ServiceError(.noSuchTimer, "no timer 99")) { try first.pause(99) }
-        let egg = try first.add(label: "Egg", seconds: 90, options: [:])
+        let egg = try first.add(label: "Egg", seconds: 90, options: [:], caller: .user)
         try first.pause(tea)
         let journal = folder + "/state/timers.journal"
         #expect(try TimerFile.read(journal).count(where: { $0 == UInt8(ascii: "\n") }) == 3)  // written before the sync
         #expect(first.endGroup() == nil)
         #expect(!first.grouping)
         let second = try service()
-        #expect(second.list().compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(tea), .id(egg)])
+        #expect(second.list(for: .user).compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(tea), .id(egg)])
         #expect(value("state", of: tea, in: second) == .text("suspended"))
     }
 
@@ -258,9 +258,9 @@ import Tocsin
     /// and nothing more is written (the service then stops: ServiceBus+Turns).
     @Test func aGroupThatCannotBeSyncedIsCutOffAndSavingStops() throws {
         let first = try service()
-        let kept = try first.add(label: "Kept", seconds: 60, options: [:])  // saved before
+        let kept = try first.add(label: "Kept", seconds: 60, options: [:], caller: .user)  // saved before
         first.beginGroup()
-        _ = try first.add(label: "Lost", seconds: 60, options: [:])
+        _ = try first.add(label: "Lost", seconds: 60, options: [:], caller: .user)
         let journal = folder + "/state/timers.journal"
         #expect(try TimerFile.read(journal).count(where: { $0 == UInt8(ascii: "\n") }) == 2)
         first.store?.syncFailure = EIO
@@ -271,6 +271,6 @@ import Tocsin
         #expect(try TimerFile.read(journal).count(where: { $0 == UInt8(ascii: "\n") }) == 1)
         #expect { try first.pause(kept) } throws: { ($0 as? ServiceError)?.kind == .failed }
         let second = try service()
-        #expect(second.list().compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(kept)])
+        #expect(second.list(for: .user).compactMap { $0.first { $0.0 == "id" }?.1 } == [.id(kept)])
     }
 }

@@ -19,17 +19,17 @@ import Tocsin
 
     @Test func eachKindOfTimerHasItsColumnsAndMinusOneWhereOneDoesNotApply() throws {
         let service = try service()
-        let tea = try service.add(label: "Tea", seconds: 300, options: ["volume": .number(-6), "fade": .number(10)])
-        let run = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch"), "clock": .text("awake")])
-        let wake = try service.add(label: "Wake", seconds: 2_000_000_000, options: ["kind": .text("alarm")])
-        let standup = try service.add(label: "Standup", seconds: 0, options: ["calendar": .text("Mon..Fri 09:00")])
-        let rest = try service.add(label: "Rest", seconds: 60, options: ["after": .id(tea), "live": .flag(false)])
-        try service.engine.advance(by: .seconds(2))
+        let tea = try service.add(label: "Tea", seconds: 300, options: ["volume": .number(-6), "fade": .number(10)], caller: .user)
+        let run = try service.add(label: "Run", seconds: 0, options: ["kind": .text("stopwatch"), "clock": .text("awake")], caller: .user)
+        let wake = try service.add(label: "Wake", seconds: 2_000_000_000, options: ["kind": .text("alarm")], caller: .user)
+        let standup = try service.add(label: "Standup", seconds: 0, options: ["calendar": .text("Mon..Fri 09:00")], caller: .user)
+        let rest = try service.add(label: "Rest", seconds: 60, options: ["after": .id(tea), "live": .flag(false)], caller: .user)
+        try service.deliverEvents { try service.engine.advance(by: .seconds(2)) }
         _ = try service.lap(run)
         _ = try service.lap(run)
         try service.pause(tea)
 
-        let table = try service.table([])
+        let table = try service.table([], for: .user)
         #expect(table.columns.map(\.0) == Column.allCases)
         #expect(table.isWellFormed)
         #expect(column(.id, of: table) == .ids([tea, run, wake, standup, rest]))
@@ -60,10 +60,10 @@ import Tocsin
 
     @Test func rowsLeaveOutWhatDoesNotApplyAsListDoes() throws {
         let service = try service()
-        let egg = try service.add(label: "Egg", seconds: 1, options: [:])
-        let run = try service.add(label: "", seconds: 0, options: ["kind": .text("stopwatch")])
-        try service.engine.advance(by: .seconds(3))
-        let rows = try service.table([]).rows()
+        let egg = try service.add(label: "Egg", seconds: 1, options: [:], caller: .user)
+        let run = try service.add(label: "", seconds: 0, options: ["kind": .text("stopwatch")], caller: .user)
+        try service.deliverEvents { try service.engine.advance(by: .seconds(3)) }
+        let rows = try service.table([], for: .user).rows()
         let names = rows.map { Set($0.map(\.0)) }
         let always: Set = ["id", "label", "kind", "state", "elapsed", "clock", "laps", "live", "warn", "wake",
                            "finishes", "snooze", "ring", "pause_media", "alert", "sound"]
@@ -74,8 +74,8 @@ import Tocsin
         #expect(egg0["laps"] == .numbers([]) && egg0["finishes"] == .id(1) && egg0["kind"] == .text("countdown"))
         let run0 = Dictionary(rows[1], uniquingKeysWith: { first, _ in first })
         #expect(run0["id"] == .id(run) && run0["label"] == .text("") && run0["elapsed"] == .number(3))
-        #expect(service.list().map { $0.map(\.0) } == rows.map { $0.map(\.0) })
-        let table = try service.table([])
+        #expect(service.list(for: .user).map { $0.map(\.0) } == rows.map { $0.map(\.0) })
+        let table = try service.table([], for: .user)
         #expect(PropertyListEncoder.encode(table) == PropertyListEncoder.encode(table.rows()))
     }
 
@@ -84,11 +84,11 @@ import Tocsin
         #expect(try TimerTable.columns(named: ["remaining", "label", "id", "label"]).get() == [.id, .remaining, .label])
         #expect(throws: ServiceError.self) { try TimerTable.columns(named: ["label", "nope"]).get() }
         let service = try service()
-        _ = try service.add(label: "Tea", seconds: 60, options: [:])
-        #expect { _ = try service.table(["Label"]) } throws: {
+        _ = try service.add(label: "Tea", seconds: 60, options: [:], caller: .user)
+        #expect { _ = try service.table(["Label"], for: .user) } throws: {
             ($0 as? ServiceError)?.kind == .invalidArgument && ($0 as? ServiceError)?.message.hasPrefix("no column 'Label'; the columns are id, label,") == true
         }
-        #expect(try service.table(["state"]).columns.map(\.0) == [.id, .state])
+        #expect(try service.table(["state"], for: .user).columns.map(\.0) == [.id, .state])
     }
 
     @Test func aTableGoesThroughGVariantUnchanged() throws {
@@ -100,18 +100,18 @@ import Tocsin
         for index in 0..<50 {
             let options: [String: ServiceValue] = index % 5 == 0 ? ["kind": .text("stopwatch")]
                 : index % 7 == 0 ? ["calendar": .text("*:0/15")] : ["sound_file": .text("\(folder)/ring \(index).ogg")]
-            _ = try service.add(label: "T\(index) é", seconds: Double(index + 1), options: options)
+            _ = try service.add(label: "T\(index) é", seconds: Double(index + 1), options: options, caller: .user)
         }
-        try service.engine.advance(by: .seconds(3))
+        try service.deliverEvents { try service.engine.advance(by: .seconds(3)) }
         for stopwatch in stride(from: 1, through: 50, by: 5) { _ = try service.lap(UInt64(stopwatch)) }
-        for table in [try service.table([]), try service.table(["laps", "label", "kind"]), TimerTable([(.id, .ids([]))])] {
+        for table in [try service.table([], for: .user), try service.table(["laps", "label", "kind"], for: .user), TimerTable([(.id, .ids([]))])] {
             let variant = Variant.columns(table)!
             g_variant_ref_sink(variant)
             defer { g_variant_unref(variant) }
             #expect(String(cString: g_variant_get_type_string(variant)) == "a{sv}")
             #expect(Variant.table(variant) == table)
         }
-        let variant = Variant.columns(try service.table([]))!
+        let variant = Variant.columns(try service.table([], for: .user))!
         g_variant_ref_sink(variant)
         defer { g_variant_unref(variant) }
         var types: [String: String] = [:]

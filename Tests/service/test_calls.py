@@ -233,7 +233,7 @@ def test_the_installed_systemd_unit_is_valid():
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     text = unit.read_text()
-    assert "Type=dbus" in text and "BusName=dev.tocsin.Timers" in text
+    assert "Type=notify" in text and "BusName=dev.tocsin.Timers" in text and "WatchdogSec=" in text
     activation = (Path(os.environ["TOCSIN_SERVICE_DIR"]) / "dev.tocsin.Timers.service").read_text()
     assert "SystemdService=tocsin.service" in activation
     exec_line = next(line for line in activation.splitlines() if line.startswith("Exec="))

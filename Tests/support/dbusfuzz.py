@@ -9,17 +9,24 @@ still answers. dfuzzer itself (github.com/dbus-fuzzer/dfuzzer) is not in
 Debian or PyPI, so it cannot be installed here; this does its job for this
 one service.
 
-    python3 dbusfuzz.py ITERATIONS [SECONDS] [SEED]
+    python3 dbusfuzz.py ITERATIONS [SECONDS] [SEED] [LOG]
+    python3 dbusfuzz.py reduce LOG RESTART
 
 ITERATIONS calls per member (each method; Get, GetAll and Set of each
 property), one round, or with SECONDS above 0 round after round for that
-long. Exits 0 when the service survived, 1 naming the member that broke it
-and the seed that repeats the run.
+long. Exits 0 when the service survived, 1 naming the call that broke it
+and the seed that repeats the run; with LOG, the calls made are written
+there (JSON lines) when it fails. `reduce` replays parts of such a log, each
+on a fresh service that the shell command RESTART starts, down to the
+fewest calls that still break it (the failing call alone first), and
+prints them (scripts/fuzz-dbus.sh does this after a failure).
 Timers it adds are removed at the end; ids below the first one it made are
 never named (the timers made before it stay as they were)."""
 
+import json
 import math
 import random
+import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ElementTree
@@ -45,6 +52,7 @@ class Fuzzer:
         self.target = DBusAddress(PATH, bus_name=NAME, interface=INTERFACE)
         self.calls = 0
         self.made = []         # ids this run added
+        self.log = []          # (method, signature, body) of the calls on the service's interface
         # The first id it makes: the timers below it were made before the run.
         floor = self.call(self.target, "Add", "sda{sv}", ("dbusfuzz", 3600.0, {"alert": ("b", False)}))
         if floor.header.message_type != MessageType.method_return:
@@ -118,7 +126,10 @@ class Fuzzer:
         body = self.arguments(signature)
         if signature.startswith("t") and body[0] < self.floor:
             return None  # a timer made before the run: it must stay as it was
-        reply = self.call(self.target, method, signature, body)
+        self.log.append((method, signature, body))
+        if len(self.log) > 20000:
+            del self.log[:10000]
+        reply = self.call(self.target, method, signature, body, timeout=CALL_TIMEOUT)
         if method == "Add" and reply.header.message_type == MessageType.method_return:
             self.made.append(reply.body[0])
         return reply
@@ -138,10 +149,85 @@ class Fuzzer:
             self.call(self.target, "Remove", "t", (id,))
 
 
+# How long one call may take before the service is taken as stuck.
+CALL_TIMEOUT = 10
+
+
+def described(call):
+    """A call as gdbus would be given it: Add('x', 59.9, {'tick': <5e-324>})."""
+    method, _, body = call
+    return f"{method}{tuple(body)!r}"
+
+
+def write_log(path, calls):
+    with open(path, "w") as out:
+        for method, signature, body in calls:
+            out.write(json.dumps([method, signature, list(body)]) + "\n")
+
+
+def read_log(path):
+    calls = []
+    for line in open(path):
+        method, signature, body = json.loads(line)
+        # a{sv} values were (signature, value) pairs: JSON made them lists
+        body = [{k: tuple(v) for k, v in item.items()} if isinstance(item, dict) else item for item in body]
+        calls.append((method, signature, tuple(body)))
+    return calls
+
+
+def breaks(calls, restart):
+    """True if `calls`, made on a fresh service (`restart`), leave it stuck
+    or gone: a call or a ListColumns after them not answered in time."""
+    subprocess.run(restart, shell=True, check=True, timeout=60)
+    bus = open_dbus_connection(bus="SESSION")
+    target = DBusAddress(PATH, bus_name=NAME, interface=INTERFACE)
+    try:
+        for method, signature, body in calls:
+            bus.send_and_get_reply(new_method_call(target, method, signature, body), timeout=CALL_TIMEOUT)
+        bus.send_and_get_reply(new_method_call(target, "ListColumns", "as", (["id"],)), timeout=CALL_TIMEOUT)
+        return False
+    except Exception:  # a timeout, a closed connection
+        return True
+    finally:
+        bus.close()
+
+
+def reduce(log_path, restart):
+    """The fewest calls of the log that still break the service: the last
+    (failing) one alone if it does, else ddmin over the log, 60 tries at most."""
+    calls = read_log(log_path)
+    if not calls:
+        print("dbusfuzz: the log is empty", file=sys.stderr)
+        return 1
+    if breaks(calls[-1:], restart):
+        calls = calls[-1:]
+    else:
+        chunks, tries = 2, 0
+        while len(calls) > 1 and tries < 60:
+            size = max(1, len(calls) // chunks)
+            for start in range(0, len(calls), size):
+                candidate = calls[:start] + calls[start + size:]
+                tries += 1
+                if candidate and breaks(candidate, restart):
+                    calls, chunks = candidate, max(chunks - 1, 2)
+                    break
+            else:
+                if size == 1:
+                    break
+                chunks = min(len(calls), chunks * 2)
+    print(f"dbusfuzz: reduced to {len(calls)} call(s):")
+    for call in calls:
+        print("  " + described(call))
+    return 0
+
+
 def main():
+    if sys.argv[1] == "reduce":
+        return reduce(sys.argv[2], sys.argv[3])
     iterations = int(sys.argv[1])
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 0
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else int(time.time())
+    log_path = sys.argv[4] if len(sys.argv) > 4 else None
     fuzzer = Fuzzer(seed)
     pid = fuzzer.pid()
     if pid is None:
@@ -157,7 +243,10 @@ def main():
                 try:
                     fuzzer.member(method, signature)
                 except Exception as error:  # a timeout, a closed connection
-                    print(f"dbusfuzz: {method}: {error!r} (seed {seed})", file=sys.stderr)
+                    last = described(fuzzer.log[-1]) if fuzzer.log else method
+                    print(f"dbusfuzz: {last}: {error!r} (seed {seed})", file=sys.stderr)
+                    if log_path:
+                        write_log(log_path, fuzzer.log)
                     return 1
         for name in sorted(properties):
             for _ in range(iterations):

@@ -70,20 +70,10 @@ extension ServiceBus {
     func identify(_ sender: String, then: @escaping (Result<Caller, ServiceError>) -> Void) {
         if let known = callers[sender] { return then(.success(known.caller)) }
         guard let connection else { return then(.failure(ServiceError(.notPermitted, "the bus cannot say who called"))) }
-        final class Box {
-            let then: (GVariantReply) -> Void
-            init(_ then: @escaping (GVariantReply) -> Void) { self.then = then }
+        callAsync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                  "GetConnectionCredentials", Variant.tuple([g_variant_new_string(sender)]), timeout: 5_000) { [unowned self] reply in
+            then(adopt(sender, credentials: reply))
         }
-        let box = Box { [unowned self] reply in then(adopt(sender, credentials: reply)) }
-        g_dbus_connection_call(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
-            Variant.tuple([g_variant_new_string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, { source, result, box in
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                let message = error.map { String(cString: $0.pointee.message) }
-                if let error { g_error_free(error) }
-                Unmanaged<Box>.fromOpaque(box.unsafelyUnwrapped).takeRetainedValue().then(GVariantReply(reply, message))
-            }, Unmanaged.passRetained(box).toOpaque())
     }
 
     /// The bus's answer about `sender`, made a caller (kept, with a watch
@@ -116,17 +106,4 @@ extension ServiceBus {
         callers[sender] = (caller, watch)
         return .success(caller)
     }
-}
-
-/// A method call's reply (owned: released when this goes) or its error.
-final class GVariantReply {
-    let value: OpaquePointer?
-    let error: String?
-
-    init(_ value: OpaquePointer?, _ error: String?) {
-        self.value = value
-        self.error = error
-    }
-
-    deinit { if let value { g_variant_unref(value) } }
 }

@@ -99,22 +99,13 @@ extension ServiceBus {
 
     /// Writes the file once the loop is idle: a burst of subscribers is one write.
     func saveSubscribersSoon() {
-        guard subscribersSave == 0 else { return }
-        subscribersSave = g_idle_add_full(G_PRIORITY_LOW, { me in
-            let bus = Unmanaged<ServiceBus>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
-            bus.subscribersSave = 0
-            bus.writeSubscribers()
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        subscribersSave.schedule()
     }
 
     /// Writes the subscribers' names (atomically: a new file renamed over
     /// the old). Best effort: without the file, a restart loses them.
     func writeSubscribers() {
-        if subscribersSave != 0 {
-            g_source_remove(subscribersSave)
-            subscribersSave = 0
-        }
+        subscribersSave.cancel()
         guard let path = subscribersPath() else { return }
         let text = subscribers.keys.sorted().map { $0 + "\n" }.joined()
         let temporary = path + ".new"
@@ -139,12 +130,9 @@ extension ServiceBus {
     /// Asks the bus its id (`GetId`), asynchronously, once; then `then`.
     private func askBusID(then: @escaping () -> Void) {
         guard knownBusID == nil, let connection else { return then() }
-        final class Box {
-            let then: (OpaquePointer?) -> Void
-            init(_ then: @escaping (OpaquePointer?) -> Void) { self.then = then }
-        }
-        let box = Box { [unowned self] reply in
-            if let reply, let value = g_variant_get_child_value(reply, 0) {
+        callAsync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId",
+                  timeout: 5_000) { [unowned self] reply in
+            if let value = reply.value.flatMap({ g_variant_get_child_value($0, 0) }) {
                 let id = String(cString: g_variant_get_string(value, nil))
                 g_variant_unref(value)
                 // Hex digits only (it names a file).
@@ -152,12 +140,5 @@ extension ServiceBus {
             }
             then()
         }
-        g_dbus_connection_call(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil, nil,
-            G_DBUS_CALL_FLAGS_NONE, 5_000, nil, { source, result, box in
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil)
-                Unmanaged<Box>.fromOpaque(box.unsafelyUnwrapped).takeRetainedValue().then(reply)
-                if let reply { g_variant_unref(reply) }
-            }, Unmanaged.passRetained(box).toOpaque())
     }
 }

@@ -164,18 +164,9 @@ extension ServiceBus {
     /// routed everything this connection sent before, and which GDBus hands
     /// over after everything the daemon sent us before the answer.
     func afterBusRoundTrip(_ then: @escaping () -> Void) {
-        final class Box {
-            let then: () -> Void
-            init(_ then: @escaping () -> Void) { self.then = then }
-        }
         guard let connection else { return then() }
-        g_dbus_connection_call(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil, nil,
-            G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, box in
-                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil) { g_variant_unref(reply) }
-                guard let box else { return }
-                Unmanaged<Box>.fromOpaque(box).takeRetainedValue().then()
-            }, Unmanaged.passRetained(Box(then)).toOpaque())
+        callAsync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId",
+                  timeout: 10_000) { _ in then() }
     }
 
     /// Sends up to `limit` queued signals, in order, each to the

@@ -109,7 +109,7 @@ final class ServiceBus: @unchecked Sendable {
         for (_, id) in watchers { g_bus_unwatch_name(id) }
         watchers = [:]
         // (Their file stays: the next run takes them back.)
-        if subscribersSave != 0 { writeSubscribers() }
+        if subscribersSave.isScheduled { writeSubscribers() }
         for (_, subscriber) in subscribers { g_bus_unwatch_name(subscriber.watch) }
         subscribers = [:]
         for (_, known) in callers { g_bus_unwatch_name(known.watch) }
@@ -163,8 +163,8 @@ final class ServiceBus: @unchecked Sendable {
     var awaitingIdentity: [String: Queue<(method: String, invocation: OpaquePointer)>] = [:]
     /// What waits for some of those calls to be routed (`afterWaitingCallsRouted`).
     var routingWaiters: [(Set<String>, () -> Void)] = []
-    /// The idle source that writes the subscribers' file; 0: none due.
-    var subscribersSave: guint = 0
+    /// Writes the subscribers' file once the loop is idle.
+    lazy var subscribersSave = IdleWork(priority: G_PRIORITY_LOW) { [unowned self] in writeSubscribers() }
 
     /// Clients that hear the signals (`ServiceBus+Subscribers`), by unique
     /// name, each with who it is and the watch that forgets it.

@@ -42,8 +42,8 @@ package final class ServiceMain: @unchecked Sendable {
     private let loop: OpaquePointer
     private var status: Int32 = 0
     private var idleSource: guint = 0
-    /// The idle source that looks at idleness (`checkIdle`); 0: none due.
-    private var idleCheck: guint = 0
+    /// Looks at idleness once the loop is idle (`checkIdle`).
+    private lazy var idleCheck = IdleWork(priority: G_PRIORITY_LOW) { [unowned self] in checkIdleNow() }
     private var service: TimerService?
     private var bus: ServiceBus?
     private var sessionLocale: SessionLocale?
@@ -200,13 +200,7 @@ package final class ServiceMain: @unchecked Sendable {
     /// Looks at idleness once the loop is idle: a burst of calls or events
     /// (1,000 finishes announced) asks once; `isIdle` is O(n) in the timers.
     private func checkIdle() {
-        guard options.idleExit != nil, idleCheck == 0 else { return }
-        idleCheck = g_idle_add_full(G_PRIORITY_LOW, { me in
-            let main = Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
-            main.idleCheck = 0
-            main.checkIdleNow()
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        if options.idleExit != nil { idleCheck.schedule() }
     }
 
     /// Starts the idle countdown when nothing runs, stops it when something does.

@@ -57,19 +57,12 @@ extension SessionLocale {
     /// `Environment`); `then` gets it on this thread's loop, or nil if there
     /// is no user manager on the bus or it did not answer within 250 ms.
     static func askManagerEnvironment(_ connection: OpaquePointer, then: @escaping ([String: String]?) -> Void) {
-        final class Box {
-            let then: ([String: String]?) -> Void
-            init(_ then: @escaping ([String: String]?) -> Void) { self.then = then }
+        callAsync(connection, "org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.DBus.Properties",
+                  "Get", Variant.tuple([g_variant_new_string("org.freedesktop.systemd1.Manager"),
+                                        g_variant_new_string("Environment")]),
+                  flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout: 250) { reply in
+            then(reply.value.flatMap(environment(in:)))
         }
-        g_dbus_connection_call(
-            connection, "org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.DBus.Properties", "Get",
-            Variant.tuple([g_variant_new_string("org.freedesktop.systemd1.Manager"), g_variant_new_string("Environment")]),
-            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 250, nil, { source, result, box in
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil)
-                let environment = reply.flatMap(SessionLocale.environment(in:))
-                if let reply { g_variant_unref(reply) }
-                Unmanaged<Box>.fromOpaque(box.unsafelyUnwrapped).takeRetainedValue().then(environment)
-            }, Unmanaged.passRetained(Box(then)).toOpaque())
     }
 
     /// The environment in a reply to `Get(Manager, Environment)`.

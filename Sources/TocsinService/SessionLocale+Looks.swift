@@ -17,16 +17,10 @@ extension SessionLocale {
     /// a flood of calls asks once); asked after every batch of events and
     /// every call.
     func planLook() {
-        guard lookPlanned == 0 else { return }
-        lookPlanned = g_idle_add_full(G_PRIORITY_LOW, { raw in
-            let locale = Unmanaged<SessionLocale>.fromOpaque(raw.unsafelyUnwrapped).takeUnretainedValue()
-            locale.lookPlanned = 0
-            locale.armLook()
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        lookPlanned.schedule()
     }
 
-    private func armLook() {
+    func armLook() {
         if look != 0 {
             g_source_remove(look)
             look = 0

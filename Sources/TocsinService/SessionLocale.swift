@@ -55,9 +55,9 @@ final class SessionLocale {
     var nextUnprompted: (Int64) -> Int64? = { _ in nil }
     /// The bus connection to read the user manager's environment on.
     var connection: () -> OpaquePointer? = { nil }
-    /// The pending look's and plan's GLib sources (0: none).
+    /// The pending look's GLib source (0: none), and its planning.
     var look: guint = 0
-    var lookPlanned: guint = 0
+    lazy var lookPlanned = IdleWork(priority: G_PRIORITY_LOW) { [unowned self] in armLook() }
 
     /// `environment`: the service's own, as it was started.
     init(environment: [String: String]) {

@@ -57,10 +57,7 @@ extension TimerService {
     /// cuts them off the journal; they are written again with the next
     /// change that can be.
     package func flushEvents() {
-        if eventFlush != 0 {
-            g_source_remove(eventFlush)
-            eventFlush = 0
-        }
+        eventFlush.cancel()
         if eventsUnsynced, let store {
             eventsUnsynced = false
             do throws(StoreError) {
@@ -80,12 +77,6 @@ extension TimerService {
     /// Runs `flushEvents` once the loop is idle (without a loop, as in
     /// tests, `deliverEvents` or a call runs it).
     private func flushEventsSoon() {
-        guard eventFlush == 0 else { return }
-        eventFlush = g_idle_add_full(G_PRIORITY_DEFAULT, { me in
-            let service = Unmanaged<TimerService>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue()
-            service.eventFlush = 0
-            service.flushEvents()
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        eventFlush.schedule()
     }
 }

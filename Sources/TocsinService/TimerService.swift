@@ -134,8 +134,8 @@ package final class TimerService: @unchecked Sendable {
     var eventsUnsynced = false
     /// The timers whose unsynced event records those are.
     var unsyncedEventIDs: Set<UInt64> = []
-    /// The idle source that runs `flushEvents` (0: none due).
-    var eventFlush: guint = 0
+    /// Runs `flushEvents` once the loop is idle.
+    lazy var eventFlush = IdleWork { [unowned self] in flushEvents() }
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -165,10 +165,6 @@ package final class TimerService: @unchecked Sendable {
             }
         }
         if let store { restore(from: store) }
-    }
-
-    deinit {
-        if eventFlush != 0 { g_source_remove(eventFlush) }
     }
 
     /// Keeps the summary's id (nil: closed). In the snapshot only: it

@@ -104,6 +104,16 @@ extension EngineCore {
         let slot = slots[index]
         slot.pointee.hold(at: now)
         slot.pointee.state = state
+        if slot.pointee.flags.contains(.ticking), var schedule = ticks[index], schedule.folded > 0 {
+            // Held before a folded tick fell due (a handler of the same round):
+            // the ticks it skipped past the time held are not missed yet.
+            let due = UInt64(max(0, slot.pointee.anchor) / schedule.interval) + 1
+            if schedule.next > due {
+                schedule.folded -= min(schedule.folded, schedule.next - due)
+                schedule.next = due
+                ticks[index] = schedule
+            }
+        }
         disarm(index)
         if index == wallOwner { wallDirty = true }
         enqueueState(of: index, at: now)

@@ -43,7 +43,10 @@ package struct Caller: Equatable, Sendable {
         let folder = open("/proc/\(pid)", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw ended }
         defer { close(folder) }
-        let info = openat(folder, "root/.flatpak-info", O_RDONLY | O_CLOEXEC)
+        // Not blocking, not following a link, and only a regular file: the
+        // caller's root is the caller's to make (a FIFO there would hold
+        // the service's one thread in open()).
+        let info = openat(folder, "root/.flatpak-info", O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         let failure = errno
         guard info >= 0 else {
             // No such file: not sandboxed, if it is still the same process.
@@ -52,6 +55,11 @@ package struct Caller: Equatable, Sendable {
             guard faccessat(folder, "stat", F_OK, 0) == 0 else { throw ended }
             if failure == ENOENT { return .user }
             throw ServiceError(.notPermitted, "cannot tell whether process \(pid) is sandboxed: \(String(cString: strerror(failure)))")
+        }
+        var status = stat()
+        guard fstat(info, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(info)
+            throw ServiceError(.notPermitted, "process \(pid)'s /.flatpak-info is not a regular file: it cannot be told apart")
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -15,17 +15,17 @@ extension ServiceBus {
     /// that connection's calls wait meanwhile, in order.
     func receive(_ method: String, _ invocation: OpaquePointer) {
         let sender = g_dbus_method_invocation_get_sender(invocation).map { String(cString: $0) } ?? ""
-        if let known = callers[sender] {
-            route(method, invocation, sender: sender, caller: known.caller)
-        } else if connection == nil || sender.isEmpty {
-            // (No bus to ask who it is: refused, as anyone who cannot be told apart.)
-            answer(invocation, .error(ServiceError(.notPermitted, "the bus cannot say who called")))
-        } else if awaitingIdentity[sender] != nil {
+        if awaitingIdentity[sender] != nil {  // (first: its earlier calls go first, even if another asking made it known)
             guard awaitingIdentity[sender]!.count < Self.callsAwaitingIdentity else {
                 return answer(invocation, .error(ServiceError(.limitReached,
                     "\(Self.callsAwaitingIdentity) calls wait already for the bus to say who sent them")))
             }
             awaitingIdentity[sender]!.append((method, invocation))
+        } else if let known = callers[sender] {
+            route(method, invocation, sender: sender, caller: known.caller)
+        } else if connection == nil || sender.isEmpty {
+            // (No bus to ask who it is: refused, as anyone who cannot be told apart.)
+            answer(invocation, .error(ServiceError(.notPermitted, "the bus cannot say who called")))
         } else {
             var waiting = Queue<(method: String, invocation: OpaquePointer)>()
             waiting.append((method, invocation))

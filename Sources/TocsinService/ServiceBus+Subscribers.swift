@@ -61,18 +61,19 @@ extension ServiceBus {
             guard let path = subscribersPath() else { return then() }
             var names = Queue<String>()
             for name in Self.readNames(path, limit: Self.maxSubscribers) { names.append(name) }
-            var pending = 0
+            var (pending, done) = (0, false)
             func more() {
                 while pending < 16, let name = names.removeFirst() {
                     pending += 1
-                    identify(name) { [unowned self] result in
+                    identify(name) { [unowned self] result in  // (at once for one already known)
                         pending -= 1
                         // Gone from the bus (or not the user's any more): not taken back.
                         if case .success(let caller) = result { try? subscribe(name, as: caller) }
                         more()
                     }
                 }
-                if pending == 0 && names.isEmpty {
+                if pending == 0 && names.isEmpty && !done {
+                    done = true
                     writeSubscribers()
                     then()
                 }

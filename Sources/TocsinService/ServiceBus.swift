@@ -178,6 +178,13 @@ final class ServiceBus: @unchecked Sendable {
     /// True while a client that called `Watch` is connected.
     var isWatched: Bool { !watchers.isEmpty }
 
+    /// True while calls wait for their caller to be known or for their
+    /// turn, or answers and signals for the bus: the service may not exit.
+    var hasCallsUnderWay: Bool {
+        !awaitingIdentity.isEmpty || !turns.queues.isEmpty || turns.source != 0 || turns.waitingForBus
+            || !turns.outgoing.isEmpty
+    }
+
     /// Keeps the service up until `sender` leaves the bus.
     func watch(_ sender: String) {
         guard let connection, watchers[sender] == nil else { return }

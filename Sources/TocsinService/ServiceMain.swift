@@ -64,11 +64,16 @@ package final class ServiceMain: @unchecked Sendable {
             return 1
         }
         // Before any thread starts (GDBus's, the notifier's), so that they
-        // all leave the signals to the thread that waits for them.
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = tocsin_service_handle_signals({ me in
-            g_main_loop_quit(Unmanaged<ServiceMain>.fromOpaque(me.unsafelyUnwrapped).takeUnretainedValue().loop)
-        }, me, Self.signalGrace)
+        // all leave the signals to the thread that waits for them. It holds
+        // the loop (a reference of its own: it may run as the process
+        // ends) and quits it now and, for a loop not running yet, once it runs.
+        _ = tocsin_service_handle_signals({ loop in
+            g_main_context_invoke_full(nil, G_PRIORITY_HIGH, { loop in
+                g_main_loop_quit(OpaquePointer(loop))
+                return 0  // G_SOURCE_REMOVE
+            }, loop, nil)
+            g_main_loop_quit(OpaquePointer(loop))
+        }, UnsafeMutableRawPointer(g_main_loop_ref(loop)), Self.signalGrace)
         // Texts follow the session's locale (`SessionLocale`), LANGUAGE too:
         // gettext reads it from the environment, which would outrank the
         // session's. Unset before any thread runs.
@@ -195,7 +200,7 @@ package final class ServiceMain: @unchecked Sendable {
     }
 
     /// Nothing runs, waits to start or is watched.
-    private var mayExit: Bool { service?.isIdle == true && bus?.isWatched != true }
+    private var mayExit: Bool { service?.isIdle == true && bus?.isWatched != true && bus?.hasCallsUnderWay != true }
 
     /// Looks at idleness once the loop is idle: a burst of calls or events
     /// (1,000 finishes announced) asks once; `isIdle` is O(n) in the timers.

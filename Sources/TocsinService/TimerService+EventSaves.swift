@@ -23,10 +23,10 @@ extension TimerService {
     /// with the next save that can (said once on standard error).
     func saveAfterEvent(_ ids: [UInt64]) {
         do throws(ServiceError) {
-            try save(ids, events: true)
+            let written = try save(ids, events: true)
             guard store != nil else { return }
             eventsUnsynced = true
-            unsyncedEventIDs.formUnion(ids)
+            unsyncedEventIDs.formUnion(written)
             flushEventsSoon()
         } catch {
             if unsaved.isEmpty { logLine("\(error.message); kept to write with the next change") }

@@ -18,14 +18,17 @@ extension TimerService {
     ///   written; the journal and snapshot are then as they were.
     /// `events`: written without a sync, which `flushEvents` does for all of
     /// them together (see `TimerService+EventSaves`).
-    func save(_ ids: [UInt64], events: Bool = false) throws(ServiceError) {
-        guard let store else { return }
+    /// - Returns: the timers whose records went into the journal (those
+    ///   that waited in `unsaved` too); none when a snapshot was written.
+    @discardableResult
+    func save(_ ids: [UInt64], events: Bool = false) throws(ServiceError) -> [UInt64] {
+        guard let store else { return [] }
         guard !savingStopped else { throw ServiceError(.failed, "cannot save the change: the service is stopping") }
         let all = ids + unsaved.filter { !ids.contains($0) }.sorted()
-        guard !all.isEmpty else { return }
+        guard !all.isEmpty else { return [] }
         if store.damaged || journalLines + all.count > max(Self.journalLimit, entries.count) {
             try snapshot()
-            return
+            return []
         }
         var lines: [JSON] = []
         for id in all {
@@ -43,6 +46,7 @@ extension TimerService {
         }
         journalLines += lines.count
         noteSaved(all)
+        return all
     }
 
     /// Calls from here to `endGroup` are saved together: each call's lines

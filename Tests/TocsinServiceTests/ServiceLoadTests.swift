@@ -42,6 +42,27 @@ import Tocsin
         #expect(again.list(for: .user).allSatisfy { row in row.contains { $0.0 == "finishes" && $0.1 == .id(1) } })
     }
 
+    /// A record written before 0.9 may carry any tick, down to 1 ns (what
+    /// froze the service): loaded, the timer ticks no more, and its record
+    /// is written back without one.
+    @Test func aRecordsTickIsDroppedWhenLoaded() throws {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.journal", "w")
+        fputs(#"{"change":1,"id":1,"kind":"countdown","alert":false,"sound":false,"live":false,"engine":"#
+              + #"{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818083975182,"#
+              + #""boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413420702300,"#
+              + #""saved_awake_ns":22413420702750,"timers":[{"kind":"countdown","label":"x","duration_ns":59900000000,"#
+              + #""tick_ns":1,"state":"idle","elapsed_ns":0,"laps_ns":[]}]}}"# + "\n", file)
+        fclose(file)
+        let engine = try TimerEngine(delivery: .manualClock)
+        let service = TimerService(engine: engine, store: ServiceStore(path: folder + "/state/timers.json"), notifier: nil)
+        let timer = try #require(service.entries[1]?.timer)
+        let document = try engine.savedDocument(of: [timer])
+        #expect(document.compactEncoded().contains(#""tick_ns":0"#))
+        try service.restart(1)
+        #expect(try service.deliverEvents { try engine.advance(by: .seconds(1)) } == 1)  // its STATE only: no tick
+    }
+
     /// The interface's methods, as its XML declares them.
     static func declaredMethods() -> Set<String> {
         var names: Set<String> = []

@@ -59,8 +59,14 @@ def test_a_poller_at_full_speed_does_not_hold_up_another_call():
     still wait (answered at once as they came, all 2,000 went first)."""
     for index in range(50):
         add(f"Tea {index}", 600, **QUIET)
-    reads, _ = flooder(1, 2000, "ListColumns", "as", [["id", "label"]])
-    add_process, _ = flooder(1, 1, "Add", "sda{sv}", ["Now", 600.0, {}])
+    pid = service_pid()
+    os.kill(pid, signal.SIGSTOP)  # (both wait in its queues: see the next test)
+    try:
+        reads, _ = flooder(1, 2000, "ListColumns", "as", [["id", "label"]])
+        add_process, _ = flooder(1, 1, "Add", "sda{sv}", ["Now", 600.0, {}])
+        time.sleep(0.5)
+    finally:
+        os.kill(pid, signal.SIGCONT)
     (added_at,), errors = answers(add_process)
     read_times, _ = answers(reads)
     before = sum(1 for at in read_times if at <= added_at)

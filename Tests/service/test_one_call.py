@@ -166,7 +166,9 @@ def test_the_watchdog_stops_being_fed_when_the_loop_stalls_and_nothing_is_lost(t
         wait_until(lambda: service_pid() is None and ended(pid), what="the killed service to end")
         activation_environment(TOCSIN_SERVICE_TEST_STALL="")
         assert timers()[tea]["state"] == "running" and service_pid() != pid
-        assert "READY=1" in [text for _, text in systemd.messages(0.5)]
+        seen = []
+        wait_until(lambda: seen.extend(systemd.messages(0.2)) or "READY=1" in [text for _, text in seen],
+                   what="READY=1 from the new service")
         stop_service()
         assert "STOPPING=1" in [text for _, text in systemd.messages(0.3)]
     finally:

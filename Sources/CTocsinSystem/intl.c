@@ -4,6 +4,7 @@
 #include "tocsin_intl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <libintl.h>
 #include <limits.h>
 #include <sched.h>
@@ -33,8 +34,12 @@ static void find_folder(void) {
     }
     Dl_info info;
     char here[PATH_MAX];
-    /* The object this function is in: libtocsin-notify.so, or the program. */
-    if (dladdr((void *)find_folder, &info) && info.dli_fname && realpath(info.dli_fname, here)) {
+    /* The object this function is in: libtocsin-notify.so, or the program.
+       For the program dladdr gives argv[0] ("tocsin" when found through
+       PATH): its file is /proc/self/exe. */
+    int found = dladdr((void *)find_folder, &info) && info.dli_fname;
+    const char *object = found && strcmp(info.dli_fname, program_invocation_name) != 0 ? info.dli_fname : "/proc/self/exe";
+    if (found && realpath(object, here)) {
         char *slash = strrchr(here, '/');
         if (slash) *slash = 0;  /* its folder */
         static const char *const ups[] = {"/../share/locale", "/../../share/locale"};

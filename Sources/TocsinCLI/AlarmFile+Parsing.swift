@@ -11,7 +11,11 @@ extension AlarmFile {
     /// - Throws: the first `Mistake`.
     package static func parse(_ text: String, now: Int64) throws(Mistake) -> AlarmFile {
         var entries: [Entry] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Windows line endings too ("\r\n" is one Character in Swift), and
+        // a byte-order mark before the first line.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, line) in lines.enumerated() {
             let words = try Self.words(of: Substring(line), line: index + 1)
             guard !words.isEmpty else { continue }
             entries.append(try entry(words, line: index + 1, now: now))

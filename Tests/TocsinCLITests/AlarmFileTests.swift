@@ -47,6 +47,24 @@ import TocsinNotify
         #expect(file.entries[0].skipUntil == 1_798_412_400)  // 2026-12-28 00:00 in Berlin
     }
 
+    /// A file from Windows (CRLF endings, a byte-order mark) reads exactly
+    /// as its LF twin (issue 58: it imported as 0 alarms, or with "\r" in
+    /// a label, or as "ring takes a length, not '2m\nevery'").
+    @Test func windowsLineEndingsAndAByteOrderMarkReadAsTheirLFTwin() throws {
+        let lines = ["# from Windows", "every \"Mon..Fri 06:45\" \"Gym\" ring=2m", "every \"Mon 07:00\" \"A\"",
+                     "at \"2026-12-24 18:00:00 +01:00\" \"Xmas\"", ""]
+        let unix = try AlarmFile.parse(lines.joined(separator: "\n"), now: now)
+        #expect(unix.entries.map(\.label) == ["Gym", "A", "Xmas"])
+        let windows = try AlarmFile.parse("\u{FEFF}" + lines.joined(separator: "\r\n"), now: now)
+        #expect(windows == unix)
+        do {
+            _ = try AlarmFile.parse("\u{FEFF}every \"07:00\" \"A\"\r\nevery \"Mon..Fri\" \"B\" ring=61m\r\n", now: now)
+            Issue.record("a ring of 61 min was taken")
+        } catch {
+            #expect(error.line == 2)  // lines counted as in a text editor
+        }
+    }
+
     @Test func aSkipThatIsOverIsNone() throws {
         let file = try AlarmFile.parse("every \"07:00\" \"Wake\" skip_until=\"2026-11-01 00:00:00 Z\"\n", now: now)
         #expect(file.entries[0].skipUntil == nil)

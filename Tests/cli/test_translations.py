@@ -47,6 +47,20 @@ def test_languages_follow_gettexts_order_and_json_stays_english():
     assert run("1.5s", "Tee", "--quiet", LANG="de_DE.UTF-8").stdout == "Tee: abgelaufen nach 00:01.5\n"
 
 
+def test_the_command_found_through_path_finds_its_translations(tmp_path):
+    """The translations are found beside the program (PREFIX/bin and
+    PREFIX/share/locale) however it was started: found through PATH its
+    argv[0] is a bare "tocsin", which once made it fall back to
+    /usr/share/locale and speak English (issue 58)."""
+    bin_folder = os.path.dirname(TOCSIN)
+    clean = {name: value for name, value in os.environ.items()
+             if not name.startswith("LC_") and name not in ("LANGUAGE", "TOCSIN_LOCALEDIR")}
+    result = subprocess.run(["tocsin", "1s", "Tee", "--quiet"], capture_output=True, text=True, timeout=30, cwd=tmp_path,
+                            env={**clean, "PATH": bin_folder + os.pathsep + clean.get("PATH", ""), "LANG": "de_DE.UTF-8"},
+                            stdin=subprocess.DEVNULL)
+    assert (result.returncode, result.stdout) == (0, "Tee: abgelaufen nach 00:01\n"), result
+
+
 def test_a_language_without_a_translation_is_english_without_an_error():
     result = run("1s", "Tè", "--quiet", LANG="it_IT.UTF-8")  # neither translated nor (here) a locale
     assert (result.returncode, result.stdout, result.stderr) == (0, "Tè: finished after 00:01\n", "")

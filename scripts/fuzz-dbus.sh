@@ -10,6 +10,7 @@
 # fewest that still break a fresh service (dbusfuzz.py reduce): add that
 # seed to SEEDS in Tests/service/test_fuzz_dbus.py once it is fixed.
 # `make test` runs fixed seeds (Tests/service/test_fuzz_dbus.py).
+# TOCSIN_BIN=PATH fuzzes that build of the command instead of this tree's.
 #   scripts/fuzz-dbus.sh [HOURS] [SEED]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +18,12 @@ hours=${1:-1}
 seed=${2:-$(date +%s)}
 scripts/install-deps.sh
 make -s out/venv/.installed
-swift build --product tocsin > /dev/null
-tocsin=$(swift build --show-bin-path)/tocsin
+if [ -n "${TOCSIN_BIN:-}" ]; then
+  tocsin=$TOCSIN_BIN
+else
+  swift build --product tocsin > /dev/null
+  tocsin=$(swift build --show-bin-path)/tocsin
+fi
 work=$(mktemp -d)
 { read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
 trap 'kill $(jobs -p) 2> /dev/null || true; wait; kill "$bus_pid" 2> /dev/null || true; rm -rf "$work"' EXIT

@@ -57,6 +57,30 @@ public enum TimeSpec: Equatable, Sendable {
                    "colons": "0:\(twoDigits(minutes)):\(twoDigits(seconds))"])
     }
 
+    /// Why a word of two or three numbers between colons ("5:60",
+    /// "1:30:99", "0:5") is no time, naming the field at fault; nil for
+    /// any other word. Such a word is meant as a time, never as a time and
+    /// a label ("5:60" is not 5 s labelled 60).
+    public static func fieldProblem(of text: String) -> String? {
+        let parts = normalized(text).split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              parts[0].count <= 6
+        else { return nil }
+        let later = parts.dropFirst().map { Int($0) ?? 99 }
+        if parts.count == 3 {
+            if later[0] > 59 { return tr("{n} is not a number of minutes (0 to 59)", ["n": String(parts[1])]) }
+            if later[1] > 59 { return tr("{n} is not a number of seconds (0 to 59)", ["n": String(parts[2])]) }
+        } else if later[0] > 59 {
+            return tr("{n} is not a number of minutes or seconds (0 to 59)", ["n": String(parts[1])])
+        }
+        if let short = parts.dropFirst().first(where: { $0.count != 2 }) {
+            let fixed = parts.enumerated().map { $0.offset > 0 && $0.element.count == 1 ? "0" + $0.element : String($0.element) }
+            return tr("after a colon come two digits ({part} is {fixed}): write {word}",
+                      ["part": String(short), "fixed": short.count == 1 ? "0" + short : String(short), "word": fixed.joined(separator: ":")])
+        }
+        return nil
+    }
+
     private static func normalized(_ text: String) -> String {
         text.lowercased().filter { $0 != " " }
     }

@@ -111,6 +111,7 @@ public struct TimerPlan: Equatable, Sendable {
     private static func timer(_ word: String) throws(Failure) -> (TimeSpec, String?) {
         if let spec = TimeSpec.parse(word) { return (spec, nil) }
         if let ambiguity = TimeSpec.ambiguity(of: word) { throw Failure(description: ambiguity) }
+        if let problem = TimeSpec.fieldProblem(of: word) { throw Failure(description: "\(word): \(problem)") }
         var colon = word.lastIndex(of: ":")
         while let split = colon {
             let time = String(word[..<split])

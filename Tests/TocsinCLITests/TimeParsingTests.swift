@@ -58,6 +58,24 @@ import TocsinCLI
         }
     }
 
+    /// A typo in M:SS or H:MM:SS is named (issue 58: `5:60` ran 5 s
+    /// labelled 60, `0:5` said a countdown must be longer than 0).
+    @Test(arguments: [
+        ("5:60", "5:60: 60 is not a number of minutes or seconds (0 to 59)"),
+        ("12:75", "12:75: 75 is not a number of minutes or seconds (0 to 59)"),
+        ("1:61", "1:61: 61 is not a number of minutes or seconds (0 to 59)"),
+        ("0:99", "0:99: 99 is not a number of minutes or seconds (0 to 59)"),
+        ("1:30:99", "1:30:99: 99 is not a number of seconds (0 to 59)"),
+        ("1:75:00", "1:75:00: 75 is not a number of minutes (0 to 59)"),
+        ("0:5", "0:5: after a colon come two digits (5 is 05): write 0:05"),
+    ])
+    func aTypoInAColonTimeNamesItsField(word: String, message: String) {
+        #expect { try TimerPlan(words: [word, "Tea"]) } throws: {
+            ($0 as? TimerPlan.Failure)?.description == message
+        }
+        #expect(TimeSpec.fieldProblem(of: "5:59") == nil && TimeSpec.fieldProblem(of: "25m:60") == nil)
+    }
+
     @Test func colonDurationsTakeLabels() throws {
         let tea = try TimerPlan(words: ["0:00:30", "Tea"])
         #expect(tea.entries == [.init(time: .duration(nanoseconds: 30 * Self.second), label: "Tea")])

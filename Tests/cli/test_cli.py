@@ -558,6 +558,11 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
                        "until 5:00 for the time of day"),
     (["25m:Work", "12:30:Lunch"], "tocsin: '12:30' could be 12 min 30 s or the clock time 12:30: write 12m30s (or 0:12:30) "
                                   "for the length, until 12:30 for the time of day"),
+    # A typo in M:SS names its field (it ran 5 s labelled 60: issue 58).
+    (["5:60"], "tocsin: 5:60: 60 is not a number of minutes or seconds (0 to 59)"),
+    (["0:99", "Tea"], "tocsin: 0:99: 99 is not a number of minutes or seconds (0 to 59)"),
+    (["1:30:99"], "tocsin: 1:30:99: 99 is not a number of seconds (0 to 59)"),
+    (["0:5"], "tocsin: 0:5: after a colon come two digits (5 is 05): write 0:05"),
 ])
 def test_odd_input_gets_one_line_naming_the_actual_problem(arguments, message):
     result = run(*arguments)

@@ -149,14 +149,28 @@ class Fuzzer:
             self.call(self.target, "Remove", "t", (id,))
 
 
-# How long one call may take before the service is taken as stuck.
+# How long one call may take before the service is taken as stuck: while
+# fuzzing (the service may be busy with a large ListColumns), and replaying.
 CALL_TIMEOUT = 10
+REPLAY_TIMEOUT = 3
+
+
+def shortened(value):
+    """Long strings cut, for a line a person reads."""
+    if isinstance(value, str) and len(value) > 40:
+        return f"{value[:20]!r}…({len(value)} characters)"
+    if isinstance(value, (list, tuple)):
+        return type(value)(shortened(item) for item in value) if isinstance(value, list) else \
+            "(" + ", ".join(str(shortened(item)) for item in value) + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{shortened(k)}: {shortened(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def described(call):
-    """A call as gdbus would be given it: Add('x', 59.9, {'tick': <5e-324>})."""
+    """A call as a person reads it: Add('x', 59.9, {'tick': ('d', 5e-324)})."""
     method, _, body = call
-    return f"{method}{tuple(body)!r}"
+    return f"{method}{shortened(tuple(body))}"
 
 
 def write_log(path, calls):
@@ -182,9 +196,9 @@ def breaks(calls, restart):
     bus = open_dbus_connection(bus="SESSION")
     target = DBusAddress(PATH, bus_name=NAME, interface=INTERFACE)
     try:
-        for method, signature, body in calls:
-            bus.send_and_get_reply(new_method_call(target, method, signature, body), timeout=CALL_TIMEOUT)
-        bus.send_and_get_reply(new_method_call(target, "ListColumns", "as", (["id"],)), timeout=CALL_TIMEOUT)
+        for method, signature, body in calls:  # (a fresh service answers in milliseconds)
+            bus.send_and_get_reply(new_method_call(target, method, signature, body), timeout=REPLAY_TIMEOUT)
+        bus.send_and_get_reply(new_method_call(target, "ListColumns", "as", (["id"],)), timeout=REPLAY_TIMEOUT)
         return False
     except Exception:  # a timeout, a closed connection
         return True
@@ -193,17 +207,21 @@ def breaks(calls, restart):
 
 
 def reduce(log_path, restart):
-    """The fewest calls of the log that still break the service: the last
-    (failing) one alone if it does, else ddmin over the log, 60 tries at most."""
+    """The fewest calls of the log that still break the service: the
+    shortest end of the log that does (1, 2, 4, ... calls: what broke it is
+    usually just before the call that was not answered), then ddmin over
+    that, 200 tries at most."""
     calls = read_log(log_path)
     if not calls:
         print("dbusfuzz: the log is empty", file=sys.stderr)
         return 1
-    if breaks(calls[-1:], restart):
-        calls = calls[-1:]
-    else:
+    size = 1
+    while size < len(calls) and not breaks(calls[-size:], restart):
+        size *= 2
+    calls = calls[-size:]
+    if len(calls) > 1:
         chunks, tries = 2, 0
-        while len(calls) > 1 and tries < 60:
+        while len(calls) > 1 and tries < 200:
             size = max(1, len(calls) // chunks)
             for start in range(0, len(calls), size):
                 candidate = calls[:start] + calls[start + size:]

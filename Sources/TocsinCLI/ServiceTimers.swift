@@ -126,9 +126,17 @@ package enum ServiceTimers {
         }
     }
 
+    /// What `ls --follow` says of a finish: a calendar alarm rang (and runs on).
+    private static func finishWord(calendar: Bool) -> String {
+        // TRANSLATORS: `tocsin ls --follow`: a calendar alarm rang (it runs on to its next ring).
+        calendar ? tr("rang") : Display.shown(state: "finished")
+    }
+
     /// `ls --follow`'s line for a change: as `ls` shows the timer, or with
-    /// `json` an object whose "event" says what happened.
-    package static func line(for change: ServiceClient.Change, json: Bool) -> String {
+    /// `json` an object whose "event" says what happened. `calendars`: the
+    /// ids of the calendar alarms among the timers (a ring of one "rang":
+    /// it runs on, and its `Changed` with the next ring follows).
+    package static func line(for change: ServiceClient.Change, json: Bool, calendars: Set<UInt64> = []) -> String {
         switch change {
         case .changed(let timer):
             json ? Self.json(timer, after: [("event", .string("changed"))]) : lines([timer])[0]
@@ -136,7 +144,8 @@ package enum ServiceTimers {
             json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
                                 ("label", .string(label)), ("lateness", .number(lateness)),
                                 ("finish", .integer(Int64(clamping: finish))), ("again", .bool(again))]).compactEncoded()
-                : "\(id)  \(label)  \(Display.shown(state: "finished"))" + (again ? " " + tr("(announced again: the service restarted)") : "")
+                : "\(id)  \(label)  \(finishWord(calendar: calendars.contains(id)))"
+                    + (again ? " " + tr("(announced again: the service restarted)") : "")
         case .removed(let id):
             json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
                 // TRANSLATORS: `tocsin ls --follow`: a timer was removed.

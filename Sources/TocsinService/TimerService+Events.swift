@@ -32,6 +32,11 @@ extension TimerService {
             entries[id] = entry
             if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
             recordThenAnnounce(id, lateness: lateness, late: wasHeld)
+            if entry.kind == .calendar, let properties = properties(of: entry) {
+                // It rang and runs on: no STATE event says so, this does
+                // (its next ring, its finishes), after the Finished.
+                afterEventsSaved { [unowned self] in signals.changed(id, properties) }
+            }
             startWaiting(after: id)
         }
     }

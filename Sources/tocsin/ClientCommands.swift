@@ -34,10 +34,17 @@ struct Ls: ParsableCommand {
             return try StatusLine(client: client, format: format ?? .plain, template: template).run(follow: follow)
         }
         let json = json
+        /// The calendar alarms' ids, from the list and each change.
+        final class Calendars { var ids: Set<UInt64> = [] }
+        let calendars = Calendars()
         if follow {  // before the list: see subscribe
-            client.subscribe { change in Descriptor.say(ServiceTimers.line(for: change, json: json)) }
+            client.subscribe { change in
+                if case .changed(let timer) = change, timer.kind == "calendar" { calendars.ids.insert(timer.id) }
+                Descriptor.say(ServiceTimers.line(for: change, json: json, calendars: calendars.ids))
+            }
         }
         let timers = try client.list()
+        calendars.ids.formUnion(timers.filter { $0.kind == "calendar" }.map(\.id))
         if follow {
             client.watch()  // the service stays up while this follows it
             for timer in timers { Descriptor.say(json ? ServiceTimers.json(timer) : ServiceTimers.lines([timer])[0]) }

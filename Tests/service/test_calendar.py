@@ -5,6 +5,7 @@ and the command's `every -b`."""
 
 import json
 import math
+import os
 import re
 import subprocess
 import time
@@ -42,6 +43,35 @@ def test_a_calendar_alarm_rings_every_second_and_runs_on(signals):
     count = len(signals.named("Finished", id=alarm))
     time.sleep(1.5)
     assert len(signals.named("Finished", id=alarm)) == count  # cancelled: no more rings
+
+
+def test_a_ring_is_said_as_a_ring_and_followed_by_the_alarms_next(tmp_path):
+    """ls --follow across the rings of a recurring alarm: each ring, then
+    the alarm's row with its next ring (a Changed after the Finished);
+    the text view says it rang, not that it finished (issue 58: it showed
+    "finished" and nothing more)."""
+    alarm = add("Often", 0, calendar=("s", "*:*:* UTC"), **QUIET)
+    first = timers()[alarm]["next"]
+    follow = subprocess.Popen([TOCSIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
+    text = subprocess.Popen([TOCSIN, "ls", "--follow"], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "LANG": "C.UTF-8"})
+    try:
+        lines, rang = [], []
+        while len(rang) < 2:
+            lines.append(json.loads(follow.stdout.readline()))
+            if lines[-1].get("event") == "finished" and lines[-1]["id"] == alarm:
+                rang.append(len(lines) - 1)
+        after = [line for line in lines[rang[0] + 1:rang[1]] if line.get("id") == alarm]
+        assert after and after[0]["event"] == "changed" and after[0]["state"] == "running", lines
+        assert after[0]["next"] > first and after[0]["finishes"] >= 1, (first, after)
+        seen = []
+        while not any(re.fullmatch(rf"{alarm}  Often  rang", line) for line in seen):
+            seen.append(text.stdout.readline().rstrip("\n"))
+        assert not any(line.endswith("  finished") for line in seen), seen
+    finally:
+        for process in (follow, text):
+            process.kill()
+            process.wait()
 
 
 def test_bad_calendar_specs_get_named_errors():

@@ -184,8 +184,14 @@ typedef struct tocsin_event {
     int32_t state;        /* the timer's state after this event */
     tocsin_timer timer;   /* the timer the event belongs to */
     double elapsed;       /* seconds of running time (suspended time excluded);
-                             on TICK exactly tick x interval */
-    double remaining;     /* countdown: seconds left (0 on FINISH);
+                             on TICK exactly tick x interval; on STATE the
+                             running time at the change */
+    double remaining;     /* countdown: seconds left (0 on FINISH); on STATE
+                             the duration when it is delivered less
+                             `elapsed`, so an adjustment made between a
+                             change and its delivery shows in every STATE
+                             still queued (start, then adjust +300 at once:
+                             both say the new time left);
                              stopwatch: -1 */
     uint64_t tick;        /* 1-based tick number on TICK, else 0 */
     double lateness;      /* seconds from the event's due time to its delivery

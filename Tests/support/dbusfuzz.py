@@ -52,7 +52,7 @@ class Fuzzer:
         self.target = DBusAddress(PATH, bus_name=NAME, interface=INTERFACE)
         self.calls = 0
         self.made = []         # ids this run added
-        self.log = []          # (method, signature, body) of the calls on the service's interface
+        self.log = []          # [method, signature, body, id it added or None] of the calls on the interface
         # The first id it makes: the timers below it were made before the run.
         floor = self.call(self.target, "Add", "sda{sv}", ("dbusfuzz", 3600.0, {"alert": ("b", False)}))
         if floor.header.message_type != MessageType.method_return:
@@ -126,12 +126,13 @@ class Fuzzer:
         body = self.arguments(signature)
         if signature.startswith("t") and body[0] < self.floor:
             return None  # a timer made before the run: it must stay as it was
-        self.log.append((method, signature, body))
+        self.log.append([method, signature, body, None])
         if len(self.log) > 20000:
             del self.log[:10000]
         reply = self.call(self.target, method, signature, body, timeout=CALL_TIMEOUT)
         if method == "Add" and reply.header.message_type == MessageType.method_return:
             self.made.append(reply.body[0])
+            self.log[-1][3] = reply.body[0]
         return reply
 
     def property(self, name):
@@ -169,24 +170,36 @@ def shortened(value):
 
 def described(call):
     """A call as a person reads it: Add('x', 59.9, {'tick': ('d', 5e-324)})."""
-    method, _, body = call
+    method, _, body = call[:3]
     return f"{method}{shortened(tuple(body))}"
 
 
 def write_log(path, calls):
     with open(path, "w") as out:
-        for method, signature, body in calls:
-            out.write(json.dumps([method, signature, list(body)]) + "\n")
+        for method, signature, body, added in calls:
+            out.write(json.dumps([method, signature, list(body), added]) + "\n")
 
 
 def read_log(path):
     calls = []
     for line in open(path):
-        method, signature, body = json.loads(line)
+        method, signature, body, added = json.loads(line)
         # a{sv} values were (signature, value) pairs: JSON made them lists
         body = [{k: tuple(v) for k, v in item.items()} if isinstance(item, dict) else item for item in body]
-        calls.append((method, signature, tuple(body)))
+        calls.append((method, signature, tuple(body), added))
     return calls
+
+
+def renumbered(signature, body, ids):
+    """A call's timer ids (its first argument, an `after` option) as the
+    fresh service numbered those timers."""
+    body = list(body)
+    if signature.startswith("t"):
+        body[0] = ids.get(body[0], body[0])
+    for index, item in enumerate(body):
+        if isinstance(item, dict) and isinstance(item.get("after"), tuple) and item["after"][0] == "t":
+            body[index] = {**item, "after": ("t", ids.get(item["after"][1], item["after"][1]))}
+    return tuple(body)
 
 
 def breaks(calls, restart):
@@ -195,9 +208,13 @@ def breaks(calls, restart):
     subprocess.run(restart, shell=True, check=True, timeout=60)
     bus = open_dbus_connection(bus="SESSION")
     target = DBusAddress(PATH, bus_name=NAME, interface=INTERFACE)
+    ids = {}  # the run's ids of timers added: the fresh service's
     try:
-        for method, signature, body in calls:  # (a fresh service answers in milliseconds)
-            bus.send_and_get_reply(new_method_call(target, method, signature, body), timeout=REPLAY_TIMEOUT)
+        for method, signature, body, added in calls:  # (a fresh service answers in milliseconds)
+            body = renumbered(signature, body, ids)
+            reply = bus.send_and_get_reply(new_method_call(target, method, signature, body), timeout=REPLAY_TIMEOUT)
+            if added is not None and reply.header.message_type == MessageType.method_return:
+                ids[added] = reply.body[0]
         bus.send_and_get_reply(new_method_call(target, "ListColumns", "as", (["id"],)), timeout=REPLAY_TIMEOUT)
         return False
     except Exception:  # a timeout, a closed connection

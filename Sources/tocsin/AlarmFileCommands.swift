@@ -10,7 +10,7 @@ import TocsinService
 private let header = """
     Tocsin alarms (tocsin export). tocsin import FILE adds them; --replace makes them the service's alarms.
     A line: every SPEC LABEL, at TIME LABEL or countdown TIME-LEFT LABEL, then name=value settings
-    (see docs/alarms-file.md). Lines starting with # are comments.
+    (see share/doc/tocsin/alarms-file.md). Lines starting with # are comments.
     """
 
 struct Export: ParsableCommand {
@@ -20,7 +20,7 @@ struct Export: ParsableCommand {
             One alarm per line: its kind (every, at), its time (a calendar spec, or a wall time with its \
             UTC offset), its label, and the settings that are not the defaults (sound, volume, ring, \
             snooze, wake, notice, skips...). The file is plain text for a person to read, edit, keep \
-            and sync; see docs/alarms-file.md.
+            and sync; see share/doc/tocsin/alarms-file.md.
             """)
 
     @Argument(help: ArgumentHelp("The file (replaced as a whole); none or -: standard output.", valueName: "file"))

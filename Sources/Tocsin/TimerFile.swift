@@ -54,7 +54,7 @@ package enum TimerFile {
     static let format = "tocsin-timers"
     static let version: Int64 = 2
     /// Larger files are not read: they are not timer files.
-    static let maxBytes = 64 << 20
+    package static let maxBytes = 64 << 20
 
     /// What a file holds besides its timers.
     struct Header: Equatable {

@@ -63,7 +63,7 @@ struct Import: ParsableCommand {
     func run() throws {
         let text: String
         do throws(TocsinError) {
-            text = String(decoding: try file == "-" ? Self.standardInput() : TimerFile.read(file), as: UTF8.self)
+            text = String(decoding: try file == "-" ? Self.stream(0) : Self.read(file), as: UTF8.self)
         } catch {
             let reason = error == .io ? String(cString: strerror(errno)) : tr("larger than a file of alarms can be")
             throw CommandFailure(tr("cannot read {file}: {reason}", ["file": file, "reason": reason]))
@@ -94,15 +94,30 @@ struct Import: ParsableCommand {
     }
 
     /// Standard input, to its end.
-    static func standardInput() throws(TocsinError) -> [UInt8] {
+    /// A file's bytes: a regular file as a whole, anything else that can be
+    /// read (a pipe: `import <(…)`, `/dev/null`) to its end.
+    static func read(_ path: String) throws(TocsinError) -> [UInt8] {
+        do throws(TocsinError) {
+            return try TimerFile.read(path)
+        } catch where error == .io && errno == EINVAL {  // not a regular file
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .io }
+            defer { close(fd) }
+            return try stream(fd)
+        }
+    }
+
+    /// What `fd` gives to its end (at most a timer file's largest).
+    static func stream(_ fd: Int32) throws(TocsinError) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw .io }
             guard count > 0 else { return bytes }
             bytes += buffer[..<count]
+            guard bytes.count <= TimerFile.maxBytes else { throw .corrupt }
         }
     }
 

@@ -104,3 +104,22 @@ def test_replace_makes_the_services_alarms_the_files(tmp_path):
     done = tocsin("import", "--replace", "--all", str(path))
     assert done.stdout == "Imported 1 alarm, removed 2\n", done
     assert [timer["label"] for timer in timers().values()] == ["Weekend"]
+
+
+def test_a_pipe_and_dev_null_are_read_and_windows_line_endings_import_as_their_twin(tmp_path):
+    """`import <(…)` (a pipe), `/dev/null` (nothing to import) and a file
+    from Windows (CRLF, a byte-order mark) import as they should (issue 58:
+    'cannot read /dev/fd/63: Invalid argument', and 'Imported 0 alarms')."""
+    lines = ["# from Windows", 'every "Mon..Fri 06:45" "Gym" ring=2m', 'every "Mon 07:00" "A"']
+    windows = tmp_path / "windows.txt"
+    windows.write_bytes(("\ufeff" + "\r\n".join(lines) + "\r\n").encode())
+    done = tocsin("import", str(windows))
+    assert done.returncode == 0 and "Imported 2 alarms" in done.stdout, done
+    assert sorted(timer["label"] for timer in timers().values()) == ["A", "Gym"]
+    remove_all()
+    piped = subprocess.run(["bash", "-c", f"{TOCSIN} import <(printf '%s\\n' 'every \"Mon 07:00\" \"Piped\"')"],
+                           capture_output=True, text=True, timeout=30)
+    assert piped.returncode == 0 and "Imported 1 alarm" in piped.stdout, piped
+    empty = tocsin("import", "/dev/null")
+    assert empty.returncode == 0 and empty.stderr == "", empty
+    assert [timer["label"] for timer in timers().values()] == ["Piped"]

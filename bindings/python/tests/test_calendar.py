@@ -76,6 +76,11 @@ def test_bad_specs_say_what_and_where():
     with pytest.raises(tocsin.CalendarSpecError) as caught:
         tocsin.calendar_check("Mon 25:00")
     assert caught.value.column == 5 and str(caught.value).startswith("bad calendar spec 'Mon 25:00': column 5: ")
+    # A long spec is cut in the message (issue 58: 5,000 characters echoed), kept whole in .spec.
+    long = "Mon " + "x" * 5000
+    with pytest.raises(tocsin.CalendarSpecError) as caught:
+        tocsin.calendar_check(long)
+    assert len(str(caught.value)) < 200 and "(5,004 characters)" in str(caught.value) and caught.value.spec == long
     for bad in ["", "Mun", "*-13-01", "07:00:00.5", "a\0b"]:
         with pytest.raises(tocsin.CalendarSpecError):
             tocsin.calendar_check(bad)
@@ -143,8 +148,9 @@ def test_skipped_rings_do_not_ring_and_a_skip_until_a_date_in_another_zone(manua
         alarm.skip_until(FRIDAY_0600)  # not after now
     with pytest.raises(tocsin.NoOccurrenceError):
         manual.calendar("2027-04-02 07:00 UTC").skip()
-    with pytest.raises(ValueError):
+    with pytest.raises(tocsin.InvalidArgumentError) as caught:  # a TocsinError as the README's Errors says (and a ValueError)
         alarm.skip(0)
+    assert isinstance(caught.value, ValueError) and str(caught.value) == "skip: count must be at least 1, got 0"
 
 
 def test_calendar_alarm_bad_input(manual):

@@ -34,7 +34,13 @@ def spec_error(spec: str, library: Optional[str] = None) -> CalendarSpecError:
     lib.tocsin_calendar_check(encode_spec(spec), buffer, _REASON_BYTES)
     reason = buffer.value.decode("utf-8", "replace")
     match = re.match(r"column (\d+): ", reason)
-    return CalendarSpecError(f"bad calendar spec {spec!r}: {reason}", int(match.group(1)) if match else 1, spec)
+    return CalendarSpecError(f"bad calendar spec {shown(spec)}: {reason}", int(match.group(1)) if match else 1, spec)
+
+
+def shown(spec: str) -> str:
+    """A spec as an error message quotes it: a long one cut (the whole is
+    the error's ``spec``)."""
+    return repr(spec) if len(spec) <= 80 else f"{spec[:60]!r}… ({len(spec):,} characters)"
 
 
 def calendar_check(spec: str, *, library: Optional[str] = None) -> str:
@@ -80,7 +86,7 @@ def calendar_next(
     if status == ERANGE:
         when = after.isoformat(sep=" ") if isinstance(after, datetime) else time.strftime(
             "%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds))
-        raise NoOccurrenceError(ERANGE, f"calendar_next(): {spec!r} has no occurrence after {when}")
+        raise NoOccurrenceError(ERANGE, f"calendar_next(): {shown(spec)} has no occurrence after {when}")
     if status < 0:
         raise error_for(status, "tocsin_calendar_next")
     if isinstance(after, datetime):

@@ -278,7 +278,7 @@ class Engine:
         Raises CalendarSpecError (with ``column``) for a spec that does not
         parse or an unknown zone, NoOccurrenceError if it has no occurrence
         left."""
-        from ._calendar import encode_spec, spec_error
+        from ._calendar import encode_spec, shown, spec_error
 
         if self._ptr is None:
             raise EngineClosedError(ECLOSED, "tocsin_calendar_new: the engine is closed")
@@ -287,7 +287,7 @@ class Engine:
         if status == EINVAL:
             raise spec_error(spec)
         if status == ERANGE:
-            raise NoOccurrenceError(ERANGE, f"Engine.calendar(): {spec!r} has no occurrence after now")
+            raise NoOccurrenceError(ERANGE, f"Engine.calendar(): {shown(spec)} has no occurrence after now")
         if status < 0:
             raise error_for(status, "tocsin_calendar_new")
         return self._adopt(handle.value, label, tick, tick_policy, leeway=leeway)

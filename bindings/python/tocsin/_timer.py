@@ -357,7 +357,7 @@ class Timer:
         Raises ``InvalidArgumentError`` for another kind of timer,
         ``NoOccurrenceError`` if no ring would be left. Returns self."""
         if count < 1:
-            raise ValueError(f"skip: count must be at least 1, got {count}")
+            raise InvalidArgumentError(-1, f"skip: count must be at least 1, got {count}")
         self._call("tocsin_calendar_skip", count)
         return self
 

@@ -65,35 +65,51 @@ package enum ServiceTimers {
 
     /// One line per timer: id, label, state, time left (or elapsed, or
     /// how long ago it finished), in columns; in the user's language.
-    package static func lines(_ timers: [ServiceClient.Timer]) -> [String] {
-        let width = max(5, timers.map { $0.label.count }.max() ?? 5)
+    /// `columns`: the terminal's width (0: no limit, as in a pipe): labels
+    /// are cut ("…") so that each line fits, the label column never
+    /// narrower than 10.
+    package static func lines(_ timers: [ServiceClient.Timer], columns: Int = 0) -> [String] {
+        var width = max(5, timers.map { $0.label.count }.max() ?? 5)
         let idWidth = timers.map { String($0.id).count }.max() ?? 1
         let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state) }
         let stateWidth = max(9, states.map { Display.shown(state: $0).count }.max() ?? 9)
-        return zip(timers, states).map { timer, state in
-            let detail: String
-            if let calendar = timer.calendar, state != "finished" {  // a calendar alarm: its spec, and when next
-                let left = timer.remaining.map(Nanos.saturating(seconds:)).map {
-                    ", " + tr("{time} left", ["time": Display.until(nanoseconds: $0)])
-                } ?? ""
-                detail = state == "cancelled" ? calendar : "\(calendar)\(left)" + skipped(timer)
-            } else if state == "finished" {
-                detail = timer.finishedAgo.map(Nanos.saturating(seconds:)).map {
-                    tr("done {time} ago", ["time": Display.total(nanoseconds: $0)])
-                } ?? tr("done")
-            } else if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
-                detail = tr("{time} left", ["time": Display.clock(nanoseconds: remaining, roundUp: true)])
-            } else {
-                detail = tr("{time} elapsed", ["time": Display.stopwatch(nanoseconds: Nanos.saturating(seconds: timer.elapsed))])
-            }
+        let details = zip(timers, states).map { detail(of: $0, state: $1) }
+        if columns > 0 {
+            let rest = idWidth + 2 + 2 + stateWidth + 2 + (details.map(\.count).max() ?? 0)
+                + (timers.compactMap { $0.owner.map { $0.count + 4 } }.max() ?? 0)
+            width = min(width, max(10, columns - 1 - rest))
+        }
+        return zip(zip(timers, states), details).map { pair, detail in
+            let (timer, state) = pair
             let id = String(timer.id)
-            let label = timer.label.isEmpty ? "-" : timer.label
+            var label = timer.label.isEmpty ? "-" : timer.label
+            if label.count > width { label = String(label.prefix(width - 1)) + "…" }
             let shownState = Display.shown(state: state)
             return String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
                 + shownState + String(repeating: " ", count: max(0, stateWidth - shownState.count)) + "  " + detail
                 + (timer.owner.map { "  (\($0))" } ?? "")
         }
+    }
+
+    /// A row's last column: time left, elapsed, how long ago it finished,
+    /// or a calendar alarm's spec and next ring.
+    private static func detail(of timer: ServiceClient.Timer, state: String) -> String {
+        if let calendar = timer.calendar, state != "finished" {  // a calendar alarm: its spec, and when next
+            let left = timer.remaining.map(Nanos.saturating(seconds:)).map {
+                ", " + tr("{time} left", ["time": Display.until(nanoseconds: $0)])
+            } ?? ""
+            return state == "cancelled" ? calendar : "\(calendar)\(left)" + skipped(timer)
+        }
+        if state == "finished" {
+            return timer.finishedAgo.map(Nanos.saturating(seconds:)).map {
+                tr("done {time} ago", ["time": Display.total(nanoseconds: $0)])
+            } ?? tr("done")
+        }
+        if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
+            return tr("{time} left", ["time": Display.clock(nanoseconds: remaining, roundUp: true)])
+        }
+        return tr("{time} elapsed", ["time": Display.stopwatch(nanoseconds: Nanos.saturating(seconds: timer.elapsed))])
     }
 
     /// A skipped calendar alarm's ", next Mon 2026-12-28 07:00, skipped

@@ -45,6 +45,12 @@ public final class Terminal {
         return columns > 0 ? columns : 80
     }
 
+    /// Standard output's width when it is a terminal; 0 (no limit) when it
+    /// is not (a pipe, a file: a script reads whole lines).
+    public static var outputColumns: Int {
+        isatty(STDOUT_FILENO) == 1 ? max(0, Int(tocsin_terminal_columns(STDOUT_FILENO))) : 0
+    }
+
     /// Writes text to standard output at once (no stdio buffering).
     public func write(_ text: String) {
         Descriptor.write(text, to: STDOUT_FILENO)

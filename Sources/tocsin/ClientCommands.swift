@@ -53,7 +53,7 @@ struct Ls: ParsableCommand {
         if json {
             for timer in timers { print(ServiceTimers.json(timer)) }
         } else {
-            print(timers.isEmpty ? tr("No timers") : ServiceTimers.lines(timers).joined(separator: "\n"))
+            print(timers.isEmpty ? tr("No timers") : ServiceTimers.lines(timers, columns: Terminal.outputColumns).joined(separator: "\n"))
         }
     }
 }

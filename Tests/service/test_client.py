@@ -327,3 +327,22 @@ def test_rm_finished_clears_the_timers_that_are_over(signals):
     assert tocsin("rm", "--finished").stdout == "No timer is over\n"
     assert tocsin("rm").returncode == 2  # nothing named
     assert re.search(r"^\s*\d+\s+Roast\s+paused\s+", (tocsin("pause", "Roast"), tocsin("ls"))[1].stdout, re.M)
+
+
+def test_ls_fits_the_terminal_and_a_pipe_gets_whole_lines():
+    """One long label cut to fit an 80-column terminal (issue 58: it padded
+    every row past 200 columns, pushing the states and times off screen);
+    a pipe, which a script reads, still gets it whole."""
+    import pexpect
+
+    long = "A very long label " * 12
+    quiet = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
+    add(long.strip(), 600, **quiet)
+    add("Tea", 300, **quiet)
+    session = pexpect.spawn(TOCSIN, ["ls"], dimensions=(24, 80), encoding="utf-8", timeout=30)
+    session.expect(pexpect.EOF)
+    rows = [line for line in session.before.replace("\r", "").split("\n") if line.strip()]
+    assert len(rows) == 2 and all(len(row) < 80 for row in rows), rows
+    assert "…" in rows[0] and "running" in rows[0] and re.search(r"  Tea +running +0?[45]:\d\d left$", rows[1]), rows
+    piped = subprocess.run([TOCSIN, "ls"], capture_output=True, text=True, timeout=30).stdout
+    assert long.strip() in piped

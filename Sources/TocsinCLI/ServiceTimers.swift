@@ -69,16 +69,30 @@ package enum ServiceTimers {
     /// are cut ("…") so that each line fits, the label column never
     /// narrower than 10.
     package static func lines(_ timers: [ServiceClient.Timer], columns: Int = 0) -> [String] {
-        var width = max(5, timers.map { $0.label.count }.max() ?? 5)
-        let idWidth = timers.map { String($0.id).count }.max() ?? 1
+        var widths = Widths()
+        return lines(timers, columns: columns, widths: &widths)
+    }
+
+    /// The columns' widths `lines` used, at least: `ls --follow` keeps
+    /// them from its listing on, so its lines stay in columns.
+    package struct Widths {
+        var id = 1, label = 5, state = 9
+        package init() {}
+        init(id: Int, label: Int, state: Int) { (self.id, self.label, self.state) = (id, label, state) }
+    }
+
+    package static func lines(_ timers: [ServiceClient.Timer], columns: Int = 0, widths: inout Widths) -> [String] {
+        var width = max(widths.label, timers.map { $0.label.count }.max() ?? 5)
+        let idWidth = max(widths.id, timers.map { String($0.id).count }.max() ?? 1)
         let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state) }
-        let stateWidth = max(9, states.map { Display.shown(state: $0).count }.max() ?? 9)
+        let stateWidth = max(widths.state, states.map { Display.shown(state: $0).count }.max() ?? 9)
         let details = zip(timers, states).map { detail(of: $0, state: $1) }
         if columns > 0 {
             let rest = idWidth + 2 + 2 + stateWidth + 2 + (details.map(\.count).max() ?? 0)
                 + (timers.compactMap { $0.owner.map { $0.count + 4 } }.max() ?? 0)
             width = min(width, max(10, columns - 1 - rest))
         }
+        widths = Widths(id: idWidth, label: width, state: stateWidth)
         return zip(zip(timers, states), details).map { pair, detail in
             let (timer, state) = pair
             let id = String(timer.id)
@@ -153,19 +167,26 @@ package enum ServiceTimers {
     /// ids of the calendar alarms among the timers (a ring of one "rang":
     /// it runs on, and its `Changed` with the next ring follows).
     package static func line(for change: ServiceClient.Change, json: Bool, calendars: Set<UInt64> = []) -> String {
+        var widths = Widths()
+        return line(for: change, json: json, calendars: calendars, widths: &widths)
+    }
+
+    package static func line(for change: ServiceClient.Change, json: Bool, calendars: Set<UInt64>,
+                             widths: inout Widths) -> String {
         switch change {
         case .changed(let timer):
-            json ? Self.json(timer, after: [("event", .string("changed"))]) : lines([timer])[0]
+            json ? Self.json(timer, after: [("event", .string("changed"))]) : lines([timer], widths: &widths)[0]
         case .finished(let id, let label, let lateness, let finish, let again):
             json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
                                 ("label", .string(label)), ("lateness", .number(lateness)),
                                 ("finish", .integer(Int64(clamping: finish))), ("again", .bool(again))]).compactEncoded()
-                : "\(id)  \(label)  \(finishWord(calendar: calendars.contains(id)))"
+                : String(repeating: " ", count: max(0, widths.id - String(id).count)) + "\(id)  \(label)  "
+                    + finishWord(calendar: calendars.contains(id))
                     + (again ? " " + tr("(announced again: the service restarted)") : "")
         case .removed(let id):
             json ? JSON.object([("event", .string("removed")), ("id", .integer(Int64(clamping: id)))]).compactEncoded()
                 // TRANSLATORS: `tocsin ls --follow`: a timer was removed.
-                : "\(id)  " + tr("removed")
+                : String(repeating: " ", count: max(0, widths.id - String(id).count)) + "\(id)  " + tr("removed")
         }
     }
 }

@@ -58,7 +58,7 @@ public final class WatchRunner {
             select(in: current)
             let columns = session.terminal.columns
             session.output.live(current.map {
-                line($0, mark: current.count < 2 ? "" : $0.id == selected ? "▸ " : "  ", columns: columns)
+                line($0, mark: current.count < 2 ? "" : ($0.id == selected ? "▸ " : "  ") + "\($0.id)  ", columns: columns)
             })
             for wake in session.loop.next(timeoutMilliseconds: 100) {
                 switch wake {
@@ -124,7 +124,9 @@ public final class WatchRunner {
         }
     }
 
-    /// One timer's line after `mark` (the selected one of several: ▸).
+    /// One timer's line after `mark` (of several: the selected one's ▸, and
+    /// each one's id, as `tocsin ls` and the controls name it, so that
+    /// timers of one label can be told apart).
     private func line(_ timer: Watched, mark: String, columns: Int) -> String {
         let paused = timer.state == "suspended"
         let columns = columns - mark.count

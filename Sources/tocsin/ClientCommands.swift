@@ -34,20 +34,28 @@ struct Ls: ParsableCommand {
             return try StatusLine(client: client, format: format ?? .plain, template: template).run(follow: follow)
         }
         let json = json
-        /// The calendar alarms' ids, from the list and each change.
-        final class Calendars { var ids: Set<UInt64> = [] }
-        let calendars = Calendars()
+        /// The calendar alarms' ids (from the list and each change), and the
+        /// columns' widths so far.
+        final class Seen {
+            var calendars: Set<UInt64> = []
+            var widths = ServiceTimers.Widths()
+        }
+        let seen = Seen()
         if follow {  // before the list: see subscribe
             client.subscribe { change in
-                if case .changed(let timer) = change, timer.kind == "calendar" { calendars.ids.insert(timer.id) }
-                Descriptor.say(ServiceTimers.line(for: change, json: json, calendars: calendars.ids))
+                if case .changed(let timer) = change, timer.kind == "calendar" { seen.calendars.insert(timer.id) }
+                Descriptor.say(ServiceTimers.line(for: change, json: json, calendars: seen.calendars, widths: &seen.widths))
             }
         }
         let timers = try client.list()
-        calendars.ids.formUnion(timers.filter { $0.kind == "calendar" }.map(\.id))
+        seen.calendars.formUnion(timers.filter { $0.kind == "calendar" }.map(\.id))
         if follow {
             client.watch()  // the service stays up while this follows it
-            for timer in timers { Descriptor.say(json ? ServiceTimers.json(timer) : ServiceTimers.lines([timer])[0]) }
+            if json {
+                for timer in timers { Descriptor.say(ServiceTimers.json(timer)) }
+            } else {
+                for line in ServiceTimers.lines(timers, widths: &seen.widths) { Descriptor.say(line) }
+            }
             return client.follow()
         }
         if json {

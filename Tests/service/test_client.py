@@ -302,11 +302,11 @@ def test_watch_with_several_timers_acts_on_the_selected_one():
     assert tocsin("1h", "Tea", "-b", "--no-live").returncode == 0
     assert tocsin("30m", "Rice", "-b", "--no-live").returncode == 0
     child = pexpect.spawn(TOCSIN, ["watch"], dimensions=(24, 80), encoding="utf-8", timeout=DEADLINE)
-    child.expect("▸ Rice")  # drawn, the soonest selected
+    child.expect("▸ 2  Rice")  # drawn, the soonest selected, with its id
     child.send(" ")
     wait_until(lambda: {t["label"]: t["state"] for t in listed_json()} == {"Tea": "running", "Rice": "suspended"})
     child.send("\x1b[B")  # down: Tea
-    child.expect("▸ Tea")
+    child.expect("▸ 1  Tea")
     child.send("+")
     wait_until(lambda: {t["label"]: t["duration"] for t in listed_json()} == {"Tea": 3660.0, "Rice": 1800.0})
     child.send("q")
@@ -346,3 +346,22 @@ def test_ls_fits_the_terminal_and_a_pipe_gets_whole_lines():
     assert "…" in rows[0] and "running" in rows[0] and re.search(r"  Tea +running +0?[45]:\d\d left$", rows[1]), rows
     piped = subprocess.run([TOCSIN, "ls"], capture_output=True, text=True, timeout=30).stdout
     assert long.strip() in piped
+
+
+def test_ls_follow_keeps_its_listings_columns():
+    """A change's line keeps the columns of the listing before it (issue
+    58: each line took its own widths, so they did not line up)."""
+    quiet = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
+    tea = add("Tea", 600, **quiet)
+    add("A much longer label", 600, **quiet)
+    follow = subprocess.Popen([TOCSIN, "ls", "--follow"], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "LANG": "C.UTF-8"})
+    try:
+        listed = [follow.stdout.readline().rstrip("\n") for _ in range(2)]
+        assert tocsin("pause", "Tea").returncode == 0
+        changed = follow.stdout.readline().rstrip("\n")
+    finally:
+        follow.kill()
+        follow.wait()
+    assert changed.startswith(f"{tea}  Tea ") and "paused" in changed, changed
+    assert changed.index("paused") == listed[0].index("running"), (listed, changed)

@@ -66,10 +66,11 @@ extension AlarmFile {
                     switch characters[index] {
                     case "\"", "\\": word.text.append(characters[index])
                     case "n": word.text.append("\n")
+                    case "r": word.text.append("\r")
                     case "t": word.text.append("\t")
                     default:
                         throw Mistake(line: number, column: index,
-                                      message: tr("unknown escape \\{character} (\\\" \\\\ \\n \\t)", ["character": String(characters[index])]))
+                                      message: tr("unknown escape \\{character} (\\\" \\\\ \\n \\r \\t)", ["character": String(characters[index])]))
                     }
                     index += 1
                 }
@@ -162,7 +163,10 @@ extension AlarmFile {
             entry.wake = on
         case "skip_until":
             guard entry.kind == .every else { throw fail(word, tr("skip_until is for calendar alarms (every)")) }
-            guard let time = unixSeconds(wallTime: value) else {
+            // A bare date too, as `skip --until` takes it: its midnight in the alarm's zone.
+            let zone = (try? CalendarSpec(parsing: entry.spec, checkingZone: false))?.zone
+            guard let time = unixSeconds(wallTime: value)
+                    ?? (SkipDate.isDate(value) ? try? SkipDate.unixSeconds(value, alarmZone: zone, now: 0) : nil) else {
                 throw fail(at, tr("'{value}' is not a time: write skip_until=\"2026-12-27 00:00:00 +01:00\"", ["value": value]))
             }
             entry.skipUntil = time > now ? time : nil  // a skip that is over is none

@@ -200,7 +200,9 @@ extension AlarmFile {
         String(ZoneRules.local().wallText(unixSeconds: unixSeconds).dropFirst(4))  // without the weekday
     }
 
-    /// `text` in double quotes, `"` and `\` escaped.
+    /// `text` in double quotes, `"` and `\` escaped, and the characters
+    /// that would break the one-alarm-a-line rule (a line feed, a carriage
+    /// return) or hide in it (a tab).
     static func quoted(_ text: String) -> String {
         var quoted = "\""
         for character in text {
@@ -208,6 +210,8 @@ extension AlarmFile {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
             case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\r\n": quoted += "\\r\\n"  // (one Character in Swift)
             case "\t": quoted += "\\t"
             default: quoted.append(character)
             }

@@ -43,7 +43,7 @@ package enum SkipDate {
     }
 
     /// YYYY-MM-DD.
-    private static func isDate(_ word: String) -> Bool {
+    static func isDate(_ word: String) -> Bool {
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
         return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) } && parts[0].count == 4
     }

@@ -65,6 +65,27 @@ import TocsinNotify
         }
     }
 
+    /// A label with a carriage return stays on its line, escaped, and reads
+    /// back the same (issue 58: it was written raw, breaking the line).
+    @Test func aCarriageReturnInALabelIsEscaped() throws {
+        let text = "every \"07:00\" \"A\\rB\\r\\nC\"\n"
+        let file = try AlarmFile.parse(text, now: now)
+        #expect(file.entries[0].label == "A\rB\r\nC")
+        let written = file.text(header: "h")
+        #expect(!written.contains("\r") && written.contains(#""A\rB\r\nC""#))
+        #expect(try AlarmFile.parse(written, now: now) == file)
+    }
+
+    /// skip_until takes a bare date, as `tocsin skip --until` does: its
+    /// midnight in the alarm's zone (issue 58: it was refused).
+    @Test func skipUntilTakesABareDateInTheAlarmsZone() throws {
+        let file = try AlarmFile.parse("every \"*-*-* 07:00 UTC\" \"Wake\" skip_until=\"2026-12-28\"\n", now: now)
+        #expect(file.entries[0].skipUntil == 1_798_416_000)  // 2026-12-28 00:00 UTC
+        let tokyo = try AlarmFile.parse("every \"*-*-* 07:00 Asia/Tokyo\" \"Wake\" skip_until=2026-12-28\n", now: now)
+        #expect(tokyo.entries[0].skipUntil == Int64(1_798_416_000 - 9 * 3600))
+        #expect(try AlarmFile.parse("every \"07:00 UTC\" \"Wake\" skip_until=2026-11-01\n", now: now).entries[0].skipUntil == nil)
+    }
+
     @Test func aSkipThatIsOverIsNone() throws {
         let file = try AlarmFile.parse("every \"07:00\" \"Wake\" skip_until=\"2026-11-01 00:00:00 Z\"\n", now: now)
         #expect(file.entries[0].skipUntil == nil)

@@ -208,3 +208,25 @@ def test_the_timer_class_documents_its_use_not_its_insides():
     assert "engine.countdown()" in text
     for private in ("self._", "(self, engine", "deferred", "once_args", "Timer's way in"):
         assert private not in text, private
+
+
+def test_errors_speak_python_and_name_the_timer():
+    """Issue 58: 'Timer.start(): not allowed in the current state or engine
+    mode', 'Timer.set_tick(): invalid argument', 'tocsin_calendar_skip:
+    invalid argument' said nothing a Python program could act on."""
+    with tocsin.Engine(manual_clock=True) as engine:
+        tea = engine.countdown(60, label="Tea").start()
+        with pytest.raises(tocsin.WrongStateError) as caught:
+            tea.start()
+        assert str(caught.value) == "start(): Tea is running: only an idle, finished or cancelled timer can be started (cancel it first)"
+        with pytest.raises(tocsin.InvalidArgumentError) as caught:
+            tea.set_tick(-1)
+        assert str(caught.value).startswith("Timer.set_tick(): the interval is None or 0 (no ticks), or a finite number")
+        assert str(caught.value).endswith("got -1")
+        with pytest.raises(tocsin.InvalidArgumentError) as caught:
+            tea.skip()
+        assert str(caught.value) == "Timer.skip(): a calendar alarm's rings only: this timer has none; got 1"
+        alarm = engine.calendar("daily")
+        with pytest.raises(tocsin.InvalidArgumentError) as caught:
+            alarm.skip(100_001)
+        assert str(caught.value) == "Timer.skip(): at most 100,000 rings; got 100001"

@@ -142,7 +142,7 @@ def python_name(function: str) -> str:
     Engine.advance(); other names are kept."""
     if function in _PYTHON_NAMES:
         return _PYTHON_NAMES[function]
-    for prefix, owner in (("tocsin_timer_", "Timer"), ("tocsin_engine_", "Engine")):
+    for prefix, owner in (("tocsin_timer_", "Timer"), ("tocsin_engine_", "Engine"), ("tocsin_calendar_", "Timer")):
         if function.startswith(prefix):
             return f"{owner}.{function[len(prefix):]}()"
     return function

@@ -130,10 +130,14 @@ class Timer:
     # -- state changes -----------------------------------------------------
 
     def start(self) -> "Timer":
-        """Starts (or restarts) from the full duration. Returns self."""
+        """Starts (or restarts) from the full duration. Returns self. Raises
+        WrongStateError while it runs or is paused ("Tea is running: ...")."""
         if self._deferred:
             self._listen_if_deferred()
-        self._engine._start(self)
+        try:
+            self._engine._start(self)
+        except WrongStateError as error:
+            raise self._explained(error, "start") from None
         return self
 
     def suspend(self) -> "Timer":
@@ -176,7 +180,9 @@ class Timer:
         words = {State.IDLE: "has not started", State.RUNNING: "is running", State.SUSPENDED: "is paused",
                  State.FINISHED: "has finished", State.CANCELED: "was cancelled"}[state]
         text = None
-        if call == "pause":
+        if call == "start":
+            text = f"{name} {words}: only an idle, finished or cancelled timer can be started (cancel it first)"
+        elif call == "pause":
             text = f"{name} is already paused" if state is State.SUSPENDED else f"{name} {words}: only a running timer can be paused"
         elif call == "resume":
             text = f"{name} is already running" if state is State.RUNNING else f"{name} {words}: only a paused timer can be resumed"
@@ -358,7 +364,11 @@ class Timer:
         ``NoOccurrenceError`` if no ring would be left. Returns self."""
         if count < 1:
             raise InvalidArgumentError(-1, f"skip: count must be at least 1, got {count}")
-        self._call("tocsin_calendar_skip", count)
+        try:
+            self._call("tocsin_calendar_skip", count)
+        except InvalidArgumentError as error:
+            what = "at most 100,000 rings" if self.calendar else "a calendar alarm's rings only: this timer has none"
+            raise InvalidArgumentError(error.code, f"Timer.skip(): {what}; got {count}") from None
         return self
 
     def skip_until(self, when: "float | int | datetime") -> "Timer":
@@ -384,7 +394,11 @@ class Timer:
     def set_tick(self, interval: Optional[Seconds]) -> "Timer":
         """A TICK event every ``interval`` seconds of running time (None or 0:
         no ticks). Returns self."""
-        self._call("tocsin_timer_set_tick", 0.0 if interval is None else to_seconds(interval))
+        try:
+            self._call("tocsin_timer_set_tick", 0.0 if interval is None else to_seconds(interval))
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(error.code, "Timer.set_tick(): the interval is None or 0 (no ticks), or a finite "
+                                                   f"number of seconds up to 100 years; got {interval!r}") from None
         return self
 
     @property

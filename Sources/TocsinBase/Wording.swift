@@ -25,6 +25,14 @@ package enum Wording {
         localText(unixSeconds: unixSeconds, format: timeFormat(seconds: seconds), seconds: seconds)
     }
 
+    /// True if a Unix time falls on today's date, local time.
+    package static func isLocalToday(unixSeconds: Int64) -> Bool {
+        var (then, now) = (time_t(unixSeconds), time(nil))
+        var (a, b) = (tm(), tm())
+        guard localtime_r(&then, &a) != nil, localtime_r(&now, &b) != nil else { return true }
+        return (a.tm_year, a.tm_yday) == (b.tm_year, b.tm_yday)
+    }
+
     /// A Unix time's local day and time as the locale writes the weekday
     /// and the time (`LC_TIME`), the date in ISO order: "Mon 2026-12-28
     /// 07:00", "Mo 2026-12-28 07:00", "Mon 2026-12-28 7:00 AM".

@@ -59,8 +59,14 @@ package struct BackgroundPlan {
             var options = add.options
             if add.waitsForPrevious, let previous { options.append(("after", .id(previous))) }
             let id = try client.add(label: add.label, seconds: add.seconds, options: options)
-            say(tr("{label}: id {id}, ends at {time}", ["label": add.label, "id": String(id),
-                                                        "time": Wording.localTimeOfDay(unixSeconds: Int64(add.endsAt.rounded(.up)), seconds: true)]))
+            let end = Int64(add.endsAt.rounded(.up))
+            if Wording.isLocalToday(unixSeconds: end) {
+                say(tr("{label}: id {id}, ends at {time}", ["label": add.label, "id": String(id),
+                                                            "time": Wording.localTimeOfDay(unixSeconds: end, seconds: true)]))
+            } else {  // ("ends at 17:00:00" at 18:44 read as the past)
+                say(tr("{label}: id {id}, ends {date}", ["label": add.label, "id": String(id),
+                                                         "date": Wording.localDateAndTime(unixSeconds: end)]))
+            }
             previous = id
         }
     }

@@ -116,12 +116,13 @@ package enum ServiceTimers {
             return state == "cancelled" ? calendar : "\(calendar)\(left)" + skipped(timer)
         }
         if state == "finished" {
+            // (Whole seconds, as every "ago" and "left" of the listing.)
             return timer.finishedAgo.map(Nanos.saturating(seconds:)).map {
-                tr("done {time} ago", ["time": Display.total(nanoseconds: $0)])
+                tr("done {time} ago", ["time": Display.clock(nanoseconds: $0, roundUp: false)])
             } ?? tr("done")
         }
         if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
-            return tr("{time} left", ["time": Display.clock(nanoseconds: remaining, roundUp: true)])
+            return tr("{time} left", ["time": Display.until(nanoseconds: remaining)])  // days past a day, as a calendar alarm's
         }
         return tr("{time} elapsed", ["time": Display.stopwatch(nanoseconds: Nanos.saturating(seconds: timer.elapsed))])
     }

@@ -120,13 +120,22 @@ package enum StatusBar {
         return entry
     }
 
+    /// Time left as `tocsin ls` writes it, in English: "04:59", "1:04:59",
+    /// "1d 12:14:59" past a day.
+    static func left(_ nanoseconds: Int64) -> String {
+        let day = 86400 * Nanos.perSecond
+        guard nanoseconds >= day else { return Wording.clock(nanoseconds, roundUp: true) }
+        let clock = Wording.clock(nanoseconds % day, roundUp: true)
+        return "\(nanoseconds / day)d " + String("00:00:00".prefix(max(0, 8 - clock.count))) + clock
+    }
+
     private static func line(_ timer: Active) -> String {
         let name = timer.label.isEmpty ? "Timer \(timer.id)" : timer.label
         switch timer.alt {
         case "ringing":
             return "\(name) \(timer.kind == "countdown" ? "finished" : "rang") \(Wording.clock(timer.rangAgo ?? 0, roundUp: false)) ago"
         default:
-            let time = timer.remaining.map { "\(Wording.clock($0, roundUp: true)) left" } ?? "\(Wording.clock(timer.elapsed, roundUp: false)) elapsed"
+            let time = timer.remaining.map { "\(Self.left($0)) left" } ?? "\(Wording.clock(timer.elapsed, roundUp: false)) elapsed"
             return "\(name)  \(time)" + (timer.alt == "paused" ? ", paused" : "")
         }
     }

@@ -28,7 +28,7 @@ def test_a_background_timer_is_listed_paused_adjusted_and_rings_on_time(signals)
     handed = tocsin("4s", "Tea", "-b", "--no-live")
     handed_at = boot_time()
     assert handed.returncode == 0, handed.stderr
-    assert re.fullmatch(r"Tea: id (\d+), ends at \d\d:\d\d:\d\d\n", handed.stdout)
+    assert re.fullmatch(r"Tea: id (\d+), ends (at \d\d:\d\d:\d\d|\S+ \d{4}-\d\d-\d\d \d\d:\d\d)\n", handed.stdout)
     assert re.search(r"^\s*\d+\s+Tea\s+running\s+00:0\d left$", tocsin("ls").stdout, re.M)
     (tea,) = listed_json()
     assert (tea["label"], tea["state"], tea["duration"]) == ("Tea", "running", 4.0)
@@ -365,3 +365,22 @@ def test_ls_follow_keeps_its_listings_columns():
         follow.wait()
     assert changed.startswith(f"{tea}  Tea ") and "paused" in changed, changed
     assert changed.index("paused") == listed[0].index("running"), (listed, changed)
+
+
+def test_a_background_timer_that_ends_another_day_says_its_date_and_days_are_days():
+    """`until 17:00 Meet -b` at 18:44 said "ends at 17:00:00", which reads
+    as the past: a timer that ends on another day says its date. And ls
+    writes a time left past a day as a calendar alarm's is ("1d 12:14:59"),
+    not "36:14:59" (issue 58)."""
+    then = time.localtime(time.time() - 120)  # two minutes ago: tomorrow's
+    clock = f"{then.tm_hour:02d}:{then.tm_min:02d}"
+    handed = subprocess.run([TOCSIN, "until", clock, "Meet", "-b", "--quiet"], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+    ends = time.localtime(time.time() + 86400 - 180)
+    if ends.tm_yday != time.localtime().tm_yday:
+        assert re.fullmatch(rf"Meet: id \d+, ends \S+ {time.strftime('%Y-%m-%d', ends)} {clock}\n", handed.stdout), handed
+    listed = subprocess.run([TOCSIN, "ls"], capture_output=True, text=True, timeout=30).stdout
+    assert re.search(r"  Meet +running +23:5\d:\d\d left$", listed, re.M), listed
+    tocsin("36h", "Long", "-b", "--quiet")
+    listed = subprocess.run([TOCSIN, "ls"], capture_output=True, text=True, timeout=30).stdout
+    assert re.search(r"  Long +running +1d 1[12]:\d\d:\d\d left$", listed, re.M), listed

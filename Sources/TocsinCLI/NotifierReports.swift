@@ -2,15 +2,20 @@ import Tocsin
 import TocsinBase
 import TocsinNotify
 
-/// The notifier's reports as `--json` events. They arrive on the notifier's
-/// threads and wait here until the command's thread writes them
-/// (`drain`), between events and while it waits for the alert at the end:
-/// `{"event":"notifier","report":"sound_failed","label":"Tea","detail":"..."}`.
+/// The notifier's reports: `--json` events, or, in words, its failures'
+/// reasons, each once. They arrive on the notifier's threads and wait here
+/// until the command's thread writes them (`drain`), between events and
+/// while it waits for the alert at the end:
+/// `{"event":"notifier","report":"sound_failed","label":"Tea","detail":"..."}`,
+/// or "tocsin-notify: no session bus: …" above the live line (the notifier
+/// writing it itself, from its own thread, put it at the live line's end).
 ///
 /// `@unchecked Sendable`: `queue` is guarded by `lock`.
 final class NotifierReports: @unchecked Sendable {
     private let lock = TocsinLock()
     private var queue: [NotifierReport] = []
+    /// The failures' reasons said already (the command's thread only).
+    private var said: [String] = []
 
     /// Takes the reports of `notifier` from now on.
     init(of notifier: Notifier) {
@@ -23,7 +28,16 @@ final class NotifierReports: @unchecked Sendable {
             defer { queue = [] }
             return queue
         }
-        for report in arrived {
+        for report in arrived where output.mode != .json {
+            guard report.error != nil, !said.contains(report.detail) else { continue }
+            said.append(report.detail)
+            if output.mode == .live {
+                output.permanent("tocsin-notify: \(report.detail)")
+            } else {
+                Descriptor.complain("tocsin-notify: \(report.detail)")
+            }
+        }
+        for report in arrived where output.mode == .json {
             var fields: [(String, JSON)] = [("event", .string("notifier")), ("report", .string(Self.name(report.kind)))]
             if let timer = report.timer, let name = label(timer) { fields.append(("label", .string(name))) }
             fields.append(("detail", .string(report.detail)))
@@ -48,9 +62,9 @@ final class NotifierReports: @unchecked Sendable {
 
 extension CountdownOptions {
     /// The desktop notifier these options ask for (none without alert and
-    /// sound), quiet with `--json`, whose reports then come as events.
+    /// sound), quiet: its reports come through the command's output.
     func makeNotifier() -> (Notifier?, NotifierReports?) {
-        let notifier = settings.popup || settings.sound ? try? Notifier(options: .init(quiet: json)) : nil
-        return (notifier, json ? notifier.map(NotifierReports.init(of:)) : nil)
+        let notifier = settings.popup || settings.sound ? try? Notifier(options: .init(quiet: true)) : nil
+        return (notifier, notifier.map(NotifierReports.init(of:)))
     }
 }

@@ -622,3 +622,18 @@ def test_colon_times_are_lengths_and_clock_times_by_one_rule():
         assert (event["label"], event["remaining"]) == ("X", seconds), (word, event)
     morning, evening = first_event("until", "5:00", "Up")["remaining"], first_event("until", "17:00", "Up")["remaining"]
     assert abs((evening - morning) % 86400 - 43200) < 5, (morning, evening)
+
+
+def test_the_notifiers_complaint_is_a_line_of_its_own_above_the_live_line():
+    """Without a session bus the notifier says so once (here at the warning,
+    while the countdown runs): on a line of its own above the live line
+    (issue 58: it landed at the live line's end, "...]  runningtocsin-notify:
+    no session bus...", written by the notifier's own thread)."""
+    child = pexpect.spawn("/bin/sh", ["-c", f"unset DBUS_SESSION_BUS_ADDRESS; {TOCSIN} 3s Tea --warn 2s; echo EXIT=$?"],
+                          dimensions=(24, 80), encoding="utf-8", timeout=30)
+    child.expect("EXIT=0")
+    text = ANSI.sub("", child.before).replace("\x07", "")
+    assert text.count("tocsin-notify: no session bus") == 1, text
+    assert not re.search(r"(running|paused|finished)tocsin-notify", text), text
+    # (On the screen: the live line erased, "\r", then the complaint and a new line.)
+    assert any(line.startswith("tocsin-notify: no session bus") for line in re.split(r"[\r\n]", text)), text

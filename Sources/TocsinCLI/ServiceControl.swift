@@ -5,13 +5,17 @@ package import TocsinService
 /// The command as the timer service's client: what `-b`, `ls`, the
 /// controls and `doctor` do, over a `ServiceClient`.
 package enum ServiceControl {
-    /// Connects to the session bus.
+    /// Connects to the session bus. `starting`: to start a timer in the
+    /// background (`-b`), which the foreground can run instead.
     ///
-    /// - Throws: a failure that says background timers need the bus.
-    package static func connect() throws(CommandFailure) -> ServiceClient {
+    /// - Throws: a failure that says what needs the bus.
+    package static func connect(starting: Bool = false) throws(CommandFailure) -> ServiceClient {
         do throws(ServiceClient.Failure) {
             return try ServiceClient()
         } catch {
+            guard starting else {  // (ls, the controls, import: nothing to run in the foreground)
+                throw CommandFailure(tr("{error}: the timer service and its timers are on the session's bus", ["error": error.message]))
+            }
             throw CommandFailure(tr("{error}: background timers need the session's bus; run in the foreground without -b", ["error": error.message]))
         }
     }

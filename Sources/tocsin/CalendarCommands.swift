@@ -171,7 +171,7 @@ struct Every: ParsableCommand {
         let argument = try CalendarArgument(specText)
         let label = label.isEmpty ? "Alarm" : label.joined(separator: " ")
         if background {
-            let client = try ServiceControl.connect()
+            let client = try ServiceControl.connect(starting: true)
             let options = [("calendar", .text(argument.text)), ("wake", .flag(wake))] + settings.serviceOptions
             let id = try client.add(label: label, seconds: 0, options: options)
             let zone = argument.spec.zoneRules() ?? .utc

@@ -183,7 +183,7 @@ struct Countdown: ParsableCommand {
 
     func run() throws {
         if background {
-            let client = try ServiceControl.connect()
+            let client = try ServiceControl.connect(starting: true)
             try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, settings: settings, awake: awake,
                                now: Glibc.time(nil), wake: wake)
                 .run(on: client, say: Descriptor.say)

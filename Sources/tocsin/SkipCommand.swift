@@ -35,7 +35,7 @@ struct Skip: ParsableCommand {
             throw ValidationError(tr("--count, --until and --clear are three different skips: give one"))
         }
         if let count, !(1...TimerEngine.maxSkippedRings).contains(count) {
-            throw ValidationError(tr("--count takes 1 to {most} rings, got {count}", ["most": String(TimerEngine.maxSkippedRings), "count": String(count)]))
+            throw ValidationError(tr("--count takes 1 to {most} rings; got {count}", ["most": String(TimerEngine.maxSkippedRings), "count": String(count)]))
         }
     }
 

@@ -30,7 +30,7 @@ struct Stopwatch: ParsableCommand {
     func run() throws {
         let label = label.isEmpty ? StopwatchRunner.defaultLabel : label.joined(separator: " ")
         if background {
-            return Descriptor.say(try ServiceControl.startStopwatch(label: label, awake: awake, on: try ServiceControl.connect()))
+            return Descriptor.say(try ServiceControl.startStopwatch(label: label, awake: awake, on: try ServiceControl.connect(starting: true)))
         }
         let status = try StopwatchRunner(label: label, json: json, statePath: state, awake: awake).run()
         if status != 0 { throw ExitCode(status) }

@@ -427,6 +427,10 @@ def test_background_timers_without_a_session_bus_fail_at_once(tmp_path):
         assert result.returncode == 1 and time.monotonic() - began < 5  # at once: no D-Bus time-out (25 s)
         assert len(result.stderr.strip().splitlines()) == 1 and "session" in result.stderr
     assert "foreground" in run("5s", "-b", env=environment).stderr
+    # ls and the controls have nothing to run in the foreground: no talk of -b (issue 58).
+    for arguments in (["ls"], ["pause", "Tea"]):
+        said = run(*arguments, env=environment).stderr
+        assert "-b" not in said and "the timer service and its timers are on the session's bus" in said, said
 
 
 def test_bash_completion_completes_subcommands(tmp_path):

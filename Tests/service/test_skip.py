@@ -101,7 +101,7 @@ def test_skips_refused_with_reasons():
     status, output = gdbus_call("Skip", str(once), "1")
     assert status != 0 and "no ring left" in output, output
     assert "skipped_until" not in timers()[once]
-    for arguments, words in [(["--count", "0"], "--count takes 1 to 100000"),
+    for arguments, words in [(["--count", "0"], "--count takes 1 to 100000 rings; got 0"),  # as next --count says it
                              (["--count", "2", "--clear"], "three different skips"),
                              (["--until", "tomorrow"], "'tomorrow' is not a date"),
                              (["--until", "2020-01-01"], "is not after now"),

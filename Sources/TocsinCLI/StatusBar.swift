@@ -122,7 +122,7 @@ package enum StatusBar {
 
     /// Time left as `tocsin ls` writes it, in English: "04:59", "1:04:59",
     /// "1d 12:14:59" past a day.
-    static func left(_ nanoseconds: Int64) -> String {
+    package static func left(_ nanoseconds: Int64) -> String {
         let day = 86400 * Nanos.perSecond
         guard nanoseconds >= day else { return Wording.clock(nanoseconds, roundUp: true) }
         let clock = Wording.clock(nanoseconds % day, roundUp: true)

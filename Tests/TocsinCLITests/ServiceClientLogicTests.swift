@@ -35,6 +35,24 @@ import TocsinNotify
         ])
     }
 
+    /// Times said one way (issue 58): "ago" in whole seconds ("done 02:18.1
+    /// ago" beside "done 01:33 ago"), and past a day with its days, as a
+    /// calendar alarm's ("622:13:17 left" beside "1d 12:14:59 left").
+    @Test func lsSaysEachTimeOneWay() {
+        let timers: [ServiceClient.Timer] = [
+            ["id": .id(1), "label": .text("Tea"), "state": .text("finished"), "elapsed": .number(60),
+             "remaining": .number(0), "finished_ago": .number(138.1)],
+            ["id": .id(2), "label": .text("Trip"), "kind": .text("alarm"), "state": .text("running"), "elapsed": .number(5),
+             "remaining": .number(622 * 3600 + 13 * 60 + 17), "duration": .number(3_000_000)],
+        ]
+        #expect(ServiceTimers.lines(timers) == [
+            "1  Tea    finished   done 02:18 ago",
+            "2  Trip   running    25d 22:13:17 left",
+        ])
+        #expect(StatusBar.left(36 * 3_600_000_000_000 + 14 * 60_000_000_000 + 56_000_000_000) == "1d 12:14:56")
+        #expect(StatusBar.left(59 * 60_000_000_000) == "59:00")
+    }
+
     @Test func lsJSONKeepsItsMemberOrderAndMicroseconds() {
         #expect(ServiceTimers.json(Self.timers[0]) == """
             {"id":1,"label":"Tea","kind":"countdown","state":"running","elapsed":10.0,"remaining":290.2,"duration":300.2,"laps":[]}

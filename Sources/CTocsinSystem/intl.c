@@ -39,7 +39,9 @@ static void find_folder(void) {
        PATH): its file is /proc/self/exe. */
     int found = dladdr((void *)find_folder, &info) && info.dli_fname;
     const char *object = found && strcmp(info.dli_fname, program_invocation_name) != 0 ? info.dli_fname : "/proc/self/exe";
-    if (found && realpath(object, here)) {
+    /* (Without /proc, a chroot: argv[0], if it names a path.) */
+    if (found && !realpath(object, here) && !(strchr(info.dli_fname, '/') && realpath(info.dli_fname, here))) found = 0;
+    if (found) {
         char *slash = strrchr(here, '/');
         if (slash) *slash = 0;  /* its folder */
         static const char *const ups[] = {"/../share/locale", "/../../share/locale"};

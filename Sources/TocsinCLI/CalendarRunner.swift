@@ -73,6 +73,7 @@ package final class CalendarRunner: @unchecked Sendable {
         }
         try? loop.engine.cancel(alarm)
         _ = loop.next(timeoutMilliseconds: 0)
+        reports?.drain(to: output) { [label] _ in label }
         output.finish()
         output.permanent(trn("{label}: stopped after {count} ring ({spec})", "{label}: stopped after {count} rings ({spec})", rings,
                              ["label": label, "spec": spec.normalized]))

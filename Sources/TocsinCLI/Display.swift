@@ -27,14 +27,16 @@ public enum Display {
         zone.wallText(unixSeconds: unixSeconds, weekdayName: Wording.weekdayAbbreviation(mondayFirst:))
     }
 
-    /// Time until a calendar alarm's ring: "04:59", "1:04:59", "2d 03:04:59".
-    public static func until(nanoseconds: Int64) -> String {
-        let day = 86400 * Nanos.perSecond
-        guard nanoseconds >= day else { return clock(nanoseconds: nanoseconds, roundUp: true) }
-        let rest = nanoseconds % day
+    /// Time until a calendar alarm's ring, or any time left: "04:59",
+    /// "1:04:59", "2d 03:04:59"; `roundUp` false: how long ago.
+    public static func until(nanoseconds: Int64, roundUp: Bool = true) -> String {
+        // Whole seconds first, then the days: 86,399.9 s is "1d 00:00:00", never "24:00:00".
+        let seconds = roundUp ? (max(0, nanoseconds) + Nanos.perSecond - 1) / Nanos.perSecond : max(0, nanoseconds) / Nanos.perSecond
+        guard seconds >= 86400 else { return clock(nanoseconds: seconds * Nanos.perSecond, roundUp: false) }
         // TRANSLATORS: days and a clock, "2d 03:04:59": d for days, as short as the language allows.
-        return tr("{days}d {clock}", ["days": String(nanoseconds / day),
-                                      "clock": Nanos.clock(rest, roundUp: true, padMinutes: true).leftPadded(to: 8)])
+        return tr("{days}d {clock}", ["days": String(seconds / 86400),
+                                      "clock": Nanos.clock(seconds % 86400 * Nanos.perSecond, roundUp: false, padMinutes: true)
+                                          .leftPadded(to: 8)])
     }
 
     /// "Mon 2026-12-28 07:00": a Unix time in the local zone, to the minute,

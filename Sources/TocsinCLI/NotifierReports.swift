@@ -1,3 +1,4 @@
+import Glibc
 import Tocsin
 import TocsinBase
 import TocsinNotify
@@ -31,11 +32,7 @@ final class NotifierReports: @unchecked Sendable {
         for report in arrived where output.mode != .json {
             guard report.error != nil, !said.contains(report.detail) else { continue }
             said.append(report.detail)
-            if output.mode == .live {
-                output.permanent("tocsin-notify: \(report.detail)")
-            } else {
-                Descriptor.complain("tocsin-notify: \(report.detail)")
-            }
+            output.permanent("tocsin-notify: \(report.detail)")  // (live: the notifier is quiet only then)
         }
         for report in arrived where output.mode == .json {
             var fields: [(String, JSON)] = [("event", .string("notifier")), ("report", .string(Self.name(report.kind)))]
@@ -62,9 +59,12 @@ final class NotifierReports: @unchecked Sendable {
 
 extension CountdownOptions {
     /// The desktop notifier these options ask for (none without alert and
-    /// sound), quiet: its reports come through the command's output.
+    /// sound). With `--json` or a live display it is quiet and its reports
+    /// come through the command's output (`drain`); otherwise it says its
+    /// failures on standard error itself, as they happen.
     func makeNotifier() -> (Notifier?, NotifierReports?) {
-        let notifier = settings.popup || settings.sound ? try? Notifier(options: .init(quiet: true)) : nil
-        return (notifier, notifier.map(NotifierReports.init(of:)))
+        let live = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1  // (Output's .live)
+        let notifier = settings.popup || settings.sound ? try? Notifier(options: .init(quiet: json || live)) : nil
+        return (notifier, json || live ? notifier.map(NotifierReports.init(of:)) : nil)
     }
 }

@@ -76,13 +76,13 @@ package enum ServiceTimers {
     /// The columns' widths `lines` used, at least: `ls --follow` keeps
     /// them from its listing on, so its lines stay in columns.
     package struct Widths {
-        var id = 1, label = 5, state = 9
+        var id = 1, label = 0, state = 9
         package init() {}
         init(id: Int, label: Int, state: Int) { (self.id, self.label, self.state) = (id, label, state) }
     }
 
     package static func lines(_ timers: [ServiceClient.Timer], columns: Int = 0, widths: inout Widths) -> [String] {
-        var width = max(widths.label, timers.map { $0.label.count }.max() ?? 5)
+        var width = max(5, widths.label, timers.map { $0.label.count }.max() ?? 5)
         let idWidth = max(widths.id, timers.map { String($0.id).count }.max() ?? 1)
         let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state) }
         let stateWidth = max(widths.state, states.map { Display.shown(state: $0).count }.max() ?? 9)
@@ -118,7 +118,7 @@ package enum ServiceTimers {
         if state == "finished" {
             // (Whole seconds, as every "ago" and "left" of the listing.)
             return timer.finishedAgo.map(Nanos.saturating(seconds:)).map {
-                tr("done {time} ago", ["time": Display.clock(nanoseconds: $0, roundUp: false)])
+                tr("done {time} ago", ["time": Display.until(nanoseconds: $0, roundUp: false)])
             } ?? tr("done")
         }
         if let remaining = timer.remaining.map(Nanos.saturating(seconds:)) {
@@ -181,7 +181,8 @@ package enum ServiceTimers {
             json ? JSON.object([("event", .string("finished")), ("id", .integer(Int64(clamping: id))),
                                 ("label", .string(label)), ("lateness", .number(lateness)),
                                 ("finish", .integer(Int64(clamping: finish))), ("again", .bool(again))]).compactEncoded()
-                : String(repeating: " ", count: max(0, widths.id - String(id).count)) + "\(id)  \(label)  "
+                : String(repeating: " ", count: max(0, widths.id - String(id).count)) + "\(id)  "
+                    + label + String(repeating: " ", count: max(0, widths.label - label.count)) + "  "
                     + finishWord(calendar: calendars.contains(id))
                     + (again ? " " + tr("(announced again: the service restarted)") : "")
         case .removed(let id):

@@ -123,10 +123,10 @@ package enum StatusBar {
     /// Time left as `tocsin ls` writes it, in English: "04:59", "1:04:59",
     /// "1d 12:14:59" past a day.
     package static func left(_ nanoseconds: Int64) -> String {
-        let day = 86400 * Nanos.perSecond
-        guard nanoseconds >= day else { return Wording.clock(nanoseconds, roundUp: true) }
-        let clock = Wording.clock(nanoseconds % day, roundUp: true)
-        return "\(nanoseconds / day)d " + String("00:00:00".prefix(max(0, 8 - clock.count))) + clock
+        let seconds = (max(0, nanoseconds) + Nanos.perSecond - 1) / Nanos.perSecond  // whole seconds, then the days
+        guard seconds >= 86400 else { return Wording.clock(seconds * Nanos.perSecond, roundUp: false) }
+        let clock = Wording.clock(seconds % 86400 * Nanos.perSecond, roundUp: false)
+        return "\(seconds / 86400)d " + String("00:00:00".prefix(max(0, 8 - clock.count))) + clock
     }
 
     private static func line(_ timer: Active) -> String {

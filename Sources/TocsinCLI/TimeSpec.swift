@@ -73,12 +73,17 @@ public enum TimeSpec: Equatable, Sendable {
         } else if later[0] > 59 {
             return tr("{n} is not a number of minutes or seconds (0 to 59)", ["n": String(parts[1])])
         }
-        if let short = parts.dropFirst().first(where: { $0.count != 2 }) {
-            let fixed = parts.enumerated().map { $0.offset > 0 && $0.element.count == 1 ? "0" + $0.element : String($0.element) }
-            return tr("after a colon come two digits ({part} is {fixed}): write {word}",
-                      ["part": String(short), "fixed": short.count == 1 ? "0" + short : String(short), "word": fixed.joined(separator: ":")])
+        // One digit after a colon ("0:5"): the two-digit form, and for M:SS
+        // that could be a clock time ("12:5") the H:MM:SS one.
+        guard parts.dropFirst().allSatisfy({ $0.count <= 2 }), let short = parts.dropFirst().first(where: { $0.count == 1 }) else {
+            return nil
         }
-        return nil
+        var fixed = parts.enumerated().map { $0.offset > 0 && $0.element.count == 1 ? "0" + $0.element : String($0.element) }
+        if fixed.count == 2, let minutes = Int(fixed[0]), (1...12).contains(minutes) {
+            fixed = ["0", minutes < 10 ? "0\(minutes)" : "\(minutes)", fixed[1]]
+        }
+        return tr("after a colon come two digits ({part} is {fixed}): write {word}",
+                  ["part": String(short), "fixed": "0" + short, "word": fixed.joined(separator: ":")])
     }
 
     private static func normalized(_ text: String) -> String {

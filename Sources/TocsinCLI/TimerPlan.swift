@@ -120,6 +120,7 @@ public struct TimerPlan: Equatable, Sendable {
                 return (spec, label.isEmpty ? nil : label)
             }
             if let ambiguity = TimeSpec.ambiguity(of: time) { throw Failure(description: ambiguity) }
+            if let problem = TimeSpec.fieldProblem(of: time) { throw Failure(description: "\(time): \(problem)") }
             if let problem = TimeSpec.rangeProblem(time) { throw Failure(description: "\(word): \(problem)") }
             colon = word[..<split].lastIndex(of: ":")
         }

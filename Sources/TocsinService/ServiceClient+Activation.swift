@@ -32,7 +32,7 @@ extension ServiceClient {
         let prefix = file.split(separator: "/", omittingEmptySubsequences: false).dropLast(4).joined(separator: "/")
         return "this tocsin's service file is \(file), in a folder this session's bus does not search: "
             + "run \(prefix)/bin/tocsin service --enable (it links the file into ~/.local/share, which every session "
-            + "bus searches), or add \(prefix)/share to XDG_DATA_DIRS and log in again (docs/dbus.md)"
+            + "bus searches), or add \(prefix)/share to XDG_DATA_DIRS and log in again (share/doc/tocsin/dbus.md)"
     }
 
     /// `tocsin service --enable`: links this install's activation file (and

@@ -32,10 +32,13 @@ extension TimerService {
             entries[id] = entry
             if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
             recordThenAnnounce(id, lateness: lateness, late: wasHeld)
-            if entry.kind == .calendar, let properties = properties(of: entry) {
+            if entry.kind == .calendar {
                 // It rang and runs on: no STATE event says so, this does
-                // (its next ring, its finishes), after the Finished.
-                afterEventsSaved { [unowned self] in signals.changed(id, properties) }
+                // (its next ring, its finishes, as they are when it is sent),
+                // after the Finished.
+                afterEventsSaved { [unowned self] in
+                    if let entry = entries[id], let properties = properties(of: entry) { signals.changed(id, properties) }
+                }
             }
             startWaiting(after: id)
         }

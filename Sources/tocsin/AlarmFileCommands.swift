@@ -94,17 +94,20 @@ struct Import: ParsableCommand {
     }
 
     /// Standard input, to its end.
-    /// A file's bytes: a regular file as a whole, anything else that can be
-    /// read (a pipe: `import <(…)`, `/dev/null`) to its end.
+    /// A file's bytes, read to its end through one descriptor: a regular
+    /// file, or anything else that can be read (a pipe: `import <(…)`, a
+    /// FIFO, `/dev/null`). A folder is `EISDIR`.
     static func read(_ path: String) throws(TocsinError) -> [UInt8] {
-        do throws(TocsinError) {
-            return try TimerFile.read(path)
-        } catch where error == .io && errno == EINVAL {  // not a regular file
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw .io }
-            defer { close(fd) }
-            return try stream(fd)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io }
+        defer { close(fd) }  // (a close that succeeds leaves errno alone)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io }
+        guard info.st_mode & mode_t(S_IFMT) != mode_t(S_IFDIR) else {
+            errno = EISDIR
+            throw .io
         }
+        return try stream(fd)
     }
 
     /// What `fd` gives to its end (at most a timer file's largest).

@@ -68,6 +68,9 @@ import TocsinCLI
         ("1:30:99", "1:30:99: 99 is not a number of seconds (0 to 59)"),
         ("1:75:00", "1:75:00: 75 is not a number of minutes (0 to 59)"),
         ("0:5", "0:5: after a colon come two digits (5 is 05): write 0:05"),
+        ("12:5", "12:5: after a colon come two digits (5 is 05): write 0:12:05"),  // (12:05 could be a clock time)
+        ("5:60:Tea", "5:60: 60 is not a number of minutes or seconds (0 to 59)"),  // with a label too
+        ("0:5:Tea", "0:5: after a colon come two digits (5 is 05): write 0:05"),
     ])
     func aTypoInAColonTimeNamesItsField(word: String, message: String) {
         #expect { try TimerPlan(words: [word, "Tea"]) } throws: {

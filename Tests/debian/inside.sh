@@ -73,7 +73,7 @@ headers_references() {
 check the_headers_references_are_installed headers_references
 # And every document the command's help names (issue 58: only two were installed).
 commands_references() {
-  tocsin export --help | grep -q share/doc/tocsin/alarms-file.md && test -s /usr/share/doc/tocsin/alarms-file.md &&
+  help=$(tocsin export --help) && grep -q share/doc/tocsin/alarms-file.md <<< "$help" && test -s /usr/share/doc/tocsin/alarms-file.md &&
     test -s /usr/share/doc/tocsin/status-bars.md && test -s /usr/share/doc/tocsin/dbus.md
 }
 check the_commands_references_are_installed commands_references

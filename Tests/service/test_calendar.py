@@ -55,18 +55,23 @@ def test_a_ring_is_said_as_a_ring_and_followed_by_the_alarms_next(tmp_path):
     follow = subprocess.Popen([TOCSIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
     text = subprocess.Popen([TOCSIN, "ls", "--follow"], stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "LANG": "C.UTF-8"})
+    deadline = time.monotonic() + 30
     try:
         lines, rang = [], []
         while len(rang) < 2:
-            lines.append(json.loads(follow.stdout.readline()))
+            line = follow.stdout.readline()
+            assert line and time.monotonic() < deadline, ("the JSON follow ended or waited 30 s", lines)
+            lines.append(json.loads(line))
             if lines[-1].get("event") == "finished" and lines[-1]["id"] == alarm:
                 rang.append(len(lines) - 1)
         after = [line for line in lines[rang[0] + 1:rang[1]] if line.get("id") == alarm]
         assert after and after[0]["event"] == "changed" and after[0]["state"] == "running", lines
         assert after[0]["next"] > first and after[0]["finishes"] >= 1, (first, after)
         seen = []
-        while not any(re.fullmatch(rf"{alarm}  Often  rang", line) for line in seen):
-            seen.append(text.stdout.readline().rstrip("\n"))
+        while not any(re.fullmatch(rf"{alarm}  Often +rang", line) for line in seen):
+            line = text.stdout.readline()
+            assert line and time.monotonic() < deadline and len(seen) < 40, ("no 'rang' line", seen)
+            seen.append(line.rstrip("\n"))
         assert not any(line.endswith("  finished") for line in seen), seen
     finally:
         for process in (follow, text):

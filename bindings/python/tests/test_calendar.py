@@ -150,7 +150,7 @@ def test_skipped_rings_do_not_ring_and_a_skip_until_a_date_in_another_zone(manua
         manual.calendar("2027-04-02 07:00 UTC").skip()
     with pytest.raises(tocsin.InvalidArgumentError) as caught:  # a TocsinError as the README's Errors says (and a ValueError)
         alarm.skip(0)
-    assert isinstance(caught.value, ValueError) and str(caught.value) == "skip: count must be at least 1, got 0"
+    assert isinstance(caught.value, ValueError) and str(caught.value) == "Timer.skip(): count must be at least 1, got 0"
 
 
 def test_calendar_alarm_bad_input(manual):

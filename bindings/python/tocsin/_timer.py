@@ -363,7 +363,7 @@ class Timer:
         Raises ``InvalidArgumentError`` for another kind of timer,
         ``NoOccurrenceError`` if no ring would be left. Returns self."""
         if count < 1:
-            raise InvalidArgumentError(-1, f"skip: count must be at least 1, got {count}")
+            raise InvalidArgumentError(-1, f"Timer.skip(): count must be at least 1, got {count}")
         try:
             self._call("tocsin_calendar_skip", count)
         except InvalidArgumentError as error:

@@ -44,6 +44,16 @@ import Testing
         }
     }
 
+    /// A stopwatch ticking every nanosecond, started, and its tally.
+    static func ticker(on engine: TimerEngine) throws -> (TimerID, Tally) {
+        let tally = Tally(interval: .nanoseconds(1))
+        let watch = try engine.stopwatch()
+        try engine.setHandler(for: watch, tally.handler)
+        try engine.setTickInterval(.nanoseconds(1), for: watch)
+        try engine.start(watch)
+        return (watch, tally)
+    }
+
     @Test func aManualSecondOf1nsTicksIsOneBurstAndOneFold() throws {
         let engine = try TimerEngine(delivery: .manualClock)
         defer { engine.close() }
@@ -63,11 +73,7 @@ import Testing
     @Test func aPolledHostKeepsTurningAndItsCancelGetsIn() throws {
         let engine = try TimerEngine(delivery: .polled)
         defer { engine.close() }
-        let tally = Tally(interval: .nanoseconds(1))
-        let watch = try engine.stopwatch()
-        try engine.setHandler(for: watch, tally.handler)
-        try engine.setTickInterval(.nanoseconds(1), for: watch)
-        try engine.start(watch)
+        let (watch, tally) = try Self.ticker(on: engine)
         var poller = pollfd(fd: try engine.pollFileDescriptor(), events: Int16(POLLIN), revents: 0)
         for _ in 0..<20 {
             #expect(poll(&poller, 1, 5000) == 1)
@@ -82,11 +88,7 @@ import Testing
     @Test func anotherThreadCancelsA1nsTickerOnTheEngineThread() throws {
         let engine = try TimerEngine(delivery: .engineThread)
         defer { engine.close() }
-        let tally = Tally(interval: .nanoseconds(1))
-        let watch = try engine.stopwatch()
-        try engine.setHandler(for: watch, tally.handler)
-        try engine.setTickInterval(.nanoseconds(1), for: watch)
-        try engine.start(watch)
+        let (watch, tally) = try Self.ticker(on: engine)
         usleep(100_000)
         try engine.cancel(watch)  // returns: no tick of this run comes after it
         let ticksAtCancel = tally.now.ticks

@@ -37,9 +37,17 @@ call Add "'Tea'" "$last" "{'alert': <false>}"
 call Add "'Wake'" 0.0 "{'calendar': <'Mon..Fri 07:00'>, 'alert': <false>}"
 call Add "'Bread'" "$last" "{'alert': <false>}"
 call Pause 3
+# The three timers as JSON: a calendar alarm's `duration` (its start to
+# its ring) is worked out again whenever the engine re-aims its alarms, from
+# the wall and boot clocks, which slew apart by microseconds in an hour: it
+# is compared by its ring (`next`), exact, and to the millisecond.
 listing() {
-  gdbus call --session -d dev.tocsin.Timers -o /dev/tocsin/Timers -m dev.tocsin.Timers1.ListColumns \
-    "['id', 'label', 'kind', 'state', 'duration', 'calendar']" | grep -o "'id': <\[[^]]*\]>.*"
+  busctl --user --json=short call dev.tocsin.Timers /dev/tocsin/Timers dev.tocsin.Timers1 ListColumns as 7 \
+    id label kind state duration calendar next | python3 -c '
+import json, sys
+columns = json.load(sys.stdin)["data"][0]
+rows = list(zip(*(columns[name]["data"] for name in ("id", "label", "kind", "state", "duration", "next"))))
+print(json.dumps([row[:4] + (round(row[4], 3), row[5]) for row in rows] + [columns["calendar"]["data"]]))'
 }
 before=$(listing)
 seconds=$(python3 -c "print(float('$hours') * 3600)")

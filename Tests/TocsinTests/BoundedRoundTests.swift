@@ -89,7 +89,9 @@ import Testing
         let engine = try TimerEngine(delivery: .engineThread)
         defer { engine.close() }
         let (watch, tally) = try Self.ticker(on: engine)
-        usleep(100_000)
+        // Past a burst, so that it has folded (however slow the machine:
+        // ThreadSanitizer's run took 100 ms to deliver fewer).
+        #expect(waitUntil { tally.now.ticks > 2 * TimerEngine.tickBurst })
         try engine.cancel(watch)  // returns: no tick of this run comes after it
         let ticksAtCancel = tally.now.ticks
         #expect(waitUntil { tally.now.canceled })

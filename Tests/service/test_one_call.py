@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from flooding import flooder, one_call
+from flooding import one_call
 from sandbox import QUIET, gdbus
 from servicebus import (DEADLINE, activation_environment, add, ended, gdbus_call, service_pid, stop_service, timers,
                         wait_until)
@@ -36,8 +36,7 @@ def test_the_fuzzers_reduced_seed_2463_is_refused():
     ran out at once, then given 59.9 s more, ticking every nanosecond."""
     error, message = one_call("Add", "sda{sv}", ["x", 5e-324, {"tick": ["d", 5e-324], **QUIET_JSON}])
     assert error == "dev.tocsin.Timers1.Error.InvalidArgument" and message.startswith("tick must be"), message
-    process, _ = flooder(1, 1, "Add", "sda{sv}", ["x", 5e-324, QUIET_JSON])  # without the tick: served
-    process.communicate(timeout=60)
+    assert one_call("Add", "sda{sv}", ["x", 5e-324, QUIET_JSON]) == (None, "")  # without the tick: served
     (tiny,) = [id for id, timer in timers().items() if timer["label"] == "x"]
     assert one_call("Adjust", "td", [tiny, 59.9]) == (None, "")
     list_times(5, 0.5)

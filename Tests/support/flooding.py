@@ -27,11 +27,20 @@ def flooder(connections, calls, method, signature, body, sandbox=None, hold=Fals
     return process, json.loads(line)["written"]
 
 
+def finished(process):
+    """The flooder's last line, once it is done. (Read through the same
+    buffered stream as its first line: `communicate()` would miss what that
+    readline already buffered, the whole answer when it came fast.)"""
+    out = process.stdout.read()
+    err = process.stderr.read()
+    process.wait(timeout=300)
+    assert process.returncode == 0 and out.strip(), err
+    return json.loads(out.splitlines()[-1])
+
+
 def answers(process):
     """The flooder's answer times and error counts, once it is done."""
-    out, err = process.communicate(timeout=300)
-    assert process.returncode == 0, err
-    result = json.loads(out.splitlines()[-1])
+    result = finished(process)
     return result["answers"], result["errors"]
 
 
@@ -39,9 +48,7 @@ def one_call(method, signature, body, sandbox=None):
     """One call made through jeepney (which sends any double, 5e-324 too:
     gdbus's and busctl's parsers refuse it); (error name or None, message)."""
     process, _ = flooder(1, 1, method, signature, body, sandbox=sandbox)
-    out, err = process.communicate(timeout=300)
-    assert process.returncode == 0, err
-    result = json.loads(out.splitlines()[-1])
+    result = finished(process)
     for name, message in result["messages"].items():
         return name, message
     return None, ""

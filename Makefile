@@ -182,10 +182,13 @@ test-c: lib
 	$(NO_SWIFT_ENV) $(OUT)/test_notify_input
 
 # Saving under SIGKILL: after every kill the file loads (old or new content).
+# The kill moments come from CRASH_SEED (fixed here; `make test-crash
+# CRASH_SEED=` draws one and prints it).
+CRASH_SEED ?= 1
 test-crash: lib
 	$(CC) $(CFLAGS_TEST) -Iinclude Tests/c/crash/crash_save.c -L$(OUT)/lib -ltocsin -o $(OUT)/crash_save
 	@rm -rf $(OUT)/crash && mkdir -p $(OUT)/crash
-	$(NO_SWIFT_ENV) $(OUT)/crash_save 300 $(abspath $(OUT))/crash
+	$(NO_SWIFT_ENV) $(OUT)/crash_save 300 $(abspath $(OUT))/crash $(CRASH_SEED)
 
 # The engine under ThreadSanitizer and AddressSanitizer/LeakSanitizer: the
 # library built instrumented (own scratch folders), the C tests and the
@@ -264,13 +267,16 @@ test-sanitizers: instrumented-libs
 # libFuzzer on the C ABI (Tests/fuzz/fuzz_abi.c): the library built with
 # AddressSanitizer and libFuzzer's coverage; starts from Tests/fuzz/corpus and
 # grows a working corpus in out/fuzz/corpus. Findings land in out/fuzz/.
+# Its mutations come from FUZZ_SEED (fixed here; `make test-fuzz FUZZ_SEED=0`
+# lets libFuzzer draw one); the seed and any reproducer are printed.
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
 test-fuzz: $(FUZZ_LIBTOCSIN)
 	@mkdir -p out/fuzz/corpus
 	$(SWIFT_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=bfd -Iinclude Tests/fuzz/fuzz_abi.c out/fuzz/lib/libtocsin.so.0 -lm -o out/fuzz/fuzz_abi
 	env LD_LIBRARY_PATH=$(abspath out/fuzz/lib) ASAN_OPTIONS=detect_leaks=1 out/fuzz/fuzz_abi \
-	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=$(abspath out/fuzz)/ \
-	  out/fuzz/corpus Tests/fuzz/corpus 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY|broken promise)" ; \
+	  -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=10 -print_final_stats=1 -artifact_prefix=$(abspath out/fuzz)/ \
+	  out/fuzz/corpus Tests/fuzz/corpus 2>&1 | grep -E "^(INFO: Seed:|Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY|broken promise|MS: |Base64: |artifact_prefix|Test unit written)" ; \
 	  status=$${PIPESTATUS[0]}; [ $$status -eq 0 ] && echo "fuzz: 1 passed, 0 failed" || { echo "fuzz: 0 passed, 1 failed"; exit 1; }
 
 # The long versions (minutes to hours): millions of model operations, 10x the
@@ -278,7 +284,7 @@ test-fuzz: $(FUZZ_LIBTOCSIN)
 stress:
 	TOCSIN_LONG=1 swift test --filter ModelTests
 	$(MAKE) --no-print-directory test-stress test-sanitizers SANITIZER_SCALE=10
-	$(MAKE) --no-print-directory test-fuzz FUZZ_SECONDS=3600
+	$(MAKE) --no-print-directory test-fuzz FUZZ_SECONDS=3600 FUZZ_SEED=0
 
 # The fast concurrency and memory check on the ordinary build: 8 threads,
 # then a million create/start/cancel/free cycles with RSS before and after.

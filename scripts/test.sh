@@ -63,11 +63,12 @@ awk -v status="$status" '
       return
     }
     if (line ~ /^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ ||
-        line ~ /^(=+ )?[0-9]+ (passed|failed).* in [0-9.]+s/) {
+        line ~ /^(=+ )?[0-9]+ (passed|failed|skipped).* in [0-9.]+s/) {
       n = split(line, words, /[ ,]+/)
       for (i = 1; i < n; i++) {
         if (words[i + 1] ~ /^passed/) into["passed"] += words[i]
         if (words[i + 1] ~ /^failed/) into["failed"] += words[i]
+        if (words[i + 1] ~ /^skipped/) into["skipped"] += words[i]
       }
     }
   }
@@ -75,7 +76,7 @@ awk -v status="$status" '
   { count($0, total) }
   END {
     if (status != 0 && total["failed"] == 0) total["failed"] = 1
-    printf "sanitizer re-runs of those tests: %d passed, %d failed\n", rerun["passed"], rerun["failed"]
-    printf "total: %d passed, %d failed\n", total["passed"], total["failed"]
+    printf "sanitizer re-runs of those tests: %d passed, %d failed, %d skipped\n", rerun["passed"], rerun["failed"], rerun["skipped"]
+    printf "total: %d passed, %d failed, %d skipped\n", total["passed"], total["failed"], total["skipped"]
   }' "$log"
 exit "$status"

@@ -1,5 +1,6 @@
 /* A tiny test harness: CHECK records a failure and carries on; each TEST
- * passes if none of its checks failed. main() prints "N passed, N failed". */
+ * passes if none of its checks failed; SKIP ends a test that cannot run here,
+ * counted apart. main() prints "N passed, N failed, N skipped". */
 #ifndef TOCSIN_TEST_HARNESS_H
 #define TOCSIN_TEST_HARNESS_H
 
@@ -11,6 +12,14 @@
 #include "tocsin.h"
 
 extern int harness_failures;
+extern const char *harness_skipped; /* why the running test was skipped */
+
+/* Ends the test as skipped (not passed), saying why. */
+#define SKIP(why)                                                              \
+    do {                                                                       \
+        harness_skipped = (why);                                               \
+        return;                                                                \
+    } while (0)
 
 #define CHECK(cond)                                                            \
     do {                                                                       \

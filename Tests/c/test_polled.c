@@ -86,12 +86,32 @@ static void cancelled_earliest_timer_costs_at_most_one_empty_dispatch(void) {
     tocsin_engine_free(engine);
 }
 
+static int closed_engine_callbacks;
+static void count_closed_engine_callback(tocsin_engine *engine, const tocsin_event *event, void *data) {
+    (void)engine, (void)event, (void)data;
+    closed_engine_callbacks++;
+}
+
+/* Closed with an event waiting: dispatch and fd say ECLOSED, and the waiting
+   event is never delivered. Then freed with a running timer. */
 static void closed_engine_refuses_dispatch(void) {
     tocsin_engine *engine = NULL;
     CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_POLLED, &engine));
+    closed_engine_callbacks = 0;
     tocsin_timer timer = 0;
-    tocsin_countdown_new(engine, 0.01, &timer);
-    tocsin_timer_start(engine, timer);
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 0.01, &timer));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_set_callback(engine, timer, count_closed_engine_callback, NULL));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_start(engine, timer));
+    CHECK(readable(tocsin_engine_fd(engine), 2000)); /* the STATE event waits */
+    tocsin_engine_close(engine);
+    CHECK_EQ(TOCSIN_ECLOSED, tocsin_engine_dispatch(engine));
+    CHECK_EQ(TOCSIN_ECLOSED, tocsin_engine_fd(engine));
+    CHECK_EQ(0, closed_engine_callbacks);
+    tocsin_engine_free(engine);
+
+    CHECK_EQ(TOCSIN_OK, tocsin_engine_new(TOCSIN_ENGINE_POLLED, &engine));
+    CHECK_EQ(TOCSIN_OK, tocsin_countdown_new(engine, 0.01, &timer));
+    CHECK_EQ(TOCSIN_OK, tocsin_timer_start(engine, timer));
     tocsin_engine_free(engine); /* with a running timer and a waiting event */
 }
 

@@ -289,6 +289,7 @@ static void stress_callback(tocsin_engine *engine, const tocsin_event *event, vo
 typedef struct {
     tocsin_engine *engine;
     int finishes;
+    int failures;
 } worker_args;
 
 /* 4 threads create, start, cancel and free timers on one engine at once. */
@@ -296,14 +297,17 @@ static void *stress_worker(void *data) {
     worker_args *args = data;
     for (int i = 0; i < 2500; i++) {
         tocsin_timer timer = 0;
-        if (tocsin_countdown_new(args->engine, (i % 3 == 0) ? 0.001 : 60, &timer) != TOCSIN_OK) continue;
-        tocsin_timer_set_callback(args->engine, timer, stress_callback, NULL);
-        tocsin_timer_start(args->engine, timer);
+        if (tocsin_countdown_new(args->engine, (i % 3 == 0) ? 0.001 : 60, &timer) != TOCSIN_OK ||
+            tocsin_timer_set_callback(args->engine, timer, stress_callback, NULL) != TOCSIN_OK ||
+            tocsin_timer_start(args->engine, timer) != TOCSIN_OK) {
+            args->failures++;
+            continue;
+        }
         if (i % 3 == 0) {
             args->finishes++;
-        } else {
-            tocsin_timer_cancel(args->engine, timer);
-            tocsin_timer_free(args->engine, timer);
+        } else if (tocsin_timer_cancel(args->engine, timer) != TOCSIN_OK ||
+                   tocsin_timer_free(args->engine, timer) != TOCSIN_OK) {
+            args->failures++;
         }
     }
     return NULL;
@@ -315,14 +319,17 @@ static void four_threads_at_once(void) {
     pthread_t threads[4];
     worker_args args[4];
     for (int i = 0; i < 4; i++) {
-        args[i] = (worker_args){engine, 0};
+        args[i] = (worker_args){engine, 0, 0};
         pthread_create(&threads[i], NULL, stress_worker, &args[i]);
     }
-    int expected = 0;
+    int expected = 0, failures = 0;
     for (int i = 0; i < 4; i++) {
         pthread_join(threads[i], NULL);
         expected += args[i].finishes;
+        failures += args[i].failures;
     }
+    CHECK_EQ(0, failures);
+    CHECK_EQ(4 * 834, expected); /* every third of 2,500 per thread: not a wait for nothing */
     CHECK(wait_for(&stress_fired, expected, 20000));
     CHECK_EQ(expected, atomic_load(&stress_fired));
     tocsin_engine_free(engine);

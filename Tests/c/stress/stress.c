@@ -12,6 +12,8 @@
  *   - no callback after tocsin_timer_free() returned;
  *   - no callback after tocsin_engine_free() returned.
  * Phase 2: CYCLES create/start/cancel/free cycles; RSS before and after.
+ * Phase 1 also fails if anything it relies on did not happen: every
+ * operation ran (no failed create skipped), callbacks and finishes came.
  * Prints counts and "N passed, N failed".
  */
 #include <pthread.h>
@@ -33,7 +35,7 @@ typedef struct {
 
 static tocsin_engine *engine;
 static atomic_int engine_freed;
-static atomic_long violations, callbacks, operations;
+static atomic_long violations, callbacks, operations, finishes, failed_calls;
 static atomic_ullong shared_handles[64]; /* timers any callback may cancel */
 
 static void violation(const char *what) {
@@ -48,7 +50,10 @@ static void callback(tocsin_engine *e, const tocsin_event *event, void *data) {
     int run = atomic_load(&r->run);
     if (event->kind != TOCSIN_EVENT_STATE && atomic_load(&r->cancelled_run) == run)
         violation("TICK or FINISH after tocsin_timer_cancel returned");
-    if (event->kind == TOCSIN_EVENT_FINISH) atomic_fetch_add(&r->finishes, 1);
+    if (event->kind == TOCSIN_EVENT_FINISH) {
+        atomic_fetch_add(&r->finishes, 1);
+        atomic_fetch_add(&finishes, 1);
+    }
     if (event->kind == TOCSIN_EVENT_TICK && event->tick % 7 == 0) {
         /* Cancel some other thread's timer from inside a callback. */
         tocsin_timer other = atomic_load(&shared_handles[event->tick % 64]);
@@ -71,12 +76,17 @@ static void *work(void *data) {
         int roll = (int)(rand_r(&w->seed) % 10);
         int status = roll < 3 ? tocsin_stopwatch_new(engine, &timer)
                               : tocsin_countdown_new(engine, 0.0001 + (rand_r(&w->seed) % 3000) * 1e-6, &timer);
-        if (status != TOCSIN_OK) continue;
-        tocsin_timer_set_tick(engine, timer, 0.0005);
-        tocsin_timer_set_callback(engine, timer, callback, r);
+        if (status != TOCSIN_OK || tocsin_timer_set_tick(engine, timer, 0.0005) != TOCSIN_OK ||
+            tocsin_timer_set_callback(engine, timer, callback, r) != TOCSIN_OK) {
+            atomic_fetch_add(&failed_calls, 1);
+            continue;
+        }
         atomic_store(&shared_handles[rand_r(&w->seed) % 64], timer);
         atomic_store(&r->run, 1);
-        if (tocsin_timer_start(engine, timer) == TOCSIN_OK) atomic_fetch_add(&r->starts, 1);
+        if (tocsin_timer_start(engine, timer) == TOCSIN_OK)
+            atomic_fetch_add(&r->starts, 1);
+        else
+            atomic_fetch_add(&failed_calls, 1); /* a fresh timer always starts */
         struct timespec pause = {0, (long)(rand_r(&w->seed) % 500) * 1000L};
         nanosleep(&pause, NULL);
         if (roll % 2 == 0 && tocsin_timer_cancel(engine, timer) == TOCSIN_OK) atomic_store(&r->cancelled_run, 1);
@@ -87,7 +97,10 @@ static void *work(void *data) {
                 if (tocsin_timer_cancel(engine, timer) == TOCSIN_OK) atomic_store(&r->cancelled_run, 2);
             }
         }
-        if (tocsin_timer_free(engine, timer) == TOCSIN_OK) atomic_store(&r->freed, 1);
+        if (tocsin_timer_free(engine, timer) == TOCSIN_OK)
+            atomic_store(&r->freed, 1);
+        else
+            atomic_fetch_add(&failed_calls, 1);
         /* After free returned, nothing more is delivered: the count is final. */
         if (atomic_load(&r->finishes) > atomic_load(&r->starts)) violation("more FINISH events than runs");
         atomic_fetch_add(&operations, 6);
@@ -117,7 +130,10 @@ int main(int argc, char **argv) {
     /* Phase 1: concurrency. */
     struct timespec began, ended;
     clock_gettime(CLOCK_MONOTONIC, &began);
-    tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine);
+    if (tocsin_engine_new(TOCSIN_ENGINE_DEFAULT, &engine) != TOCSIN_OK) {
+        printf("stress: no engine\n0 passed, 1 failed\n");
+        return 1;
+    }
     pthread_t ids[64];
     worker workers[64];
     for (int t = 0; t < threads; t++) {
@@ -146,9 +162,16 @@ int main(int argc, char **argv) {
     nanosleep(&pause, NULL);
     for (int t = 0; t < threads; t++) free(records[t]);
     long found = atomic_load(&violations);
-    printf("stress: %d threads, %ld operations, %ld callbacks, %ld violations; %.0f thousand operations/s\n", threads,
-           atomic_load(&operations), atomic_load(&callbacks), found, (double)atomic_load(&operations) / seconds / 1e3);
-    found == 0 ? passed++ : failed++;
+    long expected = 6L * threads * per_thread;
+    printf("stress: %d threads, %ld operations of %ld, %ld failed calls, %ld callbacks, %ld finishes, %ld violations; "
+           "%.0f thousand operations/s\n",
+           threads, atomic_load(&operations), expected, atomic_load(&failed_calls), atomic_load(&callbacks),
+           atomic_load(&finishes), found, (double)atomic_load(&operations) / seconds / 1e3);
+    /* Invariants hold vacuously when nothing ran: prove that it did. */
+    int all_ran = atomic_load(&operations) == expected && atomic_load(&failed_calls) == 0 &&
+                  atomic_load(&callbacks) > 0 && atomic_load(&finishes) > 0;
+    if (!all_ran) fprintf(stderr, "stress: not every operation ran, or no callback or finish came\n");
+    found == 0 && all_ran ? passed++ : failed++;
 
     /* Phase 2: memory stays flat over many create/start/cancel/free cycles
        (0 cycles: skipped, as under AddressSanitizer, whose quarantine keeps
@@ -158,22 +181,24 @@ int main(int argc, char **argv) {
         return failed ? 1 : 0;
     }
     tocsin_engine *manual;
-    tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &manual);
-    long before = 0;
+    if (tocsin_engine_new(TOCSIN_ENGINE_MANUAL_CLOCK, &manual) != TOCSIN_OK) {
+        printf("memory: no engine\n%d passed, %d failed\n", passed, failed + 1);
+        return 1;
+    }
+    long before = 0, done = 0;
     for (long i = 0; i < cycles; i++) {
         if (i == cycles / 10) before = rss_kb(); /* after the first tenth: warm */
         tocsin_timer timer;
-        tocsin_countdown_new(manual, 1 + (double)(i % 100), &timer);
-        tocsin_timer_start(manual, timer);
-        tocsin_timer_cancel(manual, timer);
-        tocsin_timer_free(manual, timer);
+        if (tocsin_countdown_new(manual, 1 + (double)(i % 100), &timer) != TOCSIN_OK) continue;
+        done += tocsin_timer_start(manual, timer) == TOCSIN_OK && tocsin_timer_cancel(manual, timer) == TOCSIN_OK &&
+                tocsin_timer_free(manual, timer) == TOCSIN_OK;
         if (i % 1000 == 999) tocsin_engine_advance(manual, 0); /* deliver nothing (no callback): drains */
     }
     long after = rss_kb();
     tocsin_engine_free(manual);
-    printf("memory: %ld create/start/cancel/free cycles, RSS %ld kB after the first tenth, %ld kB at the end\n", cycles,
-           before, after);
-    (after - before < 4096) ? passed++ : failed++;
+    printf("memory: %ld create/start/cancel/free cycles of %ld, RSS %ld kB after the first tenth, %ld kB at the end\n",
+           done, cycles, before, after);
+    (after - before < 4096 && done == cycles) ? passed++ : failed++;
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -341,6 +341,7 @@ test-service: lib stage-service $(VENV)/.installed
 # Installs into a throw-away prefix, builds the examples the way a user would
 # (pkg-config), and runs them with no Swift toolchain on any path.
 test-examples: lib
+	@rm -f $(OUT)/examples.passed
 	@# make install builds the optimized command unless told otherwise.
 	env -u CONFIG MAKEFLAGS= MAKEOVERRIDES= $(MAKE) --no-print-directory -n install PREFIX=/nonexistent | grep -q -- 'swift build -c release --product tocsin'
 	@rm -rf $(OUT)/prefix
@@ -360,21 +361,27 @@ test-examples: lib
 	  | tee $(OUT)/alarm.log; awk -v began=$$began -v ended=$$(date +%s.%N) 'BEGIN { exit !(ended - began >= 2) }'
 	grep -q '^Eggs: finished after 2.0 s' $(OUT)/alarm.log
 	grep -q '^notifier: alert failed: no session bus' $(OUT)/alarm.log
+	@echo alarm >> $(OUT)/examples.passed
 	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/countdown 1.2 Eggs | tee $(OUT)/countdown.log
 	grep -q '^FINISH: Eggs after 1.200 s' $(OUT)/countdown.log
+	@echo countdown >> $(OUT)/examples.passed
 	env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/poll_loop | tee $(OUT)/poll_loop.log
 	grep -q '^Eggs *finish' $(OUT)/poll_loop.log
+	@echo poll_loop >> $(OUT)/examples.passed
 	@# The README's C example, compiled and run exactly as shown there.
 	$(CC) -Wall -Werror $(OUT)/readme_example.c \
 	  $$(PKG_CONFIG_PATH=$(abspath $(OUT))/prefix/lib/pkgconfig pkg-config --cflags --libs tocsin) -o $(OUT)/tea
 	env -i LD_LIBRARY_PATH=$(abspath $(OUT))/prefix/lib $(OUT)/tea | tee $(OUT)/tea.log
 	diff <(printf '1 s left\nFINISH\n') $(OUT)/tea.log
+	@echo readme_example >> $(OUT)/examples.passed
 	@# make uninstall takes away what the install put in the prefix, and nothing else.
 	$(MAKE) --no-print-directory install-service PREFIX=$(abspath $(OUT))/prefix
 	touch $(OUT)/prefix/share/not-ours
 	$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(OUT))/prefix
 	test "$$(cd $(OUT)/prefix && find . -not -type d -o -name tocsin | tr '\n' ' ')" = "./share/not-ours "
-	@echo "5 passed, 0 failed"
+	@echo uninstall >> $(OUT)/examples.passed
+	@# Counted as they passed (make stops at the first that fails).
+	@echo "$$(wc -l < $(OUT)/examples.passed) passed, 0 failed"
 
 # The command's and the service's tests are independent of each other
 # (their own files, buses and services) and mostly wait for timers: they
@@ -437,18 +444,20 @@ test-debian: wheel deb
 # builds and bundles a release libtocsin.so), then the examples as a user
 # runs them: no TOCSIN_LIBRARY, no source tree on the path.
 test-python-install:
-	rm -rf out/venv-install
+	rm -rf out/venv-install out/python-install.passed
 	$(PYTHON) -m venv out/venv-install
 	out/venv-install/bin/pip install -q --disable-pip-version-check ./bindings/python
 	cd /tmp && env -u TOCSIN_LIBRARY -u PYTHONPATH $(abspath out/venv-install)/bin/python -c \
 	  'import tocsin._library as l, tocsin; tocsin.Engine(manual_clock=True).close(); p = next(iter(l._loaded)); print("loaded", p); assert "/site-packages/tocsin/_lib/" in p'
+	@echo import >> out/python-install.passed
 	cd /tmp && for example in "progress.py 0.5" "kitchen.py 0.1" "async_timers.py 0.5"; do \
 	  echo "== $$example"; \
 	  env -u TOCSIN_LIBRARY -u PYTHONPATH timeout 60 $(abspath out/venv-install)/bin/python $(abspath bindings/python/examples)/$$example > $(abspath out)/example.log || exit 1; \
 	  tr '\r' '\n' < $(abspath out)/example.log | tail -3; \
 	  grep -qE 'is ready|all done' $(abspath out)/example.log || exit 1; \
+	  echo "$$example" >> $(abspath out)/python-install.passed; \
 	done
-	@echo "4 passed, 0 failed"
+	@echo "$$(wc -l < out/python-install.passed) passed, 0 failed"
 
 # install: the libraries, headers and pkg-config files (install-lib), and the
 # command linked with the Swift runtime inside, so it runs without a toolchain

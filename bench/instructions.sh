@@ -61,14 +61,20 @@ esac
 awk -v check="$mode" '
   FILENAME == ARGV[1] { base[$1] = $2; next }
   {
+    seen[$1] = 1
+    if (!($1 in base)) { unknown = unknown " " $1; failed = 1 }
     ratio = ($1 in base) && base[$1] > 0 ? $2 / base[$1] : 0
     printf "%-28s %8d %10s %8s\n", $1, $2, ($1 in base ? base[$1] : "-"), (ratio ? sprintf("%.2f", ratio) : "-")
     if (check == "check" && ratio > 1.10) { grown = grown " " $1; failed = 1 }
   }
   BEGIN { printf "%-28s %8s %10s %8s\n", "instructions per call", "now", "baseline", "ratio" }
   END {
+    for (name in base) if (!(name in seen)) { missing = missing " " name; failed = 1 }
+    if (check != "check") exit 0
+    if (missing) print "instructions: in bench/instructions.baseline but not measured (a call the table lost):" missing
+    if (unknown) print "instructions: measured but not in bench/instructions.baseline:" unknown
+    if (grown) print "instructions: more than 10 % over bench/instructions.baseline:" grown
     if (failed) {
-      print "instructions: more than 10 % over bench/instructions.baseline:" grown
       print "  if the instructions buy something, run bench/instructions.sh --baseline and commit the"
       print "  new baseline with a message that says what they buy; else find what grew: build the"
       print "  library of an earlier commit (git worktree add DIR REV; make -C DIR lib) and run"

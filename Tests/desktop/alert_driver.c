@@ -8,16 +8,24 @@
  * the warning that long before zero; NOACTIONS 1: TOCSIN_ALERT_NO_ACTIONS),
  * then keeps running for HOLD seconds after the countdown's own length (or
  * until it is cancelled and 1 s has passed) so the test can look at the
- * screen and press buttons. Prints one
- * line per event on stdout, flushed:
+ * screen and press buttons. SIGUSR1 makes it call tocsin_notify_stop(), as
+ * a program's own Stop would. Prints one line per event on stdout, flushed:
  *   EVENT <kind> <state> <boot-time>      timer events
  *   REPORT <kind> <status> <timer> <new-timer> <detail>
+ *   STOPPED <status> <boot-time>          tocsin_notify_stop() returned
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <tocsin.h>
 #include <tocsin_notify.h>
+
+static volatile sig_atomic_t stop_asked;
+static void ask_stop(int signal_number) {
+    (void)signal_number;
+    stop_asked = 1;
+}
 
 static double boot_seconds(void) {
     struct timespec now;
@@ -71,6 +79,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "alert_driver: attach: %s\n", tocsin_strerror(status));
         return 1;
     }
+    struct sigaction on_usr1 = {0};
+    on_usr1.sa_handler = ask_stop;
+    sigaction(SIGUSR1, &on_usr1, NULL);
     printf("START %.6f %llu\n", boot_seconds(), (unsigned long long)timer);
     fflush(stdout);
     tocsin_timer_start(engine, timer);
@@ -79,6 +90,12 @@ int main(int argc, char **argv) {
     double until = boot_seconds() + atof(argv[1]) + atof(argv[5]), canceled_at = 0;
     while (boot_seconds() < until && (canceled_at == 0 || boot_seconds() < canceled_at + 1)) {
         if (canceled_at == 0 && tocsin_timer_state(engine, timer) == TOCSIN_CANCELED) canceled_at = boot_seconds();
+        if (stop_asked) {
+            stop_asked = 0;
+            status = tocsin_notify_stop(notifier, engine, timer);
+            printf("STOPPED %d %.6f\n", status, boot_seconds());
+            fflush(stdout);
+        }
         struct timespec step = {0, 20000000};
         nanosleep(&step, NULL);
     }

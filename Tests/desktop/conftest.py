@@ -95,20 +95,27 @@ def audio_frequency(start: float, seconds: float) -> float:
 def audio_stat(start: float, seconds: float, name: str) -> float:
     """One line of `sox stat` on the recording from boot time `start`."""
     recorded = float((SESSION / "audio.start").read_text())
-    offset = max(0.0, start - recorded)
+    # A silence heard over part of its window proves nothing: the whole
+    # window must be recorded.
+    assert start >= recorded, f"the window starts {recorded - start:.3f} s before the recording"
+    offset = start - recorded
     # parec writes with some lag: wait until the file covers the window.
     needed = int((offset + seconds) * 44100) * 4
     deadline = time.monotonic() + 30
     while (SESSION / "audio.raw").stat().st_size < needed and time.monotonic() < deadline:
         time.sleep(0.05)
+    have = (SESSION / "audio.raw").stat().st_size
+    assert have >= needed, f"the recording covers {max(0, have / 4 / 44100 - offset):.3f} s of a {seconds:.3f} s window"
     result = subprocess.run(
         ["sox", "-t", "raw", "-r", "44100", "-e", "signed", "-b", "16", "-c", "2", str(SESSION / "audio.raw"),
          "-n", "trim", f"{offset:.3f}", f"{seconds:.3f}", "stat"],
         capture_output=True, text=True,
     )
-    for line in result.stderr.splitlines():
-        if line.startswith(name + ":"):
-            return float(line.split(":")[1])
+    stats = dict(line.split(":", 1) for line in result.stderr.splitlines() if ":" in line)
+    length = float(stats.get("Length (seconds)", "0"))
+    assert abs(length - seconds) < 0.01, f"sox measured {length} s of a {seconds:.3f} s window: {result.stderr}"
+    if name in stats:
+        return float(stats[name])
     raise AssertionError(f"sox gave no {name}: {result.stderr}")
 
 

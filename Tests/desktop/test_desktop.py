@@ -98,6 +98,22 @@ def test_restart_and_stop_buttons(run_driver):
     assert audio_rms(stopped + 0.5, 1.0) < 0.001
 
 
+def test_stop_from_the_program_silences_the_sound_and_withdraws_the_alert(run_driver):
+    """tocsin_notify_stop(), called by the program (no button pressed): the
+    30 s repeating sound stops and the alert leaves the screen."""
+    driver = run_driver(seconds=1.0, label="Soup", body="Soup is hot", repeat=30, hold=6)
+    finish = event_time(driver.wait_for("EVENT finish")[0])
+    driver.wait_for(f"REPORT {REPORT_SHOWN} ")
+    wait_until(lambda: displayed() == 1, what="the alert on screen")
+    assert audio_rms(finish, 1.0) > 0.01
+    driver.process.send_signal(signal.SIGUSR1)
+    stopped = float(driver.wait_for("STOPPED 0 ")[0].split()[2])
+    wait_until(lambda: displayed() == 0, timeout=5, what="the alert withdrawn by tocsin_notify_stop")
+    assert audio_rms(stopped + 0.5, 1.0) < 0.001  # the repeat silenced
+    lines = driver.finish()
+    assert "FLUSH 0" in lines and not reports(lines, REPORT_ACTION)  # no button was pressed
+
+
 def test_snooze_gives_the_same_timer_one_more_minute(run_driver):
     driver = run_driver(seconds=0.5, label="Eggs", hold=3)
     driver.wait_for(f"REPORT {REPORT_SHOWN} ")
@@ -170,6 +186,27 @@ def test_python_binding_alert_and_diagnosis():
     kinds = {report.kind: report.detail for report in seen}
     assert kinds.get("sound") == "complete"
     assert "dunst" in kinds.get("shown", "")
+
+
+def test_python_notifier_stop_silences_the_sound_and_withdraws_the_alert():
+    import tocsin
+    import tocsin.notify
+
+    with tocsin.notify.Notifier(quiet=True) as notifier, tocsin.Engine() as engine:
+        finished = threading.Event()
+        timer = engine.countdown(0.3, label="Beans")
+        timer.on_finish(lambda event: finished.set())
+        notifier.attach(timer, body="Beans are done", repeat=30)
+        timer.start()
+        assert finished.wait(10)
+        finish = boot_time()
+        wait_until(lambda: displayed() == 1, what="the alert on screen")
+        assert audio_rms(finish, 1.0) > 0.01
+        notifier.stop(timer)
+        stopped = boot_time()
+        wait_until(lambda: displayed() == 0, timeout=5, what="the alert withdrawn by Notifier.stop()")
+        assert audio_rms(stopped + 0.5, 1.0) < 0.001  # the 30 s repeat silenced
+        assert notifier.flush(5)
 
 
 def test_a_python_alarms_notice_skips_its_ring_or_cancels_a_one_time_alarm():

@@ -98,7 +98,8 @@ def test_sigkill_at_random_moments_loses_no_answered_call(signals):
 
     thread = threading.Thread(target=killer)
     thread.start()
-    added = {}  # id -> {"short": bool, "adjusts": (answered, tried), "last": (op, answered)}
+    added = {}  # id -> {"short": bool, "label": str, "adjusts": (answered, tried), "last": (op, answered)}
+    answered_ids = []  # every id an Add answered, in order: none twice
     tried_adds = 0
     while thread.is_alive():
         roll = random.random()
@@ -108,10 +109,13 @@ def test_sigkill_at_random_moments_loses_no_answered_call(signals):
             # Live, as by default: some 400 of them, but the three soonest
             # show their own notification and one summary the rest, all on
             # one beat a second, so Finished and the alarms never wait.
-            result = call("Add", "sda{sv}", f"Short {tried_adds}" if short else "Long", 1 if short else 3600, "0",
-                          check=False)
+            # Each label is unique: an answered Add lost, its id then given
+            # to the next Add, shows as that id listed under another label.
+            label = f"Short {tried_adds}" if short else f"Long {tried_adds}"
+            result = call("Add", "sda{sv}", label, 1 if short else 3600, "0", check=False)
             if isinstance(result, list):
-                added[result[0]] = {"short": short, "adjusts": [0, 0], "last": None}
+                answered_ids.append(result[0])
+                added[result[0]] = {"short": short, "label": label, "adjusts": [0, 0], "last": None}
             continue
         timer = random.choice([id for id, facts in added.items() if not facts["short"]] or list(added))
         facts = added[timer]
@@ -136,7 +140,11 @@ def test_sigkill_at_random_moments_loses_no_answered_call(signals):
     listed = timers()
     signals.sync()  # every Finished the service sent so far has been read
     assert len(kills) == 100
+    assert len(answered_ids) == len(set(answered_ids)), "an id was answered twice"
     assert set(added) <= set(listed), "an answered Add was lost"
+    lost = {timer: (facts["label"], listed[timer]["label"]) for timer, facts in added.items()
+            if listed[timer]["label"] != facts["label"]}
+    assert not lost, f"answered Adds lost, their ids given again (id: answered label, listed label): {lost}"
     assert len(listed) <= tried_adds
     for timer, facts in added.items():
         state = listed[timer]

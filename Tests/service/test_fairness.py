@@ -46,7 +46,8 @@ def test_a_list_is_answered_while_a_flood_of_adds_waits(tmp_path):
     assert int(line["answered"]) == ADDS and int(line["refused"]) == 0, line
     assert int(line["list_calls"]) >= 2, line
     seen = int(line["seen_after_written"])
-    assert 0 <= seen < ADDS, f"a ListColumns sent after the flood waited behind all of it: {line}"
+    # The README's promise: answered while most of the flood still waits.
+    assert 0 <= seen < ADDS // 2, f"a ListColumns sent after the flood waited behind {seen} of {ADDS} Adds: {line}"
     assert service_pid() == pid
     # Every Add answered is on disk: killed at once, the service comes back with all.
     stop_service(signal.SIGKILL)

@@ -6,6 +6,7 @@ runs (TOCSIN_FUZZ_SEED runs another instead); random seeds belong to the
 long run, scripts/fuzz-dbus.sh, and a seed that finds a bug joins SEEDS."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +64,17 @@ def test_the_service_survives_a_fuzzer_and_keeps_the_timers_made_before(seed):
     assert service_pid() == pid
     after = {id: kept(t) for id, t in timers().items() if id in before}
     assert same(before, after) and set(before) == {tea, wake, paused}, (before, after)
+
+
+def test_the_fuzzer_on_a_service_with_no_timers_before_it_reaches_the_first_ids():
+    """With nothing made before, the fuzzer's own first timer has id 1: the
+    lowest ids (0 is nobody's) get every id-first method."""
+    assert timers() == {}
+    pid = service_pid()
+    result = subprocess.run([sys.executable, str(FUZZER), "300", "0", "57"], capture_output=True, text=True,
+                            timeout=600)
+    print(result.stdout, result.stderr)
+    assert result.returncode == 0, result.stdout + result.stderr
+    low = re.search(r"first id (\d+), calls on id 0: (\d+), on id 1: (\d+)", result.stdout)
+    assert low and low.group(1) == "1" and int(low.group(2)) > 0 and int(low.group(3)) > 0, result.stdout
+    assert service_pid() == pid

@@ -59,6 +59,7 @@ class Fuzzer:
             raise SystemExit(f"dbusfuzz: the service refused a plain Add: {floor.body}")
         self.floor = floor.body[0]
         self.made.append(self.floor)
+        self.on_low_ids = {0: 0, 1: 0}  # calls sent with timer id 0 (nobody's) and 1
     def call(self, address, method, signature="", body=(), timeout=30):
         self.calls += 1
         reply = self.bus.send_and_get_reply(new_method_call(address, method, signature, body), timeout=timeout)
@@ -124,8 +125,10 @@ class Fuzzer:
 
     def member(self, method, signature):
         body = self.arguments(signature)
-        if signature.startswith("t") and body[0] < self.floor:
-            return None  # a timer made before the run: it must stay as it was
+        if signature.startswith("t") and 0 < body[0] < self.floor:
+            return None  # a timer made before the run: it must stay as it was (0 is no timer's id: sent)
+        if signature.startswith("t") and body[0] in self.on_low_ids:
+            self.on_low_ids[body[0]] += 1
         self.log.append([method, signature, body, None])
         if len(self.log) > 20000:
             del self.log[:10000]
@@ -296,7 +299,8 @@ def main():
             fuzzer.clean_up()
             fuzzer.made = []
     fuzzer.clean_up()
-    print(f"dbusfuzz: {fuzzer.calls} calls in {rounds} rounds, the service (pid {pid}) answered them all", flush=True)
+    print(f"dbusfuzz: {fuzzer.calls} calls in {rounds} rounds, the service (pid {pid}) answered them all; "
+          f"first id {fuzzer.floor}, calls on id 0: {fuzzer.on_low_ids[0]}, on id 1: {fuzzer.on_low_ids[1]}", flush=True)
     return 0
 
 

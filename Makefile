@@ -518,9 +518,10 @@ install-service:
 # The optional drop-in that passes CAP_WAKE_ALARM to the timer service (see
 # share/systemd/user/tocsin.service.d/wake.conf): its alarms then wake the
 # machine from suspend. Then: systemctl --user daemon-reload, and restart it.
+# Refused on systemd 255 and 256, which would then not start the service
+# (scripts/install-wake.sh says why; WAKE_FORCE=1 installs anyway).
 install-wake:
-	install -d $(DESTDIR)$(PREFIX)/share/systemd/user/tocsin.service.d
-	install -m 0644 share/systemd/user/tocsin.service.d/wake.conf $(DESTDIR)$(PREFIX)/share/systemd/user/tocsin.service.d/
+	scripts/install-wake.sh $(DESTDIR)$(PREFIX)/share/systemd/user
 
 install-lib:
 	$(MAKE) --no-print-directory lib CONFIG=$(CONFIG)

@@ -99,9 +99,15 @@ package enum ServiceControl {
     /// `tocsin doctor`'s lines for the timer service and its state folder.
     package static func diagnosis() -> [String] {
         var lines: [String] = []
-        let wakeAdvice = "give the service CAP_WAKE_ALARM: make install-wake (a systemd drop-in), "
+        var wakeAdvice = "give the service CAP_WAKE_ALARM: make install-wake (a systemd drop-in), "
             + "or log in through pam_systemd 254 or later, which grants it to local sessions"
         if let client = try? ServiceClient() {
+            if let version = client.userManagerVersion(), ServiceClient.refusesAmbientCapabilities(version: version) {
+                lines.append("user manager: systemd \(version), which fails to start a user unit that asks for a capability "
+                    + "(systemd #33167, fixed in 257): if tocsin.service.d/wake.conf (make install-wake) is installed, "
+                    + "remove it, or the timer service cannot start")
+                wakeAdvice = "not with this systemd (see the user manager line); from systemd 257 on, make install-wake"
+            }
             if let pid = client.runningService() {
                 lines.append("timer service: running (pid \(pid))")
                 switch client.canWake() {

@@ -142,4 +142,13 @@ extension ServiceClient {
         defer { g_variant_unref(pid) }
         return UInt32(g_variant_get_uint32(pid))
     }
+
+    /// Whether a user manager of `version` fails every user unit that asks
+    /// for ambient capabilities (status 218/CAPABILITIES), as systemd 255 and
+    /// 256 do: their systemd-executor starts without the manager's
+    /// capabilities (systemd #33167; fixed in 257 by PR #32937).
+    package static func refusesAmbientCapabilities(version: String) -> Bool {
+        let major = Int(version.prefix { $0.isNumber }) ?? 0
+        return major == 255 || major == 256
+    }
 }

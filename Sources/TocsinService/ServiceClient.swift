@@ -214,6 +214,27 @@ package final class ServiceClient {
         return g_variant_get_boolean(value) != 0
     }
 
+    /// The version the session's user manager (`systemd --user`) reports,
+    /// such as "255.4-1ubuntu8"; nil without one on the bus. Never starts one.
+    package func userManagerVersion() -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.DBus.Properties", "Get",
+            Variant.tuple([g_variant_new_string("org.freedesktop.systemd1.Manager"), g_variant_new_string("Version")]),
+            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2_000, nil, &error)
+        else {
+            if let error { g_error_free(error) }
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        guard let boxed = g_variant_get_child_value(reply, 0) else { return nil }
+        defer { g_variant_unref(boxed) }
+        guard let value = g_variant_get_variant(boxed) else { return nil }
+        defer { g_variant_unref(value) }
+        guard String(cString: g_variant_get_type_string(value)) == "s" else { return nil }
+        return String(cString: g_variant_get_string(value, nil))
+    }
+
     /// A call to the bus itself; nil if it failed.
     func busCall(_ method: String, _ arguments: OpaquePointer?) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?

@@ -7,12 +7,12 @@ program's alone. The locales are made by scripts/install-deps.sh."""
 import os
 import re
 import subprocess
-import threading
 import time
 
 import pytest
 
 from conftest import NotifyMonitor
+from usermanager import UserManager
 from servicebus import activation_environment, add, call, service_pid, stop_service, timers, wait_until
 
 if not os.environ.get("TOCSIN_SERVICE_DIR"):
@@ -60,55 +60,6 @@ def test_the_services_live_notifications_are_in_french(service_in, notifications
     # Paused, it is ranked last: it goes to the summary, which says so.
     wait_until(lambda: any(c["summary"] == "1 autre minuteur" and re.fullmatch(r"Riz \d+:\d\d en pause", c["body"])
                            for c in notifications.calls()), what="the paused timer in the summary")
-
-
-class UserManager:
-    """A stand-in for `systemd --user` (which cannot run in this container):
-    it owns org.freedesktop.systemd1 and keeps an environment as the user
-    manager does, read through the Manager's `Environment` property and
-    changed by `SetEnvironment`, the call `systemctl --user set-environment`
-    and `dbus-update-activation-environment --systemd` make."""
-
-    PATH = "/org/freedesktop/systemd1"
-    MANAGER = "org.freedesktop.systemd1.Manager"
-
-    def __init__(self, environment):
-        from jeepney.bus_messages import message_bus
-        from jeepney.io.blocking import open_dbus_connection
-
-        self.environment = list(environment)
-        self.connection = open_dbus_connection(bus="SESSION")
-        reply = self.connection.send_and_get_reply(message_bus.RequestName("org.freedesktop.systemd1", 4))
-        assert reply.body[0] == 1, reply.body
-        self.running = True
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self):
-        from jeepney import HeaderFields, MessageType, new_error, new_method_return
-
-        while self.running:
-            try:
-                message = self.connection.receive(timeout=0.1)
-            except TimeoutError:
-                continue
-            if message.header.message_type != MessageType.method_call:
-                continue
-            member = message.header.fields.get(HeaderFields.member)
-            if member == "Get" and tuple(message.body) == (self.MANAGER, "Environment"):
-                self.connection.send(new_method_return(message, "v", (("as", list(self.environment)),)))
-            elif member == "SetEnvironment":
-                names = {item.split("=", 1)[0] for item in message.body[0]}
-                self.environment = [item for item in self.environment if item.split("=", 1)[0] not in names]
-                self.environment += message.body[0]
-                self.connection.send(new_method_return(message))
-            else:
-                self.connection.send(new_error(message, "org.freedesktop.DBus.Error.UnknownMethod", "s", (member,)))
-
-    def close(self):
-        self.running = False
-        self.thread.join()
-        self.connection.close()
 
 
 def systemctl_set_environment(*assignments):

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from conftest import TOCSIN
+from usermanager import UserManager
 from servicebus import DEADLINE, activation_environment, add, boot_time, properties, service_pid, stop_service, wait_until
 
 
@@ -189,6 +190,41 @@ def test_doctor_says_whether_the_service_can_be_started_and_where_its_state_is()
                      result.stdout, re.M), result.stdout
     assert tocsin("1h", "Tea", "-b").returncode == 0
     assert re.search(r"^timer service: running \(pid \d+\)$", tocsin("doctor").stdout, re.M)
+
+
+def test_doctor_warns_of_a_user_manager_that_would_not_start_the_service_with_the_wake_drop_in():
+    """systemd 255 and 256 fail a user unit that asks for a capability
+    (systemd #33167): doctor says so, and does not offer make install-wake."""
+    for version, warned in [("255.4-1ubuntu8", True), ("256.5-2ubuntu3", True), ("257.9-1~deb13u1", False),
+                            ("252.38-1~deb12u1", False)]:
+        manager = UserManager(version=version)
+        try:
+            doctor = tocsin("doctor").stdout
+        finally:
+            manager.close()
+        line = f"user manager: systemd {version}, which fails to start a user unit that asks for a capability"
+        assert (line in doctor) == warned, (version, doctor)
+    assert "user manager:" not in tocsin("doctor").stdout  # none on the bus: nothing said
+
+
+def test_install_wake_is_refused_where_systemd_would_then_not_start_the_service(tmp_path):
+    """make install-wake on systemd 255 or 256 (told by a stand-in systemctl,
+    as this machine's is 252) installs nothing and says why; WAKE_FORCE=1
+    installs it; other versions install it."""
+    root = Path(__file__).resolve().parents[2]
+    dropin = tmp_path / "prefix" / "share/systemd/user/tocsin.service.d/wake.conf"
+    for version, installed, force in [("255", False, ""), ("256", False, ""), ("255", True, "1"), ("252", True, ""),
+                                      ("257", True, "")]:
+        systemctl = tmp_path / "systemctl"
+        systemctl.write_text(f"#!/bin/sh\necho 'systemd {version} ({version}.1-1)'\necho '+PAM +AUDIT'\n")
+        systemctl.chmod(0o755)
+        dropin.unlink(missing_ok=True)
+        result = subprocess.run(["make", "--no-print-directory", "-C", root, "install-wake", f"PREFIX={tmp_path}/prefix"],
+                                capture_output=True, text=True, timeout=60,
+                                env=dict(os.environ, SYSTEMCTL=str(systemctl), WAKE_FORCE=force))
+        assert dropin.exists() == installed and (result.returncode == 0) == installed, (version, force, result)
+        if not installed:
+            assert f"not installed: systemd {version} fails to start a user unit" in result.stderr, result.stderr
 
 
 def test_installed_into_a_prefix_the_bus_does_not_search_the_message_says_what_to_do(tmp_path, monkeypatch):

@@ -363,6 +363,21 @@ def test_plus_gives_one_more_minute_and_minus_takes_it_back():
     assert re.search(r"Tea: cancelled with 00:0\d left", child.before)
 
 
+@pytest.mark.parametrize("paused", [False, True])
+def test_minus_with_a_minute_or_less_left_finishes_at_once(paused):
+    """README and --help: `-` "with a minute or less left it finishes at
+    once", with the usual finished line, not 30 s later."""
+    child = spawn("30s Tea --quiet")
+    child.expect("running")
+    if paused:
+        child.send(" ")
+        child.expect("paused")
+    child.send("-")
+    child.expect(r"✔ Tea  00:0\d(\.\d)?  finished", timeout=5)  # the time it ran
+    child.expect(pexpect.EOF)
+    assert exit_status(child.before) == 0
+
+
 def test_the_service_needs_a_session_bus_and_refuses_the_system_bus(tmp_path):
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR")}

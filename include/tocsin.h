@@ -588,9 +588,12 @@ TOCSIN_EXTERN int tocsin_timer_leeway(tocsin_engine *engine, tocsin_timer timer,
  *
  *   IDLE, SUSPENDED  the new duration must stay above the elapsed time,
  *                    else TOCSIN_EINVAL and nothing changes
- *   RUNNING          a new duration at or below the elapsed time finishes
- *                    the countdown now: FINISH, then STATE(FINISHED), are
- *                    delivered the usual way, never inside this call
+ *   RUNNING          a new duration above zero but at or below the elapsed
+ *                    time finishes the countdown now: FINISH, then
+ *                    STATE(FINISHED), are delivered the usual way, never
+ *                    inside this call; a new duration of zero or less is
+ *                    TOCSIN_EINVAL and the countdown runs on (to end it now,
+ *                    cut it to its elapsed time: tocsin_timer_elapsed())
  *   FINISHED         a positive delta runs it again with delta left, the
  *                    elapsed time carrying on from the old duration ("one
  *                    more minute" after the alarm); negative: TOCSIN_EINVAL

@@ -49,9 +49,10 @@ extension TimerEngine {
     ///
     /// - Idle or suspended: the new duration must stay above the elapsed
     ///   time (else `.invalidArgument`, nothing changed).
-    /// - Running: at or below the elapsed time, the countdown finishes now
-    ///   (its FINISH, then STATE(finished), delivered as usual, never inside
-    ///   this call).
+    /// - Running: at or below the elapsed time (but above zero), the
+    ///   countdown finishes now (its FINISH, then STATE(finished), delivered
+    ///   as usual, never inside this call); to end it now, cut it by its
+    ///   `remaining`, since a new duration of zero or less is refused.
     /// - Finished: a positive `delta` runs it again with `delta` left, its
     ///   elapsed time carrying on from the old end ("one more minute");
     ///   a negative one is `.invalidArgument`.

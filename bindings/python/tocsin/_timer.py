@@ -213,13 +213,16 @@ class Timer:
     def adjust(self, seconds: Seconds) -> "Timer":
         """Adds ``seconds`` to a countdown's current run (negative: takes
         them off); remaining time and the finish move with it. Running: a
-        countdown shortened to its elapsed time or less finishes now.
+        countdown shortened to its elapsed time or less finishes now, but
+        a new duration of zero or less raises InvalidArgumentError and it
+        runs on (cut it by ``remaining`` to end it now).
         Finished: positive seconds run it again with that much left ("one
         more minute"). A restart from finished or cancelled runs the
         original duration again. Its handlers get a STATE event with the new
         ``remaining``. Raises InvalidArgumentError (stopwatch, zero, the
-        new duration not above the elapsed time while idle or suspended, or
-        out of range) or WrongStateError (cancelled). Returns self."""
+        new duration not above the elapsed time while idle or suspended,
+        zero or less, or over 100 years) or WrongStateError (cancelled).
+        Returns self."""
         delta = to_seconds(seconds)
         try:
             self._call("tocsin_timer_adjust", delta)

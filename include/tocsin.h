@@ -810,8 +810,10 @@ TOCSIN_EXTERN int tocsin_calendar_next(const char *spec,
  * returns its full length (>= 0). If not, copies the reason, naming the
  * column (from 1) where the fault starts, into buf ("column 10: 'Mun' is not
  * a weekday, a date (Y-M-D), a time (h:m:s) or a time zone"; "column 7:
- * unknown time zone 'Mars/Olympus'") and returns TOCSIN_EINVAL; 256 bytes
- * hold every reason. buf may be NULL when cap is 0. Thread-safe.
+ * unknown time zone 'Mars/Olympus'") and returns TOCSIN_EINVAL. A reason
+ * quotes at most 64 bytes of the spec (a longer part is cut between
+ * characters and ends in an ellipsis, U+2026), so 256 bytes hold every
+ * reason, whole. buf may be NULL when cap is 0. Thread-safe.
  */
 TOCSIN_EXTERN int tocsin_calendar_check(const char *spec, char *buf,
                                         size_t cap);

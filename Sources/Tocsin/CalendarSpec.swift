@@ -77,6 +77,24 @@ public struct CalendarSpecError: Error, Equatable, Sendable, CustomStringConvert
 
     /// "column N: message".
     public var description: String { "column \(column): \(message)" }
+
+    /// The most bytes of the spec a reason quotes: with the longest message
+    /// and column, every reason fits the 256 bytes tocsin.h promises.
+    static let quoteMaxBytes = 64
+
+    /// `text` as a reason quotes it: whole if short, else its first
+    /// `quoteMaxBytes` bytes of UTF-8 (cut between characters) and "…".
+    static func clipped(_ text: some StringProtocol) -> String {
+        guard text.utf8.count > quoteMaxBytes else { return String(text) }
+        var kept = String()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > quoteMaxBytes { break }
+            kept.unicodeScalars.append(scalar)
+        }
+        return kept + "…"
+    }
 }
 
 extension CalendarSpec {
@@ -151,11 +169,11 @@ extension CalendarSpec {
                 sawTime = true
             } else if index == words.count - 1 && (sawDate || sawTime || index > 0) && Self.isZoneWord(word.text) {
                 if !word.text.isSame(as: "UTC") && checkingZone && !Self.compiledZoneExists(word.text) {
-                    throw CalendarSpecError("unknown time zone '\(word.text)'", column: word.column)
+                    throw CalendarSpecError("unknown time zone '\(CalendarSpecError.clipped(word.text))'", column: word.column)
                 }
                 zone = word.text
             } else {
-                throw CalendarSpecError("'\(word.text)' is not a weekday, a date (Y-M-D), a time (h:m:s) or a time zone",
+                throw CalendarSpecError("'\(CalendarSpecError.clipped(word.text))' is not a weekday, a date (Y-M-D), a time (h:m:s) or a time zone",
                                         column: word.column)
             }
             index += 1
@@ -178,20 +196,20 @@ extension CalendarSpec {
         for part in split(text, on: ",") {
             let bounds = split(part, on: "..")
             guard bounds.count <= 2 else {
-                throw CalendarSpecError("'\(part)' is not a weekday or a range of them (Mon..Fri)", column: column + offset)
+                throw CalendarSpecError("'\(CalendarSpecError.clipped(part))' is not a weekday or a range of them (Mon..Fri)", column: column + offset)
             }
             var days: [Int] = []
             var boundOffset = offset
             for bound in bounds {
                 guard let day = weekday(bound) else {
-                    throw CalendarSpecError("'\(bound)' is not a weekday (Mon, Tue, … or Monday, …)", column: column + boundOffset)
+                    throw CalendarSpecError("'\(CalendarSpecError.clipped(bound))' is not a weekday (Mon, Tue, … or Monday, …)", column: column + boundOffset)
                 }
                 days.append(day)
                 boundOffset += bound.unicodeScalars.count + 2
             }
             if days.count == 2 {
                 guard days[0] <= days[1] else {  // as systemd: the week runs Mon..Sun
-                    throw CalendarSpecError("the weekday range \(part) runs backwards: the week is Mon..Sun", column: column + offset)
+                    throw CalendarSpecError("the weekday range \(CalendarSpecError.clipped(part)) runs backwards: the week is Mon..Sun", column: column + offset)
                 }
                 for day in days[0]...days[1] { mask |= 1 << day }
             } else {
@@ -227,7 +245,7 @@ extension CalendarSpec {
         }
         parts.append((current, start))
         guard parts.count == 2 || parts.count == 3, !(fromEnd && !text.utf8.reversed().starts(with: ("~" + parts[parts.count - 1].0).utf8.reversed())) else {
-            throw CalendarSpecError("'\(text)' is not a date: Y-M-D, M-D, or ~ before the day to count from the month's end",
+            throw CalendarSpecError("'\(CalendarSpecError.clipped(text))' is not a date: Y-M-D, M-D, or ~ before the day to count from the month's end",
                                     column: column)
         }
         if parts.count == 3 { years = try Self.field(parts[0].0, "year", 1970...2199, column: parts[0].1) }
@@ -239,7 +257,7 @@ extension CalendarSpec {
     private mutating func parseTime(_ text: String, column: Int) throws(CalendarSpecError) {
         let parts = Self.split(text, on: ":")
         guard parts.count == 2 || parts.count == 3 else {
-            throw CalendarSpecError("'\(text)' is not a time: h:m or h:m:s", column: column)
+            throw CalendarSpecError("'\(CalendarSpecError.clipped(text))' is not a time: h:m or h:m:s", column: column)
         }
         var offset = 0
         let columns = parts.map { part -> Int in
@@ -247,7 +265,7 @@ extension CalendarSpec {
             return column + offset
         }
         if parts.count == 3, parts[2].hasByte(".") {
-            throw CalendarSpecError("whole seconds only: '\(parts[2])'", column: columns[2])
+            throw CalendarSpecError("whole seconds only: '\(CalendarSpecError.clipped(parts[2]))'", column: columns[2])
         }
         hours = try Self.field(parts[0], "hour", 0...23, column: columns[0])
         minutes = try Self.field(parts[1], "minute", 0...59, column: columns[1])

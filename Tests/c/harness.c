@@ -83,6 +83,7 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "bounded")) run_suite("bounded", bounded_tests, &passed, &failed, &skipped);
     if (!only || !strcmp(only, "clocks")) run_suite("clocks", clocks_tests, &passed, &failed, &skipped);
     if (!only || !strcmp(only, "calendar")) run_suite("calendar", calendar_tests, &passed, &failed, &skipped);
+    if (!only || !strcmp(only, "reasons")) run_suite("reasons", reasons_tests, &passed, &failed, &skipped);
     if (!only || !strcmp(only, "wake")) run_suite("wake", wake_tests, &passed, &failed, &skipped);
     /* Only when asked: it needs a process without CAP_WAKE_ALARM (make test-c runs it under setpriv). */
     if (only && !strcmp(only, "wake_denied")) run_suite("wake_denied", wake_denied_tests, &passed, &failed, &skipped);

@@ -77,6 +77,7 @@ extern const test_case ticks_tests[];
 extern const test_case bounded_tests[];
 extern const test_case clocks_tests[];
 extern const test_case calendar_tests[];
+extern const test_case reasons_tests[];
 extern const test_case wake_tests[];
 extern const test_case wake_denied_tests[];
 

@@ -49,7 +49,7 @@ all: lib
 # Builds both libraries and stages them as they will be installed:
 # lib/libNAME.so.VERSION with the .so.MAJOR and .so links, include/, pkgconfig/.
 # Both are built in Embedded Swift (scripts/build-embedded.sh): libtocsin.so
-# from the engine's sources (~330 KB stripped, libc and libm only),
+# from the engine's sources (~330 KB stripped, libc, libm and libpthread only),
 # libtocsin-notify.so from the notifier's (~300 KB, plus the desktop's
 # libraries), the same sources SwiftPM builds for the Swift API, the command
 # and the service. Where the toolchain has no Embedded runtime for this

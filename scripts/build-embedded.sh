@@ -3,10 +3,10 @@
 # Swift runtime library to carry (the little it needs is compiled in).
 #   scripts/build-embedded.sh OUTPUT.so              libtocsin.so, the engine's C ABI
 #                                                    (TocsinBase, Tocsin, TocsinC):
-#                                                    about 320 KB stripped, libc and libm only
+#                                                    about 330 KB stripped, libc, libm and libpthread only
 #   scripts/build-embedded.sh --notifier OUTPUT.so   libtocsin-notify.so, the notifier's
 #                                                    (TocsinBase, TocsinDesktop, TocsinNotifyC):
-#                                                    about 250 KB, libc, libm and the desktop's libraries
+#                                                    about 300 KB, libc, libm, libpthread, libdl and the desktop's libraries
 # (work files in OUTPUT's ../embedded-build). The modules are those of
 # Package.swift, each compiled whole (-wmo, as Embedded Swift requires) and
 # optimized for size, with the Swift settings Package.swift gives every

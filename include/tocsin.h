@@ -546,7 +546,8 @@ TOCSIN_EXTERN int tocsin_timer_set_tick_policy(tocsin_engine *engine,
 /**
  * Lets the timer's events (its ticks and its FINISH) be delivered up to
  * leeway_seconds late, so that the engine fires it in the same wake-up as
- * others, as DispatchSourceTimer's leeway or g_timeout_add_seconds() do.
+ * others, as g_timeout_add_seconds() does (DispatchSourceTimer's leeway is
+ * meant to, but libdispatch ignores it on Linux: bench/README.md, Leeway).
  * Each event falls due at the first multiple of the leeway on the boot
  * clock (CLOCK_BOOTTIME; an engine's manual clock when it has one) at or
  * after its deadline. That grid is the machine's, not the engine's: timers

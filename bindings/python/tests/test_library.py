@@ -31,6 +31,7 @@ def test_error_lists_every_place_tried_and_how_to_fix(monkeypatch, tmp_path):
     message = str(caught.value)
     assert "$TOCSIN_LIBRARY" in message and "bundled with the package" in message and "system" in message
     assert "Fix:" in message
+    assert "not on PyPI" in message and "make wheel" in message  # no `pip install tocsin`: no such name there
     assert isinstance(caught.value, OSError) and isinstance(caught.value, tocsin.TocsinError)
 
 

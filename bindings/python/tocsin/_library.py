@@ -283,7 +283,9 @@ ENGINE_LIBRARY = LibrarySpec(
     name="libtocsin.so", env_variable=ENV_VARIABLE, soname="libtocsin.so.0", find_name="tocsin",
     prototypes=PROTOTYPES, explicit_argument="Engine(library='/path/to/libtocsin.so')",
     check_version=_check_engine_version,
-    install_hint="pip install tocsin (the wheel bundles it) or apt install libtocsin0",
+    install_hint=("Tocsin is not on PyPI: in a Tocsin checkout, pip install ./bindings/python "
+                  "(builds and bundles it), or make wheel, then pip install dist/tocsin-*.whl; "
+                  "or make deb, then apt install ./dist/libtocsin0_*.deb"),
 )
 
 _loaded: dict[str, ctypes.CDLL] = {}

@@ -21,7 +21,7 @@ def test_a_background_timers_end_is_said_as_the_locale_writes_times():
     assert us.returncode == 0 and re.fullmatch(
         r"Tea: id \d+, ends (at ([1-9]|1[0-2]):\d\d:\d\d|\S+ \d{4}-\d\d-\d\d ([1-9]|1[0-2]):\d\d) [AP]M\n", us.stdout), us
     de = tocsin("25m", "Tee", "-b", "--quiet", lang="de_DE.UTF-8")
-    assert re.fullmatch(r"Tee: ID \d+, endet (um ([01]\d|2[0-3]):\d\d:\d\d|\S+ \d{4}-\d\d-\d\d ([01]\d|2[0-3]):\d\d)\n",
+    assert re.fullmatch(r"Tee: ID \d+, endet (um ([01]\d|2[0-3]):\d\d:\d\d|am \S+ \d{4}-\d\d-\d\d ([01]\d|2[0-3]):\d\d)\n",
                         de.stdout), de
     c = tocsin("25m", "Tea", "-b", "--quiet", lang="C")
     assert re.fullmatch(r"Tea: id \d+, ends (at ([01]\d|2[0-3]):\d\d:\d\d|\S+ \d{4}-\d\d-\d\d ([01]\d|2[0-3]):\d\d)\n",

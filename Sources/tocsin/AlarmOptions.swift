@@ -5,33 +5,68 @@ import TocsinCLI
 import TocsinNotify
 import TocsinService
 
-/// `--sound FILE`, `--volume DB`, `--fade TIME`: the alarm's own sound.
-struct ToneOptions: ParsableArguments {
-    @Option(name: .customLong("sound"), help: ArgumentHelp(
-        "A sound file of your own for the alarm (WAV, Ogg, FLAC); one that cannot play rings the theme's sound instead.",
-        valueName: "file"))
+/// The alarm's options, the same for a countdown (`tocsin 25m`) and a
+/// calendar alarm (`tocsin every`): each declared once, its help and its
+/// range error from its `AlarmSettings.Field` (AlarmSettings+Wording.swift).
+/// A countdown's `--warn` and `--no-sound`/`--no-alert` are its own.
+struct AlarmOptions: ParsableArguments {
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(AlarmSettings.Field.live.help))
+    var live: Bool?
+
+    @Option(help: ArgumentHelp(AlarmSettings.Field.notice.help, valueName: "time"))
+    var notice: TimeSpec?
+
+    @Option(help: ArgumentHelp(AlarmSettings.Field.snooze.help, valueName: "time"))
+    var snooze: TimeSpec?
+
+    @Option(help: ArgumentHelp(AlarmSettings.Field.ring.help, valueName: "time"))
+    var ring: RingLength?
+
+    @Option(name: .customLong("sound"), help: ArgumentHelp(AlarmSettings.Field.soundFile.help, valueName: "file"))
     var file: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The alarm's volume in dB, -60 to 10 (e.g. -10).", valueName: "db"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(AlarmSettings.Field.volume.help, valueName: "db"))
     var volume: Double?
 
-    @Option(help: ArgumentHelp("Raise the alarm from quiet to its volume over this long (at most 5m).", valueName: "time"))
+    @Option(help: ArgumentHelp(AlarmSettings.Field.fade.help, valueName: "time"))
     var fade: TimeSpec?
 
-    @Flag(inversion: .prefixedNo, help: "Pause the media players that play while the alarm rings, and resume them after.")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(AlarmSettings.Field.pauseMedia.help))
     var pauseMedia = true
 
     func validate() throws {
+        try AlarmSettings.Field.snooze.check(snooze)
+        try AlarmSettings.Field.notice.check(notice)
+        try AlarmSettings.Field.fade.check(fade)
+        if let ring, AlarmSettings.Field.ring.limits?.range.contains(ring.nanoseconds) != true {
+            throw ValidationError(AlarmSettings.Field.ring.takes ?? "")
+        }
         if let file, let problem = Alert.problem(withSoundFile: file) { throw ValidationError(problem) }
         if let volume, !Alert.volumeRange.contains(volume) {
             throw ValidationError(tr("--volume takes -60 to 10 dB, got {volume}", ["volume": String(volume)]))
         }
-        if let fade, !fade.isDuration(within: .fade, aboveZero: true) {
-            throw ValidationError(Self.fadeRange)
-        }
     }
 
-    static var fadeRange: String { tr("--fade takes a duration of at most 5 minutes (30s, 1m)") }
+    /// The settings these ask for. `quiet`: no alert and no sound;
+    /// `background`: for the timer service (the ring's default is then
+    /// the service's); `liveByDefault`: `--live` when neither it nor
+    /// `--no-live` is given.
+    func settings(quiet: Bool, background: Bool, liveByDefault: Bool) -> AlarmSettings {
+        var settings = AlarmSettings()
+        (settings.popup, settings.sound) = (!quiet, !quiet)
+        settings.live = live ?? liveByDefault
+        settings.notice = notice?.nanoseconds() ?? 0
+        settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
+        // The service's ring with -b; in the foreground a minute where
+        // someone at the terminal can stop it, once where nobody is (a
+        // script: it would hold it up).
+        settings.ring = ring?.nanoseconds ?? (background || isatty(0) == 1 ? AlarmSettings.defaultRing : 0)
+        settings.soundFile = absoluteFile
+        settings.volume = volume ?? 0
+        settings.fade = fade?.nanoseconds() ?? 0
+        settings.pausesMedia = pauseMedia
+        return settings
+    }
 
     /// The file as an absolute path (the timer service does not share our folder).
     var absoluteFile: String? {
@@ -40,14 +75,6 @@ struct ToneOptions: ParsableArguments {
         guard let folder = getcwd(nil, 0) else { return file }
         defer { free(folder) }
         return String(cString: folder) + "/" + file
-    }
-
-    /// Puts these into `settings`.
-    func apply(to settings: inout AlarmSettings) {
-        settings.soundFile = absoluteFile
-        settings.volume = volume ?? 0
-        settings.fade = fade?.nanoseconds() ?? 0
-        settings.pausesMedia = pauseMedia
     }
 }
 
@@ -63,15 +90,6 @@ struct RingLength: ExpressibleByArgument {
             self.nanoseconds = nanoseconds
         } else {
             return nil
-        }
-    }
-
-    static var range: String { tr("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once") }
-
-    /// `--ring`'s check: at most an hour.
-    static func check(_ ring: RingLength?) throws {
-        if let ring, AlarmSettings.Field.ring.limits?.range.contains(ring.nanoseconds) != true {
-            throw ValidationError(range)
         }
     }
 }

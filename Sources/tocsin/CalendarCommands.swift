@@ -121,51 +121,23 @@ struct Every: ParsableCommand {
     @Flag(name: [.customShort("b"), .long], help: "Hand the alarm to the timer service and return at once (see tocsin ls).")
     var background = false
 
-    @Flag(inversion: .prefixedNo, help: "With -b: a desktop notification counting down to the next ring (default: off).")
-    var live = false
-
     @Flag(inversion: .prefixedNo, help: "Wake the machine from suspend 2 minutes before each ring, where permitted (tocsin doctor says).")
     var wake = true
 
-    @Option(help: ArgumentHelp("With -b: how long the alarm's Snooze puts it off (1s to 24h; default 5m).", valueName: "time"))
-    var snooze: TimeSpec?
-
-    @Option(help: ArgumentHelp(
-        "This long before each ring, a notification saying when it rings, with Skip this one (e.g. 30m; default: none).",
-        valueName: "time"))
-    var notice: TimeSpec?
-
-    @Option(help: ArgumentHelp(
-        "Ring until the alarm is stopped or dismissed, at most this long (0: play the sound once; default: 1m, or once without a terminal on standard input).",
-        valueName: "time"))
-    var ring: RingLength?
-
-    @OptionGroup var tone: ToneOptions
+    @OptionGroup var alarm: AlarmOptions
 
     func validate() throws {
         _ = try CalendarArgument(specText)
-        try Countdown.check(snooze: snooze)
-        try Countdown.check(notice: notice)
-        if snooze != nil && !background {
+        if alarm.snooze != nil && !background {
             throw ValidationError(tr("--snooze on a calendar alarm is the timer service's: add -b"))
         }
-        try RingLength.check(ring)
-        try tone.validate()
         if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
             throw ValidationError(tr("{option} is for an alarm in the foreground; drop it or -b", ["option": name]))
         }
     }
 
     /// The alarm settings the options ask for.
-    var settings: AlarmSettings {
-        var settings = AlarmSettings()
-        (settings.popup, settings.sound, settings.live) = (!finish.quiet, !finish.quiet, live)
-        settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
-        settings.ring = Countdown.ringLength(ring, background: background)
-        settings.notice = notice?.nanoseconds() ?? 0
-        tone.apply(to: &settings)
-        return settings
-    }
+    var settings: AlarmSettings { alarm.settings(quiet: finish.quiet, background: background, liveByDefault: false) }
 
     func run() throws {
         let argument = try CalendarArgument(specText)

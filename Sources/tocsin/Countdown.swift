@@ -51,16 +51,11 @@ struct Countdown: ParsableCommand {
 
     @OptionGroup var finish: FinishOptions
 
-    @Flag(help: "No sound at zero.")
+    @Flag(help: ArgumentHelp(AlarmSettings.Field.sound.help))
     var noSound = false
 
-    @Flag(help: "No desktop alert at zero.")
+    @Flag(help: ArgumentHelp(AlarmSettings.Field.alert.help))
     var noAlert = false
-
-    @Option(help: ArgumentHelp(
-        "Ring until the alarm is stopped, snoozed or dismissed, at most this long (0: play the sound once; default: 1m, or once without a terminal on standard input).",
-        valueName: "time"))
-    var ring: RingLength?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Run the timers this many times (0: forever).", valueName: "n"))
     var `repeat`: Int = 1
@@ -78,39 +73,22 @@ struct Countdown: ParsableCommand {
     @Flag(name: [.customShort("b"), .long], help: "Hand the timers to the timer service and return at once (see tocsin ls).")
     var background = false
 
-    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "A desktop notification showing the time left while it runs, with Pause, +1 min and Cancel (default: on with -b, off in the foreground)."))
-    var live: Bool?
-
-    @Option(help: ArgumentHelp("Warn this long before zero with a short sound and a notification (e.g. 1m).", valueName: "time"))
+    @Option(help: ArgumentHelp(AlarmSettings.Field.warn.help, valueName: "time"))
     var warn: TimeSpec?
-
-    @Option(help: ArgumentHelp(
-        "For clock times: this long before the alarm, a notification saying when it rings, with Skip this one (e.g. 30m; default: none).",
-        valueName: "time"))
-    var notice: TimeSpec?
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Wake the machine from suspend 2 minutes before zero, where permitted (tocsin doctor says; default: on for clock times)."))
     var wake: Bool?
 
-    @Option(help: ArgumentHelp("How long the alarm's Snooze button (and, with -b, tocsin snooze) puts it off (1s to 24h; default 5m).",
-                               valueName: "time"))
-    var snooze: TimeSpec?
+    @OptionGroup var alarm: AlarmOptions
 
-    @OptionGroup var tone: ToneOptions
-
-    /// The timers the words ask for (parsed once, in `validate`).
-    private var plan = TimerPlan.empty
-
-    /// Every property but `plan`: what the parser fills in. A new option
-    /// must be named here too, or it is parsed and never read.
-    private enum CodingKeys: CodingKey {
-        case words, finish, noSound, noAlert, ring, `repeat`, parallel, state, awake, background, live, warn, notice, wake, snooze, tone
-    }
+    /// The timers the words ask for (parsed again where needed: cheap, and
+    /// no stored property the parser would have to be told to skip).
+    private var plan: TimerPlan { (try? TimerPlan(words: words)) ?? .empty }
 
     mutating func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError(tr("--repeat takes a whole number, 0 (forever) or more; got {count}", ["count": String(`repeat`)])) }
+        let plan: TimerPlan
         do {
             plan = try TimerPlan(words: words)
         } catch {
@@ -129,55 +107,18 @@ struct Countdown: ParsableCommand {
         if awake, plan.entries.contains(where: { if case .clock = $0.time { true } else { false } }) {
             throw ValidationError(tr("--awake counts time awake, and a clock time (14:30) follows the wall clock: use a duration (25m) with --awake"))
         }
-        try RingLength.check(ring)
-        if let warn, !warn.isDuration(within: .warn, aboveZero: true) {
-            throw ValidationError(Self.warnRange)
-        }
-        try Self.check(snooze: snooze)
-        try Self.check(notice: notice)
-        if notice != nil, plan.entries.contains(where: { if case .clock = $0.time { false } else { true } }) {
+        try AlarmSettings.Field.warn.check(warn)
+        if alarm.notice != nil, plan.entries.contains(where: { if case .clock = $0.time { false } else { true } }) {
             throw ValidationError(tr("--notice is for clock times (tocsin until 7:00 Wake) and calendar alarms; a countdown's is --warn"))
         }
-        try tone.validate()
-    }
-
-    static var warnRange: String { tr("--warn takes a duration of at most a day (30s, 1m)") }
-    static var snoozeRange: String { tr("--snooze takes a duration from 1s to a day (5m, 10m)") }
-
-    /// `--notice`: above 0, at most a day.
-    static func check(notice: TimeSpec?) throws {
-        guard let notice else { return }
-        guard notice.isDuration(within: .notice, aboveZero: true) else {
-            throw ValidationError(tr("--notice takes a duration of at most a day (30m, 1h)"))
-        }
-    }
-
-    /// `--snooze`: 1 s to a day.
-    static func check(snooze: TimeSpec?) throws {
-        guard let snooze else { return }
-        guard snooze.isDuration(within: .snooze, aboveZero: true) else {
-            throw ValidationError(snoozeRange)
-        }
-    }
-
-    /// `--ring`, or its default: the service's (a minute) with -b; in the
-    /// foreground a minute where someone at the terminal can stop it, once
-    /// where nobody is (a script: it would hold it up).
-    static func ringLength(_ ring: RingLength?, background: Bool) -> Int64 {
-        ring?.nanoseconds ?? (background || isatty(0) == 1 ? AlarmSettings.defaultRing : 0)
     }
 
     /// The alarm settings the options ask for.
     var settings: AlarmSettings {
-        var settings = AlarmSettings()
-        settings.popup = !finish.quiet && !noAlert
-        settings.sound = !finish.quiet && !noSound
-        settings.live = live ?? background
+        var settings = alarm.settings(quiet: finish.quiet, background: background, liveByDefault: background)
+        settings.popup = settings.popup && !noAlert
+        settings.sound = settings.sound && !noSound
         settings.warning = warn?.nanoseconds() ?? 0
-        settings.notice = notice?.nanoseconds() ?? 0
-        settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
-        settings.ring = Self.ringLength(ring, background: background)
-        tone.apply(to: &settings)
         return settings
     }
 
@@ -237,7 +178,8 @@ extension Countdown {
     /// What the options that take a time or a count accept, as their own
     /// checks say it (a negative value never reaches them).
     static var valueRanges: [String: String] { [
-        "--warn": warnRange, "--snooze": snoozeRange, "--ring": RingLength.range, "--fade": ToneOptions.fadeRange,
+        "--warn": AlarmSettings.Field.warn.takes ?? "", "--snooze": AlarmSettings.Field.snooze.takes ?? "",
+        "--ring": AlarmSettings.Field.ring.takes ?? "", "--fade": AlarmSettings.Field.fade.takes ?? "",
         "--count": Next.countRange,
     ] }
 

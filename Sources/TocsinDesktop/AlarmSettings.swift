@@ -34,6 +34,9 @@ package struct AlarmSettings: Sendable, Hashable {
     /// An alarm's upcoming-alarm notice: nanoseconds before each ring to
     /// show it, with Skip this one (0: none).
     package var notice: Int64 = 0
+    /// Play a sound with the warning before zero (false: the warning is
+    /// text only).
+    package var warningSound = true
 
     /// The snooze of a timer added without the option `snooze`: 5 min.
     package static let defaultSnooze: Int64 = 300 * Nanos.perSecond
@@ -51,6 +54,7 @@ extension AlarmSettings {
         case soundFile = "sound_file", volume, fade
         case pauseMedia = "pause_media"
         case notice
+        case warnSound = "warn_sound"
 
         /// How a field's value is coded.
         package enum Unit: Sendable {
@@ -66,7 +70,7 @@ extension AlarmSettings {
 
         package var unit: Unit {
             switch self {
-            case .alert, .sound, .live, .pauseMedia: .flag
+            case .alert, .sound, .live, .pauseMedia, .warnSound: .flag
             case .warn, .snooze, .ring, .fade, .notice: .nanoseconds
             case .soundFile: .text
             case .volume: .decibels
@@ -97,7 +101,7 @@ extension AlarmSettings {
             case .ring: .nanoseconds(0)  // before 0.7 an alarm rang once
             case .soundFile: .text("")
             case .volume: .decibels(0)
-            case .pauseMedia: .flag(true)
+            case .pauseMedia, .warnSound: .flag(true)
             }
         }
 
@@ -129,6 +133,7 @@ extension AlarmSettings {
             case .fade: .nanoseconds(fade)
             case .pauseMedia: .flag(pausesMedia)
             case .notice: .nanoseconds(notice)
+            case .warnSound: .flag(warningSound)
             }
         }
         set {
@@ -137,6 +142,7 @@ extension AlarmSettings {
             case (.sound, .flag(let on)): sound = on
             case (.live, .flag(let on)): live = on
             case (.pauseMedia, .flag(let on)): pausesMedia = on
+            case (.warnSound, .flag(let on)): warningSound = on
             case (.warn, .nanoseconds(let value)): warning = value
             case (.snooze, .nanoseconds(let value)): snooze = value
             case (.ring, .nanoseconds(let value)): ring = value
@@ -178,7 +184,7 @@ extension Alert {
             summary: summary, body: body, sound: settings.sound ? Alert.defaultSound : nil,
             repeatSound: settings.ring > 0 ? .nanoseconds(settings.ring) : nil, popup: settings.popup,
             live: settings.live, warning: settings.warning > 0 ? .nanoseconds(settings.warning) : nil,
-            warningSound: settings.sound ? Alert.defaultWarningSound : nil,
+            warningSound: settings.sound && settings.warningSound ? Alert.defaultWarningSound : nil,
             snooze: settings.snooze > 0 ? .nanoseconds(settings.snooze) : nil, soundFile: settings.soundFile,
             volume: settings.volume, fade: settings.fade > 0 ? .nanoseconds(settings.fade) : nil,
             pausesMedia: settings.pausesMedia, notice: settings.notice > 0 ? .nanoseconds(settings.notice) : nil)

@@ -71,6 +71,8 @@ package struct TimerTable: Equatable, Sendable {
         case alert, sound
         /// The sandboxed app that made the timer (left out: the user's).
         case owner
+        /// Flag: the warning before zero plays a sound (0: text only).
+        case warnSound = "warn_sound"
 
         /// The names a code column's values stand for, by code; nil for a
         /// column of another type. Flags (`live`, `wake`, `pause_media`)

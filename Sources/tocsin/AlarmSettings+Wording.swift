@@ -22,6 +22,7 @@ extension AlarmSettings.Field {
         case .fade: ["--fade"]
         case .pauseMedia: ["--pause-media", "--no-pause-media"]
         case .notice: ["--notice"]
+        case .warnSound: ["--no-warn-sound"]
         }
     }
 
@@ -47,6 +48,7 @@ extension AlarmSettings.Field {
         case .notice:
             "For clock times and calendar alarms: this long before the alarm, a notification saying when it rings, "
                 + "with Skip this one (e.g. 30m; default: none)."
+        case .warnSound: "The warning before zero is a notification only, with no sound."
         }
     }
 
@@ -58,7 +60,7 @@ extension AlarmSettings.Field {
         case .ring: tr("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once")
         case .fade: tr("--fade takes a duration of at most 5 minutes (30s, 1m)")
         case .notice: tr("--notice takes a duration of at most a day (30m, 1h)")
-        case .alert, .sound, .live, .soundFile, .volume, .pauseMedia: nil
+        case .alert, .sound, .live, .soundFile, .volume, .pauseMedia, .warnSound: nil
         }
     }
 

@@ -76,6 +76,9 @@ struct Countdown: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmSettings.Field.warn.help, valueName: "time"))
     var warn: TimeSpec?
 
+    @Flag(help: ArgumentHelp(AlarmSettings.Field.warnSound.help))
+    var noWarnSound = false
+
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Wake the machine from suspend 2 minutes before zero, where permitted (tocsin doctor says; default: on for clock times)."))
     var wake: Bool?
@@ -119,6 +122,7 @@ struct Countdown: ParsableCommand {
         settings.popup = settings.popup && !noAlert
         settings.sound = settings.sound && !noSound
         settings.warning = warn?.nanoseconds() ?? 0
+        settings.warningSound = !noWarnSound
         return settings
     }
 

@@ -13,7 +13,7 @@ import TocsinNotify
         (settings.popup, settings.sound, settings.live) = (false, false, false)
         (settings.warning, settings.snooze, settings.ring) = (30_000_000_000, 600_000_000_000, 0)
         (settings.soundFile, settings.volume, settings.fade, settings.pausesMedia) = ("/etc/hostname", -12.5, 15_000_000_000, false)
-        settings.notice = 1_800_000_000_000
+        (settings.notice, settings.warningSound) = (1_800_000_000_000, false)
         return settings
     }
 
@@ -67,5 +67,10 @@ import TocsinNotify
         #expect(alert.soundFile == "/etc/hostname" && alert.volume == -12.5 && alert.fade == .seconds(15) && !alert.pausesMedia)
         let plain = Alert(AlarmSettings(), summary: nil, body: nil)
         #expect(plain.sound == Alert.defaultSound && plain.repeatSound == .seconds(60) && plain.snooze == .seconds(300))
+        #expect(plain.warningSound == Alert.defaultWarningSound)
+        var silentWarning = AlarmSettings()
+        silentWarning.warningSound = false  // the warning is text only; the alarm still sounds
+        let quiet = Alert(silentWarning, summary: nil, body: nil)
+        #expect(quiet.warningSound == nil && quiet.sound == Alert.defaultSound)
     }
 }

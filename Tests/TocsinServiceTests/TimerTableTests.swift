@@ -65,7 +65,7 @@ import Tocsin
         try service.deliverEvents { try service.engine.advance(by: .seconds(3)) }
         let rows = try service.table([], for: .user).rows()
         let names = rows.map { Set($0.map(\.0)) }
-        let always: Set = ["id", "label", "kind", "state", "elapsed", "clock", "laps", "live", "warn", "wake",
+        let always: Set = ["id", "label", "kind", "state", "elapsed", "clock", "laps", "live", "warn", "warn_sound", "wake",
                            "finishes", "snooze", "ring", "pause_media", "alert", "sound"]
         #expect(names[0] == always.union(["remaining", "duration", "finished_ago"]))
         #expect(names[1] == always)

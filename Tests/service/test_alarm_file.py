@@ -2,11 +2,12 @@
 import` adds a file's (all or none), `--replace` makes them the service's
 alarms; export → import into an empty service → export gives the same text."""
 
+import re
 import subprocess
 import time
 
 from conftest import TOCSIN
-from servicebus import add, call, timers
+from servicebus import add, call, stop_service, timers
 
 QUIET = {"live": ("b", False), "sound": ("b", False), "alert": ("b", False)}
 
@@ -60,6 +61,25 @@ def test_export_then_import_into_an_empty_service_gives_the_same_text(tmp_path):
     remove_all()
     assert tocsin("import", "-", stdin=everything).returncode == 0
     assert tocsin("export", "--all").stdout == everything
+
+
+def test_a_silent_warning_goes_from_the_command_through_the_service_to_the_file_and_back():
+    """warn_sound (new after 0.8.0), added as one AlarmSettings.Field: the
+    command's --no-warn-sound, the service's option and List property, the
+    journal, the alarms file."""
+    added = tocsin("25m", "Tea", "-b", "--warn", "1m", "--no-warn-sound", "--quiet")
+    assert added.returncode == 0, added.stderr
+    (tea,) = timers().values()
+    assert tea["warn_sound"] is False and tea["warn"] == 60 and tea["sound"] is False
+    line = tocsin("export", "--all").stdout.splitlines()[-1]
+    assert re.fullmatch(r'countdown \S+ "Tea" alert=no sound=no warn=1m warn_sound=no', line), line
+    remove_all()
+    assert tocsin("import", "-", stdin=line + "\n").returncode == 0
+    (tea,) = timers().values()
+    assert tea["warn_sound"] is False
+    stop_service()  # and from the journal
+    (tea,) = timers().values()
+    assert tea["warn_sound"] is False
 
 
 def test_a_bad_line_is_named_and_nothing_is_imported(tmp_path):

@@ -104,8 +104,7 @@ extension TimerService {
         case .finishes: return .ids(entries.map(\.finishes))
         case .after: return .ids(entries.map { $0.after ?? 0 })
         case .wake: return flags { $1.wakes }
-        case .live, .warn, .snooze, .ring, .pauseMedia, .soundFile, .volume, .fade, .notice, .alert, .sound, .warnSound:
-            return Self.settingValues(column.setting ?? .live, entries.map(\.id), entries.map(\.settings))
+        case .setting(let field): return Self.settingValues(field, entries.map(\.id), entries.map(\.settings))
         case .snoozedUntil: return .numbers(entries.map { $0.snoozedUntil ?? none })
         case .skippedUntil: return seconds { $1.skippedUntil }
         case .owner: return .textsByID(entries.compactMap { entry in entry.owner.map { (entry.id, $0) } })

@@ -56,23 +56,62 @@ package struct TimerTable: Equatable, Sendable {
         }
     }
 
-    package enum Column: String, CaseIterable, Sendable {
+    /// A column of `ListColumns`. The alarm settings' columns are their
+    /// fields' (`setting`): a new setting gets its column with no case here.
+    package enum Column: Hashable, Sendable {
         case id, label, kind, state, clock, elapsed, remaining, duration
-        case alarmTime = "alarm_time", calendar, next
-        case rangAgo = "rang_ago", finishedAgo = "finished_ago", finishes, after
-        case live, warn, wake, snooze, ring
-        case pauseMedia = "pause_media", soundFile = "sound_file", volume, fade
-        case snoozedUntil = "snoozed_until", laps
+        case alarmTime, calendar, next, rangAgo, finishedAgo, finishes, after
+        case wake, snoozedUntil, laps
         /// A calendar alarm's rings are skipped until then (Unix seconds).
-        case skippedUntil = "skipped_until"
-        /// The upcoming-alarm notice, seconds before each ring (0: none).
-        case notice
-        /// Flags: a notification at the finish; the alarm's sound.
-        case alert, sound
+        case skippedUntil
         /// The sandboxed app that made the timer (left out: the user's).
         case owner
-        /// Flag: the warning before zero plays a sound (0: text only).
-        case warnSound = "warn_sound"
+        /// An alarm setting, named as its field (`live`, `warn`, `sound_file`, …).
+        case setting(AlarmSettings.Field)
+
+        /// Its name in `ListColumns` and `List`.
+        package var rawValue: String {
+            switch self {
+            case .id: "id"
+            case .label: "label"
+            case .kind: "kind"
+            case .state: "state"
+            case .clock: "clock"
+            case .elapsed: "elapsed"
+            case .remaining: "remaining"
+            case .duration: "duration"
+            case .alarmTime: "alarm_time"
+            case .calendar: "calendar"
+            case .next: "next"
+            case .rangAgo: "rang_ago"
+            case .finishedAgo: "finished_ago"
+            case .finishes: "finishes"
+            case .after: "after"
+            case .wake: "wake"
+            case .snoozedUntil: "snoozed_until"
+            case .laps: "laps"
+            case .skippedUntil: "skipped_until"
+            case .owner: "owner"
+            case .setting(let field): field.rawValue
+            }
+        }
+
+        package init?(rawValue: String) {
+            guard let column = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = column
+        }
+
+        /// Every column, in `ListColumns`' order (kept as it was when each
+        /// came); a setting newer than the list comes after the others.
+        package static let allCases: [Column] = {
+            let placed: [Column] = [
+                .id, .label, .kind, .state, .clock, .elapsed, .remaining, .duration, .alarmTime, .calendar, .next,
+                .rangAgo, .finishedAgo, .finishes, .after, .setting(.live), .setting(.warn), .wake, .setting(.snooze),
+                .setting(.ring), .setting(.pauseMedia), .setting(.soundFile), .setting(.volume), .setting(.fade),
+                .snoozedUntil, .laps, .skippedUntil, .setting(.notice), .setting(.alert), .setting(.sound), .owner,
+            ]
+            return placed + AlarmSettings.Field.allCases.map(Column.setting).filter { !placed.contains($0) }
+        }()
 
         /// The names a code column's values stand for, by code; nil for a
         /// column of another type. Flags (`live`, `wake`, `pause_media`)
@@ -88,9 +127,10 @@ package struct TimerTable: Equatable, Sendable {
 
         var isFlag: Bool { self == .wake || setting?.unit == .flag }
 
-        /// The alarm setting a column shows, if it is one (the column of
-        /// the same name: a new setting's column needs only its case here).
-        package var setting: AlarmSettings.Field? { AlarmSettings.Field(rawValue: rawValue) }
+        /// The alarm setting a column shows, if it is one.
+        package var setting: AlarmSettings.Field? {
+            if case .setting(let field) = self { field } else { nil }
+        }
 
         /// Number columns whose property only some timers have: -1 for
         /// the others. (A stopwatch has no time left; only alarms have a
@@ -104,7 +144,7 @@ package struct TimerTable: Equatable, Sendable {
 
         /// `volume`, `fade` and `notice`: left out of a timer's properties
         /// in `List` and `Changed` when 0, their default.
-        package var isLeftOutAtZero: Bool { self == .volume || self == .fade || self == .notice }
+        package var isLeftOutAtZero: Bool { [.volume, .fade, .notice].contains(setting) }
     }
 
     package private(set) var columns: [(Column, Values)]

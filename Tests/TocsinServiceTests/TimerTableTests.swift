@@ -51,11 +51,11 @@ import Tocsin
         guard case .lapsByID(let laps)? = column(.laps, of: table) else { Issue.record("no laps"); return }
         #expect(laps.map(\.0) == [run] && laps[0].1.count == 2)
         #expect(column(.after, of: table) == .ids([0, 0, 0, 0, tea]))
-        #expect(column(.live, of: table) == .codes([1, 1, 1, 1, 0]))
-        #expect(column(.volume, of: table) == .numbers([-6, 0, 0, 0, 0]))
-        #expect(column(.fade, of: table) == .numbers([10, 0, 0, 0, 0]))
+        #expect(column(.setting(.live), of: table) == .codes([1, 1, 1, 1, 0]))
+        #expect(column(.setting(.volume), of: table) == .numbers([-6, 0, 0, 0, 0]))
+        #expect(column(.setting(.fade), of: table) == .numbers([10, 0, 0, 0, 0]))
         #expect(column(.finishedAgo, of: table) == .numbers([-1, -1, -1, -1, -1]))
-        #expect(column(.soundFile, of: table) == .textsByID([]))
+        #expect(column(.setting(.soundFile), of: table) == .textsByID([]))
     }
 
     @Test func rowsLeaveOutWhatDoesNotApplyAsListDoes() throws {

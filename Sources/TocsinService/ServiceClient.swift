@@ -69,11 +69,18 @@ package final class ServiceClient {
     }
 
     /// Every timer, oldest first: `ListColumns`, or `List` from a service
-    /// older than 0.8 (one started before an upgrade).
-    package func list() throws(Failure) -> [Timer] {
+    /// older than 0.8 (one started before an upgrade). `columns`: only
+    /// these properties (and `id`) are read; none: all of them.
+    package func list(columns: [String] = []) throws(Failure) -> [Timer] {
+        let names = columns.isEmpty || columns.contains("id") ? columns : ["id"] + columns
         let reply: OpaquePointer
         do {
-            reply = try call("ListColumns", Variant.tuple([g_variant_new_strv(nil, 0)]))
+            let strings = names.map { strdup($0) }
+            defer { strings.forEach { free($0) } }
+            let array = strings.map { UnsafePointer($0) }
+            reply = try array.withUnsafeBufferPointer { buffer throws(Failure) in
+                try call("ListColumns", Variant.tuple([g_variant_new_strv(buffer.baseAddress, gssize(buffer.count))]))
+            }
         } catch where error.name == Self.unknownMethod {
             return try listDictionaries()
         }

@@ -146,8 +146,10 @@ struct Every: ParsableCommand {
             let client = try ServiceControl.connect(starting: true)
             let options = [("calendar", .text(argument.text)), ("wake", .flag(wake))] + settings.serviceOptions
             let id = try client.add(label: label, seconds: 0, options: options)
+            // The service's next ring, as it will ring it (not worked out here again).
             let zone = argument.spec.zoneRules() ?? .utc
-            let next = argument.spec.next(after: Int64(Glibc.time(nil)), in: zone).map { Display.wallText(zone, unixSeconds: $0) } ?? "?"
+            let ring = try client.list(columns: ["next"]).first { $0.id == id }?.next
+            let next = ring.map { Display.wallText(zone, unixSeconds: Int64($0)) } ?? "?"
             Descriptor.say(tr("{label}: id {id}, {spec}, next {date}", ["label": label, "id": String(id), "spec": argument.spec.normalized, "date": next]))
             return
         }

@@ -41,7 +41,7 @@ struct Skip: ParsableCommand {
 
     func run() throws {
         let client = try ServiceControl.connect()
-        let timers = try client.list()
+        let timers = try client.list(columns: ["label", "kind", "calendar"])
         let id = try ServiceTimers.resolve(timer, in: timers)
         guard let alarm = timers.first(where: { $0.id == id }), alarm.kind == "calendar" else {
             throw CommandFailure(tr("{label} is not a calendar alarm: only those have rings to skip (tocsin every -b makes one)",
@@ -54,7 +54,7 @@ struct Skip: ParsableCommand {
         } else {
             try client.skip(id, count: clear ? 0 : UInt32(count ?? 1))
         }
-        let after = try client.list().first { $0.id == id }
+        let after = try client.list(columns: ["next", "skipped_until"]).first { $0.id == id }
         Descriptor.say(Self.summary(label: alarm.label.isEmpty ? String(id) : alarm.label, after: after))
     }
 

@@ -90,6 +90,37 @@ import Tocsin
         #expect(written == expected)
     }
 
+    /// Records with every member of the service's own beside the settings
+    /// (owner, notification, after, finished_at_ns, finishes, announced,
+    /// snoozed_until_ns), as 0.8.0 writes them: a finished countdown of an
+    /// app's, waiting for timer 1, announced not yet; a snoozed calendar alarm.
+    static let everyOwnMember = [
+        #"{"change":1,"id":1,"kind":"countdown","alert":true,"sound":true,"live":true,"engine":{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818083975182,"boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413420702300,"saved_awake_ns":22413420702750,"timers":[{"kind":"countdown","label":"Tea","duration_ns":60000000000,"tick_ns":0,"state":"idle","elapsed_ns":0,"laps_ns":[]}]}}"#,
+        #"{"change":2,"id":2,"kind":"countdown","alert":true,"sound":true,"live":false,"owner":"org.example.Kitchen","notification":17,"after":1,"finished_at_ns":1795816800000000000,"finishes":3,"announced":false,"engine":{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818083975182,"boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413420702300,"saved_awake_ns":22413420702750,"timers":[{"kind":"countdown","label":"Egg","duration_ns":300000000000,"tick_ns":0,"state":"finished","elapsed_ns":300000000000,"laps_ns":[]}]}}"#,
+        #"{"change":3,"id":3,"kind":"calendar","alert":true,"sound":true,"live":true,"ring_ns":60000000000,"finished_at_ns":1795816800000000000,"finishes":1,"snoozed_until_ns":1795817100000000000,"engine":{"format":"tocsin-timers","version":2,"saved_realtime_ns":1795816818088540834,"boot_id":"769a2d98-2879-415e-95c6-cdb0947ca7b6","saved_boottime_ns":22413424913576,"saved_awake_ns":22413424913666,"timers":[{"kind":"calendar","label":"Wake","duration_ns":25200000000000,"tick_ns":0,"state":"idle","elapsed_ns":0,"laps_ns":[],"alarm_unix_ns":25200000000000,"calendar":"*-*-* 07:00:00 UTC","wake":true}]}}"#,
+    ]
+
+    @Test func theServicesOwnMembersLoadAndAreWrittenBackTheSame() throws {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.journal", "w")
+        fputs(Self.everyOwnMember.joined(separator: "\n") + "\n", file)
+        fclose(file)
+        let service = try service()
+        #expect(service.entries.keys.sorted() == [1, 2, 3])
+        let egg = try #require(service.entries[2]), wake = try #require(service.entries[3])
+        #expect(egg.owner == "org.example.Kitchen" && egg.notification == 17 && egg.after == 1)
+        #expect(egg.finishedAt == 1_795_816_800 && egg.finishes == 3 && !egg.announced)
+        #expect(wake.snoozedUntil == 1_795_817_100 && wake.finishes == 1 && wake.announced)
+        let tea = try #require(service.entries[1])
+        #expect(tea.owner == nil && tea.notification == nil && tea.after == nil && tea.finishedAt == nil && tea.finishes == 0)
+        guard case .array(let timers)? = try ServiceStore(path: folder + "/state/timers.json").read()?["timers"] else {
+            Issue.record("no snapshot")
+            return
+        }
+        func members(_ line: String) -> Substring { line[..<(line.firstRange(of: #""engine":"#)?.lowerBound ?? line.endIndex)] }
+        #expect(timers.map { members($0.compactEncoded()) } == Self.everyOwnMember.map { members("{" + $0.drop { $0 != "," }.dropFirst()) })
+    }
+
     /// A record of 0.4 (no live, no warning, nothing of 0.7) loads with
     /// the defaults of then: live, ringing once, the default snooze.
     @Test func aRecordOlderThanEverySettingLoadsWithTheDefaultsOfThen() throws {

@@ -1,5 +1,3 @@
-import CGio
-import Glibc
 package import Tocsin
 import TocsinBase
 package import TocsinNotify

@@ -189,13 +189,7 @@ public func tocsin_notify_attach(
 
 @_cdecl("tocsin_notify_detach")
 public func tocsin_notify_detach(_ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
-    status(pointer) { notifier throws(TocsinError) in
-        guard let engine else { throw .invalidArgument }
-        guard let host = notifier.existingHost(for: engine),
-              notifier.notifier.core.detach(AlertKey(host: ObjectIdentifier(host), timer: timer))
-        else { throw .noSuchTimer }
-        return Int32(TOCSIN_OK)
-    }
+    onAlert(pointer, engine, timer) { core, key in core.detach(key) }
 }
 
 @_cdecl("tocsin_notify_forget_engine")
@@ -211,10 +205,18 @@ public func tocsin_notify_forget_engine(_ pointer: OpaquePointer?, _ engine: Opa
 
 @_cdecl("tocsin_notify_stop")
 public func tocsin_notify_stop(_ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer) -> Int32 {
+    onAlert(pointer, engine, timer) { core, key in core.stop(key) }
+}
+
+/// Detach and stop: `action` on the alert of `timer` of `engine`;
+/// `TOCSIN_ENOENT` (no such timer) when it has none.
+private func onAlert(
+    _ pointer: OpaquePointer?, _ engine: OpaquePointer?, _ timer: tocsin_timer, _ action: (NotifierCore, AlertKey) -> Bool
+) -> Int32 {
     status(pointer) { notifier throws(TocsinError) in
         guard let engine else { throw .invalidArgument }
         guard let host = notifier.existingHost(for: engine),
-              notifier.notifier.core.stop(AlertKey(host: ObjectIdentifier(host), timer: timer))
+              action(notifier.notifier.core, AlertKey(host: ObjectIdentifier(host), timer: timer))
         else { throw .noSuchTimer }
         return Int32(TOCSIN_OK)
     }

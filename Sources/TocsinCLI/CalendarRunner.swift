@@ -11,16 +11,11 @@ import TocsinNotify
 /// terminal, `-b` hands it to the timer service instead.
 ///
 /// `@unchecked Sendable`: everything runs on the command's one thread.
-package final class CalendarRunner: @unchecked Sendable {
+package final class CalendarRunner: AlarmRunner, @unchecked Sendable {
     let spec: CalendarSpec
     let label: String
     let options: CountdownOptions
-    let session: TerminalSession
-    var output: Output { session.output }
-    var loop: EventLoop { session.loop }
-    let notifier: Notifier?
-    /// `--json`: the notifier's reports, as events.
-    private let reports: NotifierReports?
+    let alarmSession: AlarmSession
     private var alarm = TimerID(rawValue: 0)
     private var rings = 0
 
@@ -28,8 +23,7 @@ package final class CalendarRunner: @unchecked Sendable {
         self.spec = spec
         self.label = label
         self.options = options
-        session = try TerminalSession(json: options.json)
-        (notifier, reports) = options.makeNotifier()
+        alarmSession = try AlarmSession(options: options)
     }
 
     /// Rings until stopped; the exit status.

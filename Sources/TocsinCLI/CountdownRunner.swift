@@ -41,7 +41,7 @@ extension AlarmSettings {
 ///
 /// `@unchecked Sendable`: every method and every timer handler runs on the
 /// command's one thread (the engine is polled from `EventLoop`).
-public final class CountdownRunner: @unchecked Sendable {
+public final class CountdownRunner: AlarmRunner, @unchecked Sendable {
     struct Active {
         var timer: TimerID
         var label: String
@@ -54,12 +54,7 @@ public final class CountdownRunner: @unchecked Sendable {
 
     let plan: TimerPlan
     let options: CountdownOptions
-    let session: TerminalSession
-    var output: Output { session.output }
-    var loop: EventLoop { session.loop }
-    let notifier: Notifier?
-    /// `--json`: the notifier's reports, as events.
-    let reports: NotifierReports?
+    let alarmSession: AlarmSession
     /// Where `--state` keeps the timers.
     let stateFile: StateFile?
     var active: [Active] = []
@@ -75,8 +70,7 @@ public final class CountdownRunner: @unchecked Sendable {
     public init(plan: TimerPlan, options: CountdownOptions) throws(TocsinError) {
         self.plan = plan
         self.options = options
-        session = try TerminalSession(json: options.json)
-        (notifier, reports) = options.makeNotifier()
+        alarmSession = try AlarmSession(options: options)
         stateFile = options.statePath.map(StateFile.init(path:))
     }
 

@@ -162,12 +162,13 @@ extension Countdown {
     static func misuse(_ arguments: [String]) -> String? {
         let words = arguments.prefix { $0 != "--" }  // after "--" every word is a word
         // A negative number after an option that takes a value would be read
-        // as an option (or a negative countdown): say the option's range.
+        // as an option (or a negative countdown): say the option's range, as
+        // the command given has it.
+        let command = command(of: arguments)
         for (index, word) in words.enumerated().dropFirst() where isNegativeNumber(word) {
-            if let range = valueRanges[words[index - 1]] { return tr("{problem}; got {value}", ["problem": range, "value": word]) }
+            if let problem = rangeProblem(of: words[index - 1], value: word, in: command) { return problem }
         }
-        let subcommands = TocsinCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
-        if let first = arguments.first, first != "countdown", subcommands.contains(first) { return nil }
+        if command != Countdown.self { return nil }
         for (index, word) in words.enumerated() where word.count > 1 && word.hasPrefix("-") {
             if let next = word.dropFirst().first, next.isNumber || next == "." {
                 if index > 0, ["--repeat", "--volume"].contains(arguments[index - 1]) { continue }  // their own checks say it
@@ -179,13 +180,34 @@ extension Countdown {
         return nil
     }
 
-    /// What the options that take a time or a count accept, as their own
-    /// checks say it (a negative value never reaches them).
-    static var valueRanges: [String: String] { [
-        "--warn": AlarmSettings.Field.warn.takes ?? "", "--snooze": AlarmSettings.Field.snooze.takes ?? "",
-        "--ring": AlarmSettings.Field.ring.takes ?? "", "--fade": AlarmSettings.Field.fade.takes ?? "",
-        "--count": Next.countRange,
-    ] }
+    /// The command `arguments` run: the subcommand they start with, or the
+    /// countdown (the default one).
+    private static func command(of arguments: [String]) -> any ParsableCommand.Type {
+        guard let first = arguments.first else { return Countdown.self }
+        return TocsinCommand.configuration.subcommands.first { ([$0._commandName] + $0.configuration.aliases).contains(first) }
+            ?? Countdown.self
+    }
+
+    /// What `option` of `command` accepts, if it takes a time or a count,
+    /// said as that command's own check says it with `value` (a negative
+    /// value never reaches the check).
+    static func rangeProblem(of option: String, value: String, in command: any ParsableCommand.Type) -> String? {
+        let range: String?
+        switch command {
+        case is Skip.Type:
+            guard option == "--count" else { return nil }
+            return tr("--count takes 1 to {most} rings; got {count}", ["most": String(TimerEngine.maxSkippedRings), "count": value])
+        case is Next.Type:
+            range = option == "--count" ? Next.countRange : nil
+        case is Countdown.Type, is Every.Type:
+            // The alarm settings' own wording (`every` has no --warn).
+            let fields = AlarmSettings.Field.allCases.filter { !(command is Every.Type) || $0 != .warn }
+            range = fields.first { $0.options.contains(option) }?.takes
+        default:
+            range = nil
+        }
+        return range.map { tr("{problem}; got {value}", ["problem": $0, "value": value]) }
+    }
 
     private static func isNegativeNumber(_ word: String) -> Bool {
         guard word.count > 1, word.hasPrefix("-"), let next = word.dropFirst().first else { return false }

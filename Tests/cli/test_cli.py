@@ -572,6 +572,9 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
     (["5m", "-b", "--snooze", "0"], "tocsin: --snooze takes a duration from 1s to a day (5m, 10m)"),
     (["every", "daily", "Up", "--snooze", "0"], "tocsin: --snooze takes a duration from 1s to a day (5m, 10m)"),
     (["next", "daily", "--count", "-1"], "tocsin: --count takes 1 to 1000; got -1"),
+    # Each command's own range, also for a negative value (once judged by next's).
+    (["skip", "Wake", "--count", "-2"], "tocsin: --count takes 1 to 100000 rings; got -2"),
+    (["skip", "Wake", "--count", "500000"], "tocsin: --count takes 1 to 100000 rings; got 500000"),
     (["5m", "--warn", "900000h"], "tocsin: --warn takes a duration of at most a day (30s, 1m)"),
     (["5:00", "Eggs"], "tocsin: '5:00' could be 5 min or the clock time 05:00: write 5m (or 0:05:00) for the length, "
                        "until 5:00 for the time of day"),
@@ -586,6 +589,16 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
 def test_odd_input_gets_one_line_naming_the_actual_problem(arguments, message):
     result = run(*arguments)
     assert (result.returncode, result.stdout, result.stderr) == (2, "", message + "\n")
+
+
+def test_skip_takes_a_count_next_would_refuse():
+    """5000 is past next's --count (1 to 1000) but within skip's (1 to
+    100,000): skip goes on to the service (here: no bus to find it on)."""
+    environment = {name: value for name, value in os.environ.items()
+                   if name not in ("DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+    result = run("skip", "Wake", "--count", "5000", env=environment)
+    assert result.returncode == 1 and "no D-Bus session bus" in result.stderr, result
+    assert run("next", "daily", "--count", "5000").stderr == "tocsin: --count takes 1 to 1000; got 5000\n"
 
 
 def test_adjust_has_help_and_parallel_words_label_the_time_before_them():

@@ -73,13 +73,26 @@ package enum Wording {
     /// "5 min", "1 h 30 min", "1 min 30 s" (a snooze, a ring).
     package static func duration(_ nanoseconds: Int64) -> String {
         let total = max(1, (nanoseconds + Nanos.perSecond / 2) / Nanos.perSecond)
-        let (hours, minutes, seconds) = (total / 3600, total % 3600 / 60, total % 60)
-        var parts: [String] = []
-        // TRANSLATORS: short units of a length, joined with spaces: "1 h 30 min", "45 s".
-        if hours > 0 { parts.append(tr("{n} h", ["n": String(hours)])) }
-        if minutes > 0 { parts.append(tr("{n} min", ["n": String(minutes)])) }
-        if seconds > 0 { parts.append(tr("{n} s", ["n": String(seconds)])) }
-        return parts.joined(separator: " ")
+        return units(hours: total / 3600, minutes: total % 3600 / 60, seconds: total % 60)
+    }
+
+    /// A length in the units that are not 0 (at least one is), each set of
+    /// them one whole message, so that a language joins and orders them its
+    /// own way: "1 h 30 min", "1 min 30 s", "45 s".
+    private static func units(hours: Int64, minutes: Int64, seconds: Int64) -> String {
+        let values: KeyValuePairs = ["hours": String(hours), "minutes": String(minutes), "seconds": String(seconds)]
+        switch (hours > 0, minutes > 0, seconds > 0) {
+        // TRANSLATORS: a length in short units: "1 h 30 min 15 s".
+        case (true, true, true): return tr("{hours} h {minutes} min {seconds} s", values)
+        case (true, true, false): return tr("{hours} h {minutes} min", values)
+        case (true, false, true): return tr("{hours} h {seconds} s", values)
+        // TRANSLATORS: a length in short units: "1 min 30 s"; also "12 min 30 s" for '12:30'.
+        case (false, true, true): return tr("{minutes} min {seconds} s", values)
+        // TRANSLATORS: short units of a length: "2 h", "5 min", "45 s".
+        case (true, false, false): return tr("{n} h", ["n": String(hours)])
+        case (false, true, false): return tr("{n} min", ["n": String(minutes)])
+        case (false, false, _): return tr("{n} s", ["n": String(seconds)])
+        }
     }
 
     /// A length in its largest unit, rounded down: "3 h", "12 min", "40 s"
@@ -98,7 +111,7 @@ package enum Wording {
         if total % 3600 == 0 { return trn("{count} hour", "{count} hours", Int(total / 3600)) }
         if total % 60 == 0 { return trn("{count} minute", "{count} minutes", Int(total / 60)) }
         if total < 60 { return trn("{count} second", "{count} seconds", Int(total)) }
-        return tr("{n} min", ["n": String(total / 60)]) + " " + tr("{n} s", ["n": String(total % 60)])
+        return units(hours: 0, minutes: total / 60, seconds: total % 60)
     }
 }
 

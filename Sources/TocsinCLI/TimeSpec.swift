@@ -49,7 +49,8 @@ public enum TimeSpec: Equatable, Sendable {
               case .duration(let nanoseconds)? = colons.asDuration, case .clock(let hour, let minute, _)? = colons.asClock
         else { return nil }
         let minutes = nanoseconds / (60 * Nanos.perSecond), seconds = nanoseconds / Nanos.perSecond % 60
-        let length = tr("{n} min", ["n": String(minutes)]) + (seconds == 0 ? "" : " " + tr("{n} s", ["n": String(seconds)]))
+        let length = seconds == 0 ? tr("{n} min", ["n": String(minutes)])
+            : tr("{minutes} min {seconds} s", ["minutes": String(minutes), "seconds": String(seconds)])
         let unit = seconds == 0 ? "\(minutes)m" : "\(minutes)m\(seconds)s"
         func twoDigits(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return tr("'{text}' could be {length} or the clock time {clock}: write {unit} (or {colons}) for the length, until {text} for the time of day",

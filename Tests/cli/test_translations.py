@@ -103,6 +103,17 @@ def test_mistakes_are_explained_in_the_users_language():
     assert english.returncode == 2 and "'25x' is not a time: give seconds (90)" in english.stderr, english
 
 
+@pytest.mark.parametrize("lang, length", [
+    ("es_ES.UTF-8", "'12:30' puede ser 12 min y 30 s o la hora 12:30"),
+    ("de_DE.UTF-8", "'12:30' kann 12 Min. 30 Sek. oder die Uhrzeit 12:30 sein"),
+])
+def test_a_length_of_two_units_is_translated_as_one_phrase(lang, length):
+    """"12 min 30 s" is one message, not "12 min" and "30 s" joined with a
+    space: Spanish joins the units with "y"."""
+    result = run("12:30", "Tee", LANG=lang)
+    assert result.returncode == 2 and length in result.stderr, result
+
+
 def test_the_live_line_is_in_the_users_language():
     """In a terminal: the countdown's live line says its state in German,
     and pausing it (space) says so."""

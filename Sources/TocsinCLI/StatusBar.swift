@@ -20,6 +20,15 @@ package enum StatusBar {
             self.timer = timer
             self.at = at
         }
+
+        /// It rang (`Finished`) `lateness` seconds before `now`: ringing,
+        /// as a list would show it (its times are as of `at`).
+        package mutating func rang(label: String, lateness: Double, now: Int64) {
+            let ago = lateness - Nanos.seconds(now - at)
+            timer.label = label
+            timer.rangAgo = ago
+            if timer.state == "finished" { timer.finishedAgo = ago }
+        }
     }
 
     /// The line's facts, before any format.

@@ -11,11 +11,19 @@ package import TocsinService
 /// this command keeps reading them and keeps only the newest line for the
 /// bar (`LatestLineWriter`). i3bar's clicks (standard input) pause, resume
 /// or snooze the timer shown.
+///
+/// Each signal updates its timer's row; the timers are listed again only
+/// when the signals no longer tell the whole story (a finish or removal of
+/// a timer it does not know, the service back after it was gone), without
+/// waiting for the answer, once however many signals ask meanwhile.
 package final class StatusLine {
     private let client: ServiceClient
     private let format: StatusBar.Format
     private let template: String?
     private var seen: [UInt64: StatusBar.Seen] = [:]
+    /// A list asked for and not answered yet; lost track again meanwhile.
+    private var listing = false
+    private var listAgain = false
     private var last: String?
     private var written = 0
     private var output: LatestLineWriter?
@@ -30,12 +38,17 @@ package final class StatusLine {
         if follow {  // before the list: see subscribe
             client.subscribe { [unowned self] change in
                 switch change {
-                case .changed(let timer): seen[timer.id] = StatusBar.Seen(timer, at: Clocks.monotonic())
-                case .finished: relist()  // a calendar alarm's ring changes no state
-                case .removed(let id): seen[id] = nil
+                case .changed(let timer):  // the whole timer
+                    seen[timer.id] = StatusBar.Seen(timer, at: Clocks.monotonic())
+                case .finished(let id, let label, let lateness, _, _):  // ringing (a calendar alarm stays running)
+                    if seen[id] == nil { return relist() }
+                    seen[id]?.rang(label: label, lateness: lateness, now: Clocks.monotonic())
+                case .removed(let id):
+                    if seen.removeValue(forKey: id) == nil { return relist() }
                 }
                 update()
             }
+            client.onServiceBack { [unowned self] in relist() }
         }
         try load()
         if !follow {
@@ -49,13 +62,37 @@ package final class StatusLine {
     }
 
     private func load() throws(ServiceClient.Failure) {
-        let now = Clocks.monotonic()
-        seen = [:]
-        for timer in try client.list() { seen[timer.id] = StatusBar.Seen(timer, at: now) }
+        take(try client.list())
     }
 
+    private func take(_ timers: [ServiceClient.Timer]) {
+        let now = Clocks.monotonic()
+        seen = [:]
+        for timer in timers { seen[timer.id] = StatusBar.Seen(timer, at: now) }
+    }
+
+    /// Lists the timers again, without waiting; a failure is said on
+    /// standard error and leaves the rows as they were.
     private func relist() {
-        try? load()
+        guard !listing else {
+            listAgain = true
+            return
+        }
+        listing = true
+        client.list { [unowned self] result in
+            listing = false
+            switch result {
+            case .success(let timers): take(timers)
+            case .failure(let failure):
+                Descriptor.complain("tocsin: " + tr("the status line may be out of date: listing the timers failed: {reason}",
+                                                    ["reason": failure.message]))
+            }
+            if listAgain {
+                listAgain = false
+                relist()
+            }
+            update()
+        }
     }
 
     private func summary() -> StatusBar.Summary {
@@ -84,8 +121,6 @@ package final class StatusLine {
         let summary = summary()
         guard let id = summary.id, let action = StatusBar.clickAction(summary) else { return }
         let method = ["pause": "Pause", "resume": "Resume", "snooze": "Snooze"][action] ?? "Pause"
-        _ = try? client.control(method, id, delta: method == "Snooze" ? 0 : nil)
-        relist()
-        update()
+        _ = try? client.control(method, id, delta: method == "Snooze" ? 0 : nil)  // its Changed updates the row
     }
 }

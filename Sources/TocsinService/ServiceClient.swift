@@ -19,7 +19,7 @@ package final class ServiceClient {
     /// One timer as `List` gives it.
     package typealias Timer = ServiceTimer
 
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
 
     /// Connects to the session bus.
     package init() throws(Failure) {
@@ -85,6 +85,11 @@ package final class ServiceClient {
             return try listDictionaries()
         }
         defer { g_variant_unref(reply) }
+        return try Self.timers(inColumns: reply)
+    }
+
+    /// The timers of a `ListColumns` reply.
+    static func timers(inColumns reply: OpaquePointer) throws(Failure) -> [Timer] {
         let columns = g_variant_get_child_value(reply, 0)!
         defer { g_variant_unref(columns) }
         guard let table = Variant.table(columns) else {
@@ -93,9 +98,9 @@ package final class ServiceClient {
         return ServiceTimer.timers(in: table)
     }
 
-    private static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+    static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
 
-    private func listDictionaries() throws(Failure) -> [Timer] {
+    func listDictionaries() throws(Failure) -> [Timer] {
         let reply = try call("List", nil)
         defer { g_variant_unref(reply) }
         let items = g_variant_get_child_value(reply, 0)!
@@ -192,14 +197,17 @@ package final class ServiceClient {
         guard let reply = g_dbus_connection_call_sync(
             connection, ServiceBus.name, ServiceBus.path, ServiceBus.interface, method, arguments, nil,
             G_DBUS_CALL_FLAGS_NONE, 25_000, nil, &error)
-        else {
-            let name = g_dbus_error_get_remote_error(error).map { String(cString: $0) } ?? "Failed"
-            if let error { g_dbus_error_strip_remote_error(error) }
-            let message = error.map { String(cString: $0.pointee.message) } ?? "\(method) failed"
-            if let error { g_error_free(error) }
-            throw Failure(name: name, message: name == Self.serviceUnknown ? Self.notActivatable(message) : message)
-        }
+        else { throw Self.failure(method, error) }
         return reply
+    }
+
+    /// A failed call's `error` (freed) as a `Failure`.
+    static func failure(_ method: String, _ error: UnsafeMutablePointer<GError>?) -> Failure {
+        let name = g_dbus_error_get_remote_error(error).map { String(cString: $0) } ?? "Failed"
+        if let error { g_dbus_error_strip_remote_error(error) }
+        let message = error.map { String(cString: $0.pointee.message) } ?? "\(method) failed"
+        if let error { g_error_free(error) }
+        return Failure(name: name, message: name == serviceUnknown ? notActivatable(message) : message)
     }
 
     /// The service's `CanWake` property; nil if it cannot be read.

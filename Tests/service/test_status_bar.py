@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from servicebus import DEADLINE, add, call, timers, wait_until
+from servicebus import DEADLINE, INTERFACE, Monitor, add, call, stop_service, timers, wait_until
 
 TOCSIN = os.environ.get("TOCSIN_BIN", "")
 QUIET = {"live": ("b", False), "alert": ("b", False), "sound": ("b", False)}
@@ -178,3 +178,50 @@ def test_a_bar_that_stops_reading_blocks_nothing_and_then_gets_the_line_of_now()
     finally:
         follower.kill()
         follower.wait()
+
+
+def test_a_burst_of_rings_is_followed_from_the_signals_with_one_list(signals):
+    """100 alarms ringing at once: the follower updates each row from its
+    Changed and Finished signals and lists the timers once, when it starts
+    (it once listed them all again at every Finished, 100 lists here)."""
+    calls = Monitor(INTERFACE, kinds=("method_call",))
+    bar = subprocess.Popen([TOCSIN, "ls", "--follow", "--format", "waybar"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(bar.stdout.readline())["alt"] == "idle"
+        ring = int(time.time()) + 8  # after the 100 Adds
+        alarms = [add(f"Bus {number}", ring, kind=("s", "alarm"), **QUIET) for number in range(100)]
+        signals.wait_for("Finished", count=100)
+        while True:  # until the bar has all 100 ringing
+            shown = json.loads(bar.stdout.readline())
+            if shown["alt"] == "ringing" and shown["text"].endswith(" +99"):
+                break
+        for _ in range(2):  # two more beats: whatever the signals made it do is done
+            bar.stdout.readline()
+        signals.sync()
+        calls.sync()
+        lists = [record.member for record in calls.read() if record.member in ("List", "ListColumns")]
+        assert lists == ["ListColumns"], f"{len(lists)} lists for {len(alarms)} rings"
+    finally:
+        bar.terminate()
+        bar.wait(DEADLINE)
+        calls.close()
+
+
+def test_a_follower_lists_again_when_the_service_is_back():
+    """The service stopped and started again: the follower cannot know what
+    changed meanwhile, so it lists the timers once more (and only then)."""
+    calls = Monitor(INTERFACE, kinds=("method_call",))
+    add("Tea", 600, **QUIET)
+    bar = subprocess.Popen([TOCSIN, "ls", "--follow", "--format", "plain"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bar.stdout.readline().startswith("Tea ")
+        stop_service()
+        add("Soup", 300, **QUIET)  # starts it again
+        while not bar.stdout.readline().startswith("Soup "):
+            pass
+        wait_until(lambda: [record.member for record in calls.read()].count("ListColumns") == 2,
+                   what="the follower to list again")
+    finally:
+        bar.terminate()
+        bar.wait(DEADLINE)
+        calls.close()

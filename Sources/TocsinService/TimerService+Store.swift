@@ -108,14 +108,7 @@ extension TimerService {
         if let held = entry.heldRecord { return held }
         guard let engineDocument = try? engine.savedDocument(of: [entry.timer]) else { return nil }
         var members: [(String, JSON)] = [("id", .integer(Int64(entry.id))), ("kind", .string(entry.kind.rawValue))]
-        members += entry.settings.journalMembers
-        if let owner = entry.owner { members.append(("owner", .string(owner))) }  // absent: the user's
-        if let notification = entry.notification { members.append(("notification", .integer(Int64(notification)))) }
-        if let after = entry.after { members.append(("after", .integer(Int64(after)))) }
-        if let finishedAt = entry.finishedAt { members.append(("finished_at_ns", .integer(Nanos.from(seconds: finishedAt) ?? 0))) }
-        if entry.finishes > 0 { members.append(("finishes", .integer(Int64(clamping: entry.finishes)))) }
-        if !entry.announced { members.append(("announced", .bool(false))) }  // absent: announced
-        if let until = entry.snoozedUntil { members.append(("snoozed_until_ns", .integer(Nanos.from(seconds: until) ?? 0))) }
+        members += entry.settings.journalMembers + entry.ownJournalMembers
         members.append(("engine", engineDocument))
         return members
     }
@@ -175,30 +168,14 @@ extension TimerService {
                     guard case .string(let kindName)? = item["kind"], let kind = Kind(rawValue: kindName),
                           let engineDocument = item["engine"]
                     else { throw .corrupt }
-                    var after: UInt64?
-                    if case .integer(let other)? = item["after"] { after = UInt64(other) }
-                    var finishedAt: Double?
-                    if case .integer(let at)? = item["finished_at_ns"] { finishedAt = Nanos.seconds(at) }
                     let settings = try AlarmSettings(journal: item)
                     let handles = try engine.load(document: engineDocument)
                     guard handles.count == 1 else {
                         for handle in handles { try? engine.free(handle) }
                         throw .corrupt
                     }
-                    var entry = Entry(id: id, timer: handles[0], kind: kind, settings: settings, after: after,
-                                      finishedAt: finishedAt)
-                    if case .string(let owner)? = item["owner"] { entry.owner = owner }
-                    if case .integer(let notification)? = item["notification"], let known = UInt32(exactly: notification) {
-                        entry.notification = known
-                    }
-                    // Written before 0.6.1: a finished timer had finished once, announced.
-                    if case .integer(let count)? = item["finishes"], count >= 0 {
-                        entry.finishes = UInt64(count)
-                    } else if finishedAt != nil {
-                        entry.finishes = 1
-                    }
-                    if case .bool(false)? = item["announced"], finishedAt != nil { entry.announced = false }
-                    if case .integer(let until)? = item["snoozed_until_ns"], kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
+                    var entry = Entry(id: id, timer: handles[0], kind: kind, settings: settings, after: nil, finishedAt: nil)
+                    entry.readOwnJournalMembers(from: item)
                     // It ran out (a calendar alarm: rang) while the service was away.
                     if (try? engine.hasHeldFinish(handles[0])) == true, case .object(let members) = item {
                         entry.heldRecord = members.filter { $0.0 != "change" }

@@ -121,6 +121,20 @@ import Tocsin
         #expect(timers.map { members($0.compactEncoded()) } == Self.everyOwnMember.map { members("{" + $0.drop { $0 != "," }.dropFirst()) })
     }
 
+    /// A record whose own members are out of range (a hand-edited or
+    /// damaged journal) loads with those members left out, not a trap:
+    /// "after": -1 stopped the service at every start (UInt64(-1)).
+    @Test func ownMembersOutOfRangeAreLeftOut() throws {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.journal", "w")
+        let line = Self.everyOwnMember[1].replacingOccurrences(of: #""notification":17,"after":1,"#, with: #""notification":-17,"after":-1,"#)
+            .replacingOccurrences(of: #""finishes":3"#, with: #""finishes":-3"#)
+        fputs(line + "\n", file)
+        fclose(file)
+        let egg = try #require(try service().entries[2])
+        #expect(egg.after == nil && egg.notification == nil && egg.finishes == 1 && egg.owner == "org.example.Kitchen")
+    }
+
     /// A record of 0.4 (no live, no warning, nothing of 0.7) loads with
     /// the defaults of then: live, ringing once, the default snooze.
     @Test func aRecordOlderThanEverySettingLoadsWithTheDefaultsOfThen() throws {

@@ -153,9 +153,10 @@ extension TimerService {
                 guard case .integer(let change)? = line["change"] else { throw .corrupt }
                 guard change > snapshotChange else { continue }  // the snapshot has it
                 lastChange = max(lastChange, change)
+                // (Out-of-range numbers are damage, never a trap: `exactly`, and no id + 1 past the top.)
                 if case .integer(let removed)? = line["removed"] {
-                    records[UInt64(removed)] = nil
-                } else if case .integer(let id)? = line["id"], id > 0 {
+                    if let removed = UInt64(exactly: removed) { records[removed] = nil }
+                } else if case .integer(let id)? = line["id"], id > 0, id < Int64.max {
                     records[UInt64(id)] = line
                     next = max(next, id + 1)
                 } else {

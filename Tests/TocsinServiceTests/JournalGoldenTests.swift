@@ -135,6 +135,20 @@ import Tocsin
         #expect(egg.after == nil && egg.notification == nil && egg.finishes == 1 && egg.owner == "org.example.Kitchen")
     }
 
+    /// A journal line removing id -1, or a record of the largest id, is
+    /// damage the load says (or passes over), never a trap.
+    @Test func outOfRangeIdsInTheJournalNeverTrap() throws {
+        for damage in [#"{"change":9,"removed":-1}"#, #"{"change":9,"id":9223372036854775807,"kind":"countdown"}"#] {
+            mkdir(folder + "/state", 0o700)
+            let file = fopen(folder + "/state/timers.journal", "w")
+            fputs(Self.everyOwnMember[0] + "\n" + damage + "\n", file)
+            fclose(file)
+            _ = try service()  // loads what it can; a corrupt journal is set aside, said, and the service starts
+            unlink(folder + "/state/timers.journal")
+            unlink(folder + "/state/timers.json")
+        }
+    }
+
     /// A record of 0.4 (no live, no warning, nothing of 0.7) loads with
     /// the defaults of then: live, ringing once, the default snooze.
     @Test func aRecordOlderThanEverySettingLoadsWithTheDefaultsOfThen() throws {

@@ -93,19 +93,19 @@ extension AlarmFile {
         func number(_ name: String) -> Double? {
             if case .number(let value)? = properties[name] { value } else { nil }
         }
-        guard timer.state != "finished", timer.state != "" else { return nil }
+        guard let state = timer.state, state != .finished else { return nil }
         var entry: Entry
         switch timer.kind {
-        case "calendar":
+        case .calendar?:
             guard let spec = timer.calendar else { return nil }
             entry = Entry(kind: .every)
             entry.spec = spec
             entry.skipUntil = number("skipped_until").map { Int64($0) }
-        case "alarm":
+        case .alarm?:
             guard let time = number("alarm_time") else { return nil }
             entry = Entry(kind: .at)
             entry.time = Int64(time.rounded(.down))
-        case "countdown" where all:
+        case .countdown? where all:
             // Its time left, to the second: a paused one exports the same
             // after an import (which pauses it a few ms after its start).
             guard let remaining = timer.remaining.map({ $0.rounded() }), remaining >= 1,
@@ -128,9 +128,9 @@ extension AlarmFile {
             if let value { entry.settings[field] = value }
         }
         if case .flag(let wake)? = properties["wake"] { entry.wake = wake }
-        entry.state = switch timer.state {
-        case "suspended": .paused
-        case "running": .running
+        entry.state = switch state {
+        case .suspended: .paused
+        case .running: .running
         default: .off
         }
         return entry

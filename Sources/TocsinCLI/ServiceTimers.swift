@@ -84,7 +84,7 @@ package enum ServiceTimers {
     package static func lines(_ timers: [ServiceClient.Timer], columns: Int = 0, widths: inout Widths) -> [String] {
         var width = max(5, widths.label, timers.map { $0.label.count }.max() ?? 5)
         let idWidth = max(widths.id, timers.map { String($0.id).count }.max() ?? 1)
-        let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state.isEmpty ? "?" : timer.state) }
+        let states = timers.map { timer in timer.isWaiting ? "waiting" : Display.state(timer.state?.description ?? "?") }
         let stateWidth = max(widths.state, states.map { Display.shown(state: $0).count }.max() ?? 9)
         let details = zip(timers, states).map { detail(of: $0, state: $1) }
         if columns > 0 {

@@ -27,7 +27,7 @@ package enum StatusBar {
             let ago = lateness - Nanos.seconds(now - at)
             timer.label = label
             timer.rangAgo = ago
-            if timer.state == "finished" { timer.finishedAgo = ago }
+            if timer.state == .finished { timer.finishedAgo = ago }
         }
     }
 
@@ -62,7 +62,7 @@ package enum StatusBar {
         var elapsed: Int64
         /// ns since it rang (ringing ones).
         var rangAgo: Int64?
-        var kind: String
+        var kind: TimerService.Kind?
 
         /// Ringing first, then running (soonest first, stopwatches after),
         /// then paused.
@@ -89,7 +89,7 @@ package enum StatusBar {
         summary.label = first.label
         summary.remaining = first.remaining.map { Wording.clock($0, roundUp: true) } ?? ""
         summary.elapsed = Wording.clock(first.elapsed, roundUp: false)
-        let time = first.alt == "ringing" ? (first.kind == "countdown" ? "done" : "rang")
+        let time = first.alt == "ringing" ? (first.kind == .countdown ? "done" : "rang")
             : first.remaining.map { Wording.clock($0, roundUp: true) } ?? summary.elapsed
         summary.shortText = time
         summary.text = (first.label.isEmpty ? "" : first.label + " ") + time + (first.alt == "paused" ? " (paused)" : "")
@@ -112,16 +112,16 @@ package enum StatusBar {
                            remaining: timer.remaining.map(Nanos.saturating(seconds:)),
                            elapsed: Nanos.saturating(seconds: timer.elapsed), kind: timer.kind)
         // Rang a moment ago (a finished one, or a calendar alarm, which runs on).
-        if let ago = (state == "finished" ? timer.finishedAgo : timer.rangAgo).map(Nanos.saturating(seconds:)), ago + passed < ring {
+        if let ago = (state == .finished ? timer.finishedAgo : timer.rangAgo).map(Nanos.saturating(seconds:)), ago + passed < ring {
             entry.alt = "ringing"
             entry.rangAgo = ago + passed
             return entry
         }
         switch state {
-        case "running":
+        case .running:
             entry.remaining = entry.remaining.map { max(0, $0 - passed) }
             entry.elapsed += passed
-        case "suspended":
+        case .suspended:
             entry.alt = "paused"
         default:
             return nil
@@ -142,7 +142,7 @@ package enum StatusBar {
         let name = timer.label.isEmpty ? "Timer \(timer.id)" : timer.label
         switch timer.alt {
         case "ringing":
-            return "\(name) \(timer.kind == "countdown" ? "finished" : "rang") \(Wording.clock(timer.rangAgo ?? 0, roundUp: false)) ago"
+            return "\(name) \(timer.kind == .countdown ? "finished" : "rang") \(Wording.clock(timer.rangAgo ?? 0, roundUp: false)) ago"
         default:
             let time = timer.remaining.map { "\(Self.left($0)) left" } ?? "\(Wording.clock(timer.elapsed, roundUp: false)) elapsed"
             return "\(name)  \(time)" + (timer.alt == "paused" ? ", paused" : "")

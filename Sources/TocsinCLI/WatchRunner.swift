@@ -1,3 +1,4 @@
+public import Tocsin
 import TocsinBase
 
 /// `tocsin watch [TIMER]`: the live display attached to timers that run
@@ -12,18 +13,18 @@ public final class WatchRunner {
     public struct Watched: Sendable {
         public var id: UInt64
         public var label: String
-        public var state: String
+        public var state: TimerState?
         /// Seconds; nil for a stopwatch.
         public var remaining: Double?
         public var duration: Double?
         public var elapsed: Double
 
-        public init(id: UInt64, label: String, state: String, remaining: Double?, duration: Double?, elapsed: Double) {
+        public init(id: UInt64, label: String, state: TimerState?, remaining: Double?, duration: Double?, elapsed: Double) {
             (self.id, self.label, self.state) = (id, label, state)
             (self.remaining, self.duration, self.elapsed) = (remaining, duration, elapsed)
         }
 
-        var isLive: Bool { state == "running" || state == "suspended" }
+        var isLive: Bool { state == .running || state == .suspended }
     }
 
     private let timers: () -> [Watched]?
@@ -87,7 +88,7 @@ public final class WatchRunner {
             guard let timer = all.first(where: { $0.id == only }) else { return [] }
             if !timer.isLive {
                 output.finish()
-                output.permanent("\(timer.label): \(timer.state)")
+                output.permanent("\(timer.label): \(timer.state?.description ?? "?")")
                 return []
             }
             return [timer]
@@ -115,7 +116,7 @@ public final class WatchRunner {
         }
         for timer in watched where timer.id == selected {
             switch key {
-            case Key.space: control(timer.state == "suspended" ? "Resume" : "Pause", timer.id, nil)
+            case Key.space: control(timer.state == .suspended ? "Resume" : "Pause", timer.id, nil)
             case UInt8(ascii: "+"), UInt8(ascii: "="): control("Adjust", timer.id, 60)
             case UInt8(ascii: "-"), UInt8(ascii: "_"): control("Adjust", timer.id, -60)
             case UInt8(ascii: "c"), UInt8(ascii: "C"): control("Cancel", timer.id, nil)
@@ -128,7 +129,7 @@ public final class WatchRunner {
     /// each one's id, as `tocsin ls` and the controls name it, so that
     /// timers of one label can be told apart).
     private func line(_ timer: Watched, mark: String, columns: Int) -> String {
-        let paused = timer.state == "suspended"
+        let paused = timer.state == .suspended
         let columns = columns - mark.count
         let text = if let remaining = timer.remaining, let duration = timer.duration {
             Display.countdownLine(label: timer.label, remaining: Nanos.saturating(seconds: remaining),

@@ -1,3 +1,4 @@
+package import Tocsin
 import Synchronization
 
 /// A timer of the service as its clients read it: the properties the
@@ -10,10 +11,11 @@ import Synchronization
 package struct ServiceTimer: Sendable {
     package var id: UInt64 = 0
     package var label = ""
-    /// countdown, stopwatch, alarm or calendar ("" if not given).
-    package var kind = ""
-    /// idle, running, suspended, finished or canceled ("" if not given).
-    package var state = ""
+    /// countdown, stopwatch, alarm or calendar (nil if not given, or a kind
+    /// newer than this client).
+    package var kind: TimerService.Kind?
+    /// idle, running, suspended, finished or canceled (nil if not given).
+    package var state: TimerState?
     /// Seconds.
     package var elapsed = 0.0
     /// Seconds; nil for a stopwatch.
@@ -105,8 +107,8 @@ package struct ServiceTimer: Sendable {
         switch (name, value) {
         case ("id", .id(let id)): self.id = id
         case ("label", .text(let text)): label = text
-        case ("kind", .text(let text)): kind = text
-        case ("state", .text(let text)): state = text
+        case ("kind", .text(let text)): kind = TimerService.Kind(rawValue: text)
+        case ("state", .text(let text)): state = TimerState.allCases.first { $0.description == text }
         case ("elapsed", .number(let seconds)): elapsed = seconds
         case ("remaining", .number(let seconds)): remaining = seconds
         case ("duration", .number(let seconds)): duration = seconds
@@ -133,11 +135,11 @@ package struct ServiceTimer: Sendable {
     }
 
     /// Idle until the timer before it in its sequence finishes.
-    package var isWaiting: Bool { state == "idle" && after != nil }
+    package var isWaiting: Bool { state == .idle && after != nil }
     /// Finished or cancelled.
-    package var isOver: Bool { state == "finished" || state == "canceled" }
+    package var isOver: Bool { state == .finished || state == .canceled }
     /// Running or paused.
-    package var isLive: Bool { state == "running" || state == "suspended" }
+    package var isLive: Bool { state == .running || state == .suspended }
 }
 
 extension ServiceTimer: ExpressibleByDictionaryLiteral {

@@ -75,8 +75,8 @@ struct Import: ParsableCommand {
             throw CommandFailure(tr("{place}: {error}; nothing was imported", ["place": "\(file):\(error.line):\(error.column)", "error": error.message]))
         }
         let client = try ServiceControl.connect()
-        let kinds: Set = all ? ["alarm", "calendar", "countdown"] : ["alarm", "calendar"]
-        let before = replace ? try client.list().filter { kinds.contains($0.kind) } : []
+        let kinds: Set<TimerService.Kind> = all ? [.alarm, .calendar, .countdown] : [.alarm, .calendar]
+        let before = replace ? try client.list().filter { $0.kind.map(kinds.contains) == true } : []
         var added: [UInt64] = []
         for entry in parsed.entries {
             do throws(ServiceClient.Failure) {

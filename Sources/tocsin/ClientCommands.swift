@@ -43,12 +43,12 @@ struct Ls: ParsableCommand {
         let seen = Seen()
         if follow {  // before the list: see subscribe
             client.subscribe { change in
-                if case .changed(let timer) = change, timer.kind == "calendar" { seen.calendars.insert(timer.id) }
+                if case .changed(let timer) = change, timer.kind == .calendar { seen.calendars.insert(timer.id) }
                 Descriptor.say(ServiceTimers.line(for: change, json: json, calendars: seen.calendars, widths: &seen.widths))
             }
         }
         let timers = try client.list()
-        seen.calendars.formUnion(timers.filter { $0.kind == "calendar" }.map(\.id))
+        seen.calendars.formUnion(timers.filter { $0.kind == .calendar }.map(\.id))
         if follow {
             client.watch()  // the service stays up while this follows it
             if json {

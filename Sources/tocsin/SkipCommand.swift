@@ -43,7 +43,7 @@ struct Skip: ParsableCommand {
         let client = try ServiceControl.connect()
         let timers = try client.list(columns: ["label", "kind", "calendar"])
         let id = try ServiceTimers.resolve(timer, in: timers)
-        guard let alarm = timers.first(where: { $0.id == id }), alarm.kind == "calendar" else {
+        guard let alarm = timers.first(where: { $0.id == id }), alarm.kind == .calendar else {
             throw CommandFailure(tr("{label} is not a calendar alarm: only those have rings to skip (tocsin every -b makes one)",
                                     ["label": ServiceTimers.label(of: id, in: timers)]))
         }

@@ -29,7 +29,7 @@ import Tocsin
             #expect(sinceFinish(columns.properties) == sinceFinish(rows.properties))
         }
         #expect(fromColumns[1].isWaiting && fromColumns[1].after == tea)
-        #expect(fromColumns[0].state == "suspended" && fromColumns[0].ring == 0 && fromColumns[4].isOver && fromColumns[4].id == egg)
+        #expect(fromColumns[0].state == .suspended && fromColumns[0].ring == 0 && fromColumns[4].isOver && fromColumns[4].id == egg)
         #expect(fromColumns[3].calendar == "*-*-* 00:00:00 UTC" && fromColumns[2].remaining == nil)
     }
 }

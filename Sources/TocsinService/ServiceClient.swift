@@ -212,19 +212,8 @@ package final class ServiceClient {
 
     /// The service's `CanWake` property; nil if it cannot be read.
     package func canWake() -> Bool? {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, ServiceBus.name, ServiceBus.path, "org.freedesktop.DBus.Properties", "Get",
-            Variant.tuple([g_variant_new_string(ServiceBus.interface), g_variant_new_string("CanWake")]), nil,
-            G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
-        else {
-            if let error { g_error_free(error) }
-            return nil
-        }
-        defer { g_variant_unref(reply) }
-        guard let boxed = g_variant_get_child_value(reply, 0) else { return nil }
-        defer { g_variant_unref(boxed) }
-        guard let value = g_variant_get_variant(boxed) else { return nil }
+        guard let value = property("CanWake", of: ServiceBus.interface, on: ServiceBus.name, at: ServiceBus.path, type: "b")
+        else { return nil }
         defer { g_variant_unref(value) }
         return g_variant_get_boolean(value) != 0
     }
@@ -232,11 +221,21 @@ package final class ServiceClient {
     /// The version the session's user manager (`systemd --user`) reports,
     /// such as "255.4-1ubuntu8"; nil without one on the bus. Never starts one.
     package func userManagerVersion() -> String? {
+        guard let value = property("Version", of: "org.freedesktop.systemd1.Manager", on: "org.freedesktop.systemd1",
+                                   at: "/org/freedesktop/systemd1", type: "s", flags: G_DBUS_CALL_FLAGS_NO_AUTO_START)
+        else { return nil }
+        defer { g_variant_unref(value) }
+        return String(cString: g_variant_get_string(value, nil))
+    }
+
+    /// A D-Bus property's value if it is of `type` (the caller unrefs it);
+    /// nil if it cannot be read.
+    private func property(_ name: String, of interface: String, on destination: String, at path: String, type: String,
+                          flags: GDBusCallFlags = G_DBUS_CALL_FLAGS_NONE) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
         guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.systemd1", "/org/freedesktop/systemd1", "org.freedesktop.DBus.Properties", "Get",
-            Variant.tuple([g_variant_new_string("org.freedesktop.systemd1.Manager"), g_variant_new_string("Version")]),
-            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2_000, nil, &error)
+            connection, destination, path, "org.freedesktop.DBus.Properties", "Get",
+            Variant.tuple([g_variant_new_string(interface), g_variant_new_string(name)]), nil, flags, 5_000, nil, &error)
         else {
             if let error { g_error_free(error) }
             return nil
@@ -245,9 +244,11 @@ package final class ServiceClient {
         guard let boxed = g_variant_get_child_value(reply, 0) else { return nil }
         defer { g_variant_unref(boxed) }
         guard let value = g_variant_get_variant(boxed) else { return nil }
-        defer { g_variant_unref(value) }
-        guard String(cString: g_variant_get_type_string(value)) == "s" else { return nil }
-        return String(cString: g_variant_get_string(value, nil))
+        guard String(cString: g_variant_get_type_string(value)) == type else {
+            g_variant_unref(value)
+            return nil
+        }
+        return value
     }
 
     /// A call to the bus itself; nil if it failed.

@@ -20,6 +20,14 @@ import Tocsin
                      store: ServiceStore(path: folder + "/state/timers.json"), notifier: nil)
     }
 
+    /// Writes `text` (lines) as the journal, and a newline after it.
+    func writeJournal(_ text: String) {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.journal", "w")
+        fputs(text + "\n", file)
+        fclose(file)
+    }
+
     func journalLines() -> [String] {
         guard let file = fopen(folder + "/state/timers.journal", "r") else { return [] }
         defer { fclose(file) }
@@ -64,10 +72,7 @@ import Tocsin
     }
 
     @Test func a080JournalLoadsItsSettingsAndIsWrittenBackTheSame() throws {
-        mkdir(folder + "/state", 0o700)
-        let file = fopen(folder + "/state/timers.journal", "w")
-        fputs(Self.golden.joined(separator: "\n") + "\n", file)
-        fclose(file)
+        writeJournal(Self.golden.joined(separator: "\n"))
         let service = try service()
         let rows = service.list(for: .user)
         #expect(rows.count == 3)
@@ -101,10 +106,7 @@ import Tocsin
     ]
 
     @Test func theServicesOwnMembersLoadAndAreWrittenBackTheSame() throws {
-        mkdir(folder + "/state", 0o700)
-        let file = fopen(folder + "/state/timers.journal", "w")
-        fputs(Self.everyOwnMember.joined(separator: "\n") + "\n", file)
-        fclose(file)
+        writeJournal(Self.everyOwnMember.joined(separator: "\n"))
         let service = try service()
         #expect(service.entries.keys.sorted() == [1, 2, 3])
         let egg = try #require(service.entries[2]), wake = try #require(service.entries[3])
@@ -125,12 +127,9 @@ import Tocsin
     /// damaged journal) loads with those members left out, not a trap:
     /// "after": -1 stopped the service at every start (UInt64(-1)).
     @Test func ownMembersOutOfRangeAreLeftOut() throws {
-        mkdir(folder + "/state", 0o700)
-        let file = fopen(folder + "/state/timers.journal", "w")
-        let line = Self.everyOwnMember[1].replacingOccurrences(of: #""notification":17,"after":1,"#, with: #""notification":-17,"after":-1,"#)
-            .replacingOccurrences(of: #""finishes":3"#, with: #""finishes":-3"#)
-        fputs(line + "\n", file)
-        fclose(file)
+        writeJournal(Self.everyOwnMember[1]
+            .replacingOccurrences(of: #""notification":17,"after":1,"#, with: #""notification":-17,"after":-1,"#)
+            .replacingOccurrences(of: #""finishes":3"#, with: #""finishes":-3"#))
         let egg = try #require(try service().entries[2])
         #expect(egg.after == nil && egg.notification == nil && egg.finishes == 1 && egg.owner == "org.example.Kitchen")
     }
@@ -139,10 +138,7 @@ import Tocsin
     /// damage the load says (or passes over), never a trap.
     @Test func outOfRangeIdsInTheJournalNeverTrap() throws {
         for damage in [#"{"change":9,"removed":-1}"#, #"{"change":9,"id":9223372036854775807,"kind":"countdown"}"#] {
-            mkdir(folder + "/state", 0o700)
-            let file = fopen(folder + "/state/timers.journal", "w")
-            fputs(Self.everyOwnMember[0] + "\n" + damage + "\n", file)
-            fclose(file)
+            writeJournal(Self.everyOwnMember[0] + "\n" + damage)
             _ = try service()  // loads what it can; a corrupt journal is set aside, said, and the service starts
             unlink(folder + "/state/timers.journal")
             unlink(folder + "/state/timers.json")
@@ -152,11 +148,8 @@ import Tocsin
     /// A record of 0.4 (no live, no warning, nothing of 0.7) loads with
     /// the defaults of then: live, ringing once, the default snooze.
     @Test func aRecordOlderThanEverySettingLoadsWithTheDefaultsOfThen() throws {
-        mkdir(folder + "/state", 0o700)
-        let file = fopen(folder + "/state/timers.journal", "w")
         let engine = Self.golden[0][Self.golden[0].firstRange(of: #","engine":"#)!.lowerBound...]
-        fputs(#"{"change":1,"id":1,"kind":"countdown","alert":true,"sound":false"# + engine + "\n", file)
-        fclose(file)
+        writeJournal(#"{"change":1,"id":1,"kind":"countdown","alert":true,"sound":false"# + engine)
         let rows = try service().list(for: .user)
         #expect(rows.count == 1)
         func value(_ name: String) -> ServiceValue? { rows.first?.first { $0.0 == name }?.1 }

@@ -594,7 +594,8 @@ TOCSIN_EXTERN int tocsin_timer_leeway(tocsin_engine *engine, tocsin_timer timer,
  *                    STATE(FINISHED), are delivered the usual way, never
  *                    inside this call; a new duration of zero or less is
  *                    TOCSIN_EINVAL and the countdown runs on (to end it now,
- *                    cut it to its elapsed time: tocsin_timer_elapsed())
+ *                    cut it to its elapsed time, tocsin_timer_elapsed(),
+ *                    once that is above zero)
  *   FINISHED         a positive delta runs it again with delta left, the
  *                    elapsed time carrying on from the old duration ("one
  *                    more minute" after the alarm); negative: TOCSIN_EINVAL

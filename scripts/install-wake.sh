@@ -11,7 +11,7 @@ set -euo pipefail
 folder=$1
 version=$("${SYSTEMCTL:-systemctl}" --version 2>/dev/null | awk 'NR == 1 { print $2 }' || true)
 case "$version" in
-  255|256)
+  255|255.*|256|256.*)
     if [ "${WAKE_FORCE:-}" != 1 ]; then
       echo "install-wake: not installed: systemd $version fails to start a user unit that asks for a capability" >&2
       echo "  (status 218/CAPABILITIES; systemd #33167, fixed in 257), so the timer service would not start at all." >&2

@@ -103,6 +103,14 @@ public final class WatchRunner {
         selected = watched.min { ($0.remaining ?? .infinity) < ($1.remaining ?? .infinity) }?.id
     }
 
+    /// `-`: a minute off; with a minute or less left (as last listed), all
+    /// of it, so a running countdown finishes now: the service finishes one
+    /// cut to its elapsed time, and refuses a duration of 0.
+    static func minuteOff(_ timer: Watched) -> Double {
+        guard let remaining = timer.remaining, remaining <= 60, let duration = timer.duration else { return 60 }
+        return max(0, min(remaining, duration - 0.001))
+    }
+
     private func move(_ step: Int, in watched: [Watched]) {
         guard let index = watched.firstIndex(where: { $0.id == selected }) else { return }
         selected = watched[(index + step + watched.count) % watched.count].id
@@ -118,7 +126,7 @@ public final class WatchRunner {
             switch key {
             case Key.space: control(timer.state == .suspended ? "Resume" : "Pause", timer.id, nil)
             case UInt8(ascii: "+"), UInt8(ascii: "="): control("Adjust", timer.id, 60)
-            case UInt8(ascii: "-"), UInt8(ascii: "_"): control("Adjust", timer.id, -60)
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): control("Adjust", timer.id, -Self.minuteOff(timer))
             case UInt8(ascii: "c"), UInt8(ascii: "C"): control("Cancel", timer.id, nil)
             default: break
             }

@@ -21,6 +21,11 @@ extension TimerService {
             throw ServiceError(.limitReached, "\(app) keeps at most \(limits.perApp) timers, finished ones included until "
                 + "removed: remove some, or ask the user to (tocsin rm --owner \(app))")
         }
+        // Ids are never reused; the files hold them as Int64 (a damaged
+        // snapshot's next_id could bring this near).
+        guard nextID < UInt64(Int64.max) else {
+            throw ServiceError(.limitReached, "the service has given out every timer id (the last was \(nextID - 1))")
+        }
         let timer = try engineCall { () throws(TocsinError) -> TimerID in
             switch request.kind {
             case .countdown: try engine.countdown(nanoseconds: request.nanoseconds)

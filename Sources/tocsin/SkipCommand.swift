@@ -41,7 +41,9 @@ struct Skip: ParsableCommand {
 
     func run() throws {
         let client = try ServiceControl.connect()
-        let timers = try client.list(columns: ["label", "kind", "calendar"])
+        // What naming it takes (ServiceTimers.resolve: a sequence's current
+        // round by its state and `after`), and what skipping it takes.
+        let timers = try client.list(columns: ["label", "state", "after", "kind", "calendar"])
         let id = try ServiceTimers.resolve(timer, in: timers)
         guard let alarm = timers.first(where: { $0.id == id }), alarm.kind == .calendar else {
             throw CommandFailure(tr("{label} is not a calendar alarm: only those have rings to skip (tocsin every -b makes one)",

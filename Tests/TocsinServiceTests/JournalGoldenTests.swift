@@ -145,6 +145,21 @@ import Tocsin
         }
     }
 
+    /// A snapshot whose next id is the largest the files hold: Add says
+    /// the ids are used up, and gives out none past it (its id + 1 would
+    /// not fit the files: a trap at the next save, the store set aside).
+    @Test func idsRunOutWithAnAnswerNotATrap() throws {
+        mkdir(folder + "/state", 0o700)
+        let file = fopen(folder + "/state/timers.json", "w")
+        fputs(#"{"format":"tocsin-service","version":1,"change":0,"next_id":9223372036854775807,"timers":[]}"#, file)
+        fclose(file)
+        let service = try service()
+        #expect { _ = try service.add(label: "Tea", seconds: 60, options: [:], caller: .user) } throws: {
+            ($0 as? ServiceError)?.kind == .limitReached
+        }
+        #expect(service.entries.isEmpty)
+    }
+
     /// A record of 0.4 (no live, no warning, nothing of 0.7) loads with
     /// the defaults of then: live, ringing once, the default snooze.
     @Test func aRecordOlderThanEverySettingLoadsWithTheDefaultsOfThen() throws {

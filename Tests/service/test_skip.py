@@ -125,3 +125,17 @@ def test_the_notice_option():
     assert [t["notice"] for t in timers().values() if t["label"] == "Work"] == [1800.0]
     done = tocsin("25m", "Tea", "-b", "--notice", "5m")
     assert done.returncode == 2 and "--notice is for clock times" in done.stderr, done.stderr
+
+
+def test_skip_by_name_picks_the_calendar_alarm_beside_a_sequences_rounds_of_that_name():
+    """`tocsin skip Work`: a calendar alarm Work, and a sequence whose first
+    Work is over and whose second waits. The name means the one running
+    (the alarm), as for every command that takes a name; that needs the
+    rounds' states, which skip once did not ask the service for."""
+    wake = add("Work", 0, calendar=("s", "*-*-* 07:00 UTC"), **QUIET)
+    assert tocsin("1s:Work", "60m:Break", "1m:Work", "-b", "--quiet").returncode == 0
+    wait_until(lambda: [t["state"] for t in timers().values() if t["label"] == "Work"].count("finished") == 1,
+               what="the sequence's first Work to finish")
+    result = tocsin("skip", "Work")
+    assert result.returncode == 0 and result.stdout.startswith("Work: next ring"), result
+    assert timers()[wake]["skipped_until"] > 0

@@ -21,9 +21,10 @@ DEADLINE = 30.0
 
 # How late a ring may reach the bus and still be on time. Seen here: 0.3 to
 # 3.3 ms (by the service's count and on the bus); the bound leaves room for a
-# loaded 2-core CI machine, whose journal sync comes before the signal. The
-# engine's own C test allows 0.2 s on its thread.
-ON_TIME = 1.0
+# loaded 2-core CI machine, whose journal sync (an fdatasync behind other
+# writers) comes before the signal. The engine's own C test allows 0.2 s on
+# its thread; the old tests allowed anything up to their 30 s wait.
+ON_TIME = 3.0
 
 
 def on_time(late, what=""):

@@ -215,7 +215,8 @@ class Timer:
         them off); remaining time and the finish move with it. Running: a
         countdown shortened to its elapsed time or less finishes now, but
         a new duration of zero or less raises InvalidArgumentError and it
-        runs on (cut it by ``remaining`` to end it now).
+        runs on (cut it by ``remaining`` to end it now, once some time has
+        run: a cut of the whole duration is zero).
         Finished: positive seconds run it again with that much left ("one
         more minute"). A restart from finished or cancelled runs the
         original duration again. Its handlers get a STATE event with the new

@@ -97,6 +97,20 @@ extension Nanos {
 }
 
 extension Nanos {
+    /// A span of a day or more as whole days and the rest as a clock with its
+    /// hours, "03:04:59"; nil under a day. Whole seconds first (rounded up
+    /// for time left), then the days: 86,399.9 s left is 1 day "00:00:00",
+    /// never "24:00:00". (`tocsin ls`, `next`, the status bars.)
+    package static func days(_ nanoseconds: Int64, roundUp: Bool) -> (days: Int64, clock: String)? {
+        let span = Swift.max(0, nanoseconds)
+        let seconds = roundUp ? span / perSecond + (span % perSecond == 0 ? 0 : 1) : span / perSecond
+        guard seconds >= 86400 else { return nil }
+        let clock = Nanos.clock(seconds % 86400 * perSecond, roundUp: false, padMinutes: true)
+        return (seconds / 86400, String("00:00:00".prefix(Swift.max(0, 8 - clock.count))) + clock)
+    }
+}
+
+extension Nanos {
     /// A span as a person types it to the command: "10m", "4m50s", "1h2m",
     /// "2.5s", "-10m" (tenths of a second at most).
     package static func words(_ nanoseconds: Int64) -> String {

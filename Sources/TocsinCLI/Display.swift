@@ -30,13 +30,9 @@ public enum Display {
     /// Time until a calendar alarm's ring, or any time left: "04:59",
     /// "1:04:59", "2d 03:04:59"; `roundUp` false: how long ago.
     public static func until(nanoseconds: Int64, roundUp: Bool = true) -> String {
-        // Whole seconds first, then the days: 86,399.9 s is "1d 00:00:00", never "24:00:00".
-        let seconds = roundUp ? (max(0, nanoseconds) + Nanos.perSecond - 1) / Nanos.perSecond : max(0, nanoseconds) / Nanos.perSecond
-        guard seconds >= 86400 else { return clock(nanoseconds: seconds * Nanos.perSecond, roundUp: false) }
+        guard let (days, clock) = Nanos.days(nanoseconds, roundUp: roundUp) else { return clock(nanoseconds: nanoseconds, roundUp: roundUp) }
         // TRANSLATORS: days and a clock, "2d 03:04:59": d for days, as short as the language allows.
-        return tr("{days}d {clock}", ["days": String(seconds / 86400),
-                                      "clock": Nanos.clock(seconds % 86400 * Nanos.perSecond, roundUp: false, padMinutes: true)
-                                          .leftPadded(to: 8)])
+        return tr("{days}d {clock}", ["days": String(days), "clock": clock])
     }
 
     /// "Mon 2026-12-28 07:00": a Unix time in the local zone, to the minute,
@@ -115,9 +111,3 @@ public enum Display {
     }
 }
 
-extension String {
-    /// "04:59" as "00:04:59" for a width of 8: hours shown once the days are.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String("00:00:00".prefix(width - count)) + self
-    }
-}

@@ -132,10 +132,8 @@ package enum StatusBar {
     /// Time left as `tocsin ls` writes it, in English: "04:59", "1:04:59",
     /// "1d 12:14:59" past a day.
     package static func left(_ nanoseconds: Int64) -> String {
-        let seconds = (max(0, nanoseconds) + Nanos.perSecond - 1) / Nanos.perSecond  // whole seconds, then the days
-        guard seconds >= 86400 else { return Wording.clock(seconds * Nanos.perSecond, roundUp: false) }
-        let clock = Wording.clock(seconds % 86400 * Nanos.perSecond, roundUp: false)
-        return "\(seconds / 86400)d " + String("00:00:00".prefix(max(0, 8 - clock.count))) + clock
+        guard let (days, clock) = Nanos.days(nanoseconds, roundUp: true) else { return Wording.clock(nanoseconds, roundUp: true) }
+        return "\(days)d \(clock)"
     }
 
     private static func line(_ timer: Active) -> String {

@@ -52,6 +52,10 @@ import TocsinNotify
         #expect(StatusBar.left(36 * 3_600_000_000_000 + 14 * 60_000_000_000 + 56_000_000_000) == "1d 12:14:56")
         #expect(StatusBar.left(59 * 60_000_000_000) == "59:00")
         #expect(StatusBar.left(2 * 86_400_000_000_000 - 100_000_000) == "2d 00:00:00")  // never "1d 24:00:00"
+        // The same rule translated (`tocsin next`, `ls`): time left rounds up, time ago down.
+        #expect(Display.until(nanoseconds: 86_400_000_000_000 - 100_000_000) == "1d 00:00:00")
+        #expect(Display.until(nanoseconds: 90_061_900_000_000, roundUp: false) == "1d 01:01:01")
+        #expect(Display.until(nanoseconds: 3_599_100_000_000) == "1:00:00")
         #expect(ServiceTimers.lines([["id": .id(3), "label": .text("Trip"), "state": .text("running"), "elapsed": .number(0),
                                       "remaining": .number(172_799.9), "duration": .number(172_800)]])
                 == ["3  Trip   running    2d 00:00:00 left"])

@@ -1,7 +1,7 @@
 /// A `Clock` that counts only time the machine is awake
-/// (`CLOCK_MONOTONIC`, as `ContinuousClock` on Linux): a suspend pauses its
-/// sleeps. For work that should see a machine's running time, not the
-/// hour on the wall.
+/// (`CLOCK_MONOTONIC`, the clock Swift's `SuspendingClock` reads on Linux):
+/// a suspend pauses its sleeps. For work that should see a machine's
+/// running time, not the hour on the wall.
 ///
 /// Its sleeps are timers of the engine `BootClock`'s share, with the same
 /// rules for tolerance and cancellation (see `BootClock`).

@@ -1,7 +1,10 @@
 /// A `Clock` that counts real time, time the machine spends suspended
 /// included (`CLOCK_BOOTTIME`): a sleep of 10 minutes across a 30-minute
-/// suspend ends as the machine wakes. Swift's `ContinuousClock` on Linux
-/// is `CLOCK_MONOTONIC`, which stops during a suspend.
+/// suspend ends as the machine wakes. It is the clock Swift's
+/// `ContinuousClock` reads on Linux (its sleeps arm a `CLOCK_BOOTTIME`
+/// timerfd too; Tests/package/Sources/swift-clocks pins both); what
+/// `BootClock` adds is below: the tolerance honoured, one kernel timer for
+/// every sleep, and `ManualClock` to test the same code on.
 ///
 /// Every sleep of the process on `BootClock`, `AwakeClock` and `WallClock`
 /// is a timer of one shared engine, served by its one kernel timer and

@@ -1,58 +1,71 @@
-/// Why `TimerEngine.finish(of:)` returned no FINISH.
+/// Why `TimerEngine.waitForFinish(of:)` returned no FINISH (other than the
+/// waiting task's cancellation, which throws `CancellationError`).
 public enum TimerWaitError: Error, Hashable, Sendable {
     /// The timer's run was cancelled before it finished.
     case canceled
     /// The timer was freed, its engine closed, or its handler set again
-    /// before it finished.
+    /// (`setHandler(for:_:)`) before it finished.
     case gone
-    /// The waiting task was cancelled.
-    case taskCancelled
     /// The engine refused: `.noSuchTimer` for an unknown timer, `.closed`.
     case engine(TocsinError)
 }
 
 extension TimerEngine {
     /// The timer's events from now on, as an `AsyncSequence` that ends after
-    /// the timer's run ends (finished or cancelled), it is freed, or its
-    /// engine closes (`TimerEvents` gives the rules).
+    /// the timer's run ends (finished or cancelled), it is freed, its engine
+    /// closes or its handler is set again (`TimerEvents` gives the rules).
     ///
-    /// It takes the timer's one handler, as `setHandler(for:_:)` does (which
-    /// ends the sequence), and lets every kind of event through
-    /// (`setEventKinds(.all, for:)`), so that it sees how the run ends.
+    /// The sequence gets the events of `kinds` (nil: the kinds the timer's
+    /// handler gets now, `eventKinds(of:)`). The timer's handler becomes one
+    /// that serves every sequence of the timer, each with its own kinds and
+    /// buffer, and `waitForFinish(of:)`; the timer's kinds become the union
+    /// of what they ask, plus STATE, to see the run end. A handler set
+    /// later with `setHandler(for:_:)` ends them all.
     ///
     ///     for await event in try engine.events(for: tea) {
     ///         print(event.kind, event.remaining ?? .zero)
     ///     }
     ///
-    /// Thread safety: call it from any thread; iterate from one task.
+    /// Thread safety: call it from any thread; iterate each sequence once,
+    /// from one task.
     ///
     /// - Throws: `.noSuchTimer`, `.closed`.
-    public func events(for timer: TimerID) throws(TocsinError) -> TimerEvents {
-        let (stream, continuation) = AsyncStream.makeStream(of: TimerEvent.self, bufferingPolicy: .unbounded)
-        let feed = EventFeed(continuation)
-        try setHandler(for: timer) { event in feed.take(event) }
-        try setEventKinds(.all, for: timer)  // after: once all kinds pass, the feed has them
-        return TimerEvents(stream)
+    /// - Complexity: each event costs O(sequences of the timer); a sequence
+    ///   holds at most `buffering`'s ticks (FINISH and STATE events are kept).
+    public func events(
+        for timer: TimerID, kinds: TimerEvent.Kinds? = nil, buffering: TimerEvents.Buffering = .standard
+    ) throws(TocsinError) -> TimerEvents {
+        let wanted: TimerEvent.Kinds
+        if let kinds { wanted = kinds } else { wanted = try eventKinds(of: timer) }
+        let subscription = EventSubscription(kinds: wanted, buffering: buffering)
+        try EventHub.subscribe(subscription, to: timer, on: self)
+        return TimerEvents(EventConsumer(subscription))
     }
 
     /// Waits for the timer's FINISH and returns it: the end of the current
     /// run, or of the next one if the timer is idle, suspended or cancelled
     /// now; at once if it has finished already (a FINISH made from its
-    /// state, lateness zero). A calendar alarm's next ring. Takes the
-    /// timer's handler, as `events(for:)` does.
+    /// state, lateness zero). A calendar alarm's next ring. It shares the
+    /// timer's handler as `events(for:)` does.
     ///
-    /// - Throws: `.canceled` if the run is cancelled first, `.gone` if the
-    ///   timer is freed, its engine closed or its handler set again,
-    ///   `.taskCancelled`, `.engine(.noSuchTimer)`.
+    ///     do {
+    ///         try await engine.waitForFinish(of: egg)
+    ///     } catch is CancellationError { … }
+    ///
+    /// - Throws: `CancellationError` if the waiting task is cancelled;
+    ///   `TimerWaitError.canceled` if the run is cancelled first, `.gone` if
+    ///   the timer is freed, its engine closed or its handler set again,
+    ///   `.engine(.noSuchTimer)`, `.engine(.closed)`.
     @discardableResult
-    public func finish(of timer: TimerID) async throws(TimerWaitError) -> TimerEvent {
+    public func waitForFinish(of timer: TimerID) async throws -> TimerEvent {
+        try Task.checkCancellation()
         let events: TimerEvents
         let state: TimerState
         do {
-            events = try self.events(for: timer)
-            state = try self.state(of: timer)  // after taking the handler: no FINISH slips between
+            events = try self.events(for: timer, kinds: [.finish, .stateChange], buffering: .newestTicks(1))
+            state = try self.state(of: timer)  // after subscribing: no FINISH slips between
         } catch {
-            throw .engine(error)
+            throw TimerWaitError.engine(error)
         }
         if state == .finished {
             let duration = (try? self.duration(of: timer)) ?? nil
@@ -65,9 +78,10 @@ extension TimerEngine {
             if event.kind == .finish { return event }
             if event.kind == .stateChange {
                 if event.state == .running { waitingForRun = false }
-                if event.state == .canceled && !waitingForRun { throw .canceled }
+                if event.state == .canceled && !waitingForRun { throw TimerWaitError.canceled }
             }
         }
-        throw Task.isCancelled ? .taskCancelled : .gone
+        try Task.checkCancellation()
+        throw TimerWaitError.gone
     }
 }

@@ -1,61 +1,77 @@
 /// A timer's events as an `AsyncSequence` (`TimerEngine.events(for:)`):
-/// every event from when it was made, in delivery order, ending after the
-/// STATE event of the timer's run ending (`.finished` or `.canceled`),
-/// after the timer is freed or its engine closed, or when the timer's
-/// handler is set again. A calendar alarm's FINISH leaves it running, so
-/// its sequence goes on from ring to ring.
+/// the events of the kinds asked for, from when it was made, in delivery
+/// order, ending after the timer's run ends (its STATE event `.finished` or
+/// `.canceled`, delivered if STATE events were asked for), after the timer
+/// is freed or its engine closed, or when the timer's handler is set again.
+/// A calendar alarm's FINISH leaves it running, so its sequence goes on
+/// from ring to ring.
 ///
-/// Events are buffered, without bound, until the iterating task takes
-/// them; a task that stops iterating stops nothing in the engine. One task
-/// iterates it (it is `Sendable`, its iterator is not).
+/// Several sequences of one timer each get every event of their kinds.
+/// Events wait in the sequence's buffer until the iterating task takes
+/// them, as `buffering` says: ticks past its limit drop the oldest tick
+/// (the next one kept counts it in `missed`); FINISH and STATE events are
+/// never dropped. A task that stops iterating stops nothing in the engine;
+/// once the sequence and its iterator are gone, its buffer is let go.
+///
+/// It is `Sendable`; iterate it once, from one task. Cancelling the
+/// iterating task ends the sequence (`next()` returns nil).
 public struct TimerEvents: AsyncSequence, Sendable {
     public typealias Element = TimerEvent
     public typealias Failure = Never
 
-    private let stream: AsyncStream<TimerEvent>
+    /// How many events a sequence keeps for a consumer that is behind.
+    public struct Buffering: Sendable, Hashable {
+        /// The most ticks kept; nil: no limit.
+        public let tickLimit: Int?
 
-    init(_ stream: AsyncStream<TimerEvent>) {
-        self.stream = stream
+        /// Keeps the newest `limit` ticks (at least 1), dropping older ones:
+        /// a slow consumer of a fast ticker sees where the timer is now.
+        public static func newestTicks(_ limit: Int) -> Buffering { Buffering(tickLimit: Swift.max(1, limit)) }
+
+        /// Keeps every event: memory grows while the consumer is behind.
+        public static var unbounded: Buffering { Buffering(tickLimit: nil) }
+
+        /// The default: the newest 64 ticks.
+        public static var standard: Buffering { .newestTicks(64) }
+    }
+
+    private let consumer: EventConsumer
+
+    init(_ consumer: EventConsumer) {
+        self.consumer = consumer
     }
 
     /// Takes the events one by one; from one task.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<TimerEvent>.AsyncIterator
+        let consumer: EventConsumer
 
         /// The next event; nil once the sequence has ended or the task is cancelled.
         public mutating func next() async -> TimerEvent? {
-            await base.next()
+            await consumer.subscription.next()
         }
 
         /// The next event, awaited on `actor`'s executor; nil at the end.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> TimerEvent? {
-            await base.next(isolation: actor)
+            await consumer.subscription.next()
         }
     }
 
-    /// An iterator over the events; make one per sequence.
+    /// The sequence's iterator (the sequence's one buffer: iterate once).
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator())
+        AsyncIterator(consumer: consumer)
     }
 }
 
-/// The handler's end of a `TimerEvents`: released with the handler (set
-/// again, timer freed, engine closed), it ends the sequence.
-final class EventFeed: Sendable {
-    let continuation: AsyncStream<TimerEvent>.Continuation
+/// The consumer's hold on its subscription: when the last sequence value
+/// and iterator are gone, the subscription is ended and its buffer freed.
+final class EventConsumer: Sendable {
+    let subscription: EventSubscription
 
-    init(_ continuation: AsyncStream<TimerEvent>.Continuation) {
-        self.continuation = continuation
+    init(_ subscription: EventSubscription) {
+        self.subscription = subscription
     }
 
     deinit {
-        continuation.finish()
-    }
-
-    func take(_ event: TimerEvent) {
-        continuation.yield(event)
-        if event.kind == .stateChange, event.state == .finished || event.state == .canceled {
-            continuation.finish()
-        }
+        subscription.end()
     }
 }

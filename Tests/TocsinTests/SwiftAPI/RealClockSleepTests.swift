@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 import Tocsin
 
@@ -74,5 +75,22 @@ import Tocsin
             if text.hasPrefix("Threads:") { return Int(text.dropFirst(8).filter(\.isNumber)) ?? 0 }
         }
         return 0
+    }
+}
+
+/// The process's shared engine (every BootClock, AwakeClock and WallClock
+/// sleep's): a failed start is not kept.
+@Suite struct SharedEngineTests {
+    @Test func aFailedStartIsTriedAgainAtTheNextUse() throws {
+        let attempts = Atomic(0)
+        let shared = SharedEngine { () throws(TocsinError) in
+            if attempts.add(1, ordering: .relaxed).newValue == 1 { throw .io }  // as with no fd left (EMFILE)
+            return try TimerEngine(delivery: .manualClock)
+        }
+        #expect(throws: TocsinError.io) { try shared.get() }
+        let engine = try shared.get()
+        #expect(try shared.get() === engine)  // made once it worked, then kept
+        #expect(attempts.load(ordering: .relaxed) == 2)
+        engine.close()
     }
 }

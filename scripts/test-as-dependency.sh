@@ -3,7 +3,8 @@
 # adds it: a throw-away package (Tests/package) names it by a git URL, here
 # file:// to a snapshot of this working tree (committed or not), next to
 # swift-async-algorithms. Release build; then it runs each of its programs
-# (Tocsin's clocks with AsyncTimerSequence and debounce, the notifier) and
+# (Tocsin's clocks with AsyncTimerSequence and debounce, which clocks Swift's
+# own clocks read, the notifier) and
 # the README's "Using it from Swift" examples exactly as written: each
 # ```swift block there is a program, or with @Test, the package's test.
 # Work in out/as-dependency (kept between runs: the packages' clones).
@@ -47,11 +48,29 @@ if ! env -u TOCSIN_STRICT swift build -c release --build-tests >"$work/build.log
   grep -E "error" "$work/build.log" | head -20; echo "test-as-dependency: the build failed ($work/build.log)"; exit 1
 fi
 bin=$(swift build -c release --show-bin-path)
+# swift-clocks tells which clock Swift's clocks read through this shim.
+cc -shared -fPIC -O2 -Wall -Werror -o "$work/clock-trace.so" shim/clock-trace.c -ldl
 passed=0
 for program in $(ls Sources); do
   echo "== $program"
+  preload=""
+  [ "$program" = swift-clocks ] && preload="$work/clock-trace.so"
   # (line-buffered: what a program printed before a hang is seen)
-  if ! timeout 60 stdbuf -oL "$bin/$program"; then echo "test-as-dependency: $program failed"; exit 1; fi
+  if ! LD_PRELOAD=$preload timeout 60 stdbuf -oL "$bin/$program"; then echo "test-as-dependency: $program failed"; exit 1; fi
+  passed=$((passed + 1))
+done
+# What must not compile: each folder of Rejected/ is built as a program
+# (Package.swift adds the one TOCSIN_REJECTED names), and must fail with
+# the error its "// error:" line names.
+for rejected in $(ls Rejected); do
+  if TOCSIN_REJECTED=$rejected env -u TOCSIN_STRICT swift build -c release --target "$rejected" >"$work/rejected.log" 2>&1; then
+    echo "test-as-dependency: Rejected/$rejected compiled"; exit 1
+  fi
+  expected=$(sed -n 's|^// error: ||p' "Rejected/$rejected/main.swift")
+  if ! grep -qF "$expected" "$work/rejected.log"; then
+    grep error "$work/rejected.log" | head -5; echo "test-as-dependency: Rejected/$rejected failed, but not with: $expected"; exit 1
+  fi
+  echo "== $rejected: does not compile, as it must ($expected)"
   passed=$((passed + 1))
 done
 env -u TOCSIN_STRICT swift test -c release --skip-build 2>&1 | grep -E "✔ Test run|✘|error" | tee "$work/tests.log"

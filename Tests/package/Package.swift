@@ -9,6 +9,10 @@ import PackageDescription
 
 let tocsin = Context.environment["TOCSIN_URL"] ?? "https://github.com/tocsin-dev/tocsin"
 let programs = (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources")) ?? []
+// A program of Rejected/ that must not compile, when the test builds one.
+let rejected: [Target] = Context.environment["TOCSIN_REJECTED"].map { name in
+    [.executableTarget(name: name, dependencies: [.product(name: "Tocsin", package: "tocsin")], path: "Rejected/\(name)")]
+} ?? []
 let uses: [Target.Dependency] = [
     .product(name: "Tocsin", package: "tocsin"),
     .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -26,5 +30,5 @@ let package = Package(
             dependencies: uses + (name == "notifier" ? [.product(name: "TocsinNotify", package: "tocsin")] : []))
     } + [
         .testTarget(name: "ReadmeTests", dependencies: uses),
-    ]
+    ] + rejected
 )

@@ -42,3 +42,14 @@ extension LockedCore {
         }
     }
 }
+
+extension LockedCore {
+    /// The boot-clock time (ns) of the earliest armed timer's deadline (a
+    /// leeway's key where it has one); nil if none is armed or the engine closed.
+    func nextDeadline() -> Int64? {
+        try? withOpenCore { core in
+            core.dropStaleTops()
+            return core.heap.top?.deadline
+        }
+    }
+}

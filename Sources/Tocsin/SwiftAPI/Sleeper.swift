@@ -13,10 +13,13 @@ final class Sleeper: Sendable {
     private let phase = Guarded(Phase.arming)
     private let engine: TimerEngine
     private let counter: SleeperCount?
+    /// The sleeping task, for `counter` (`UnsafeCurrentTask.hashValue`).
+    private let task: Int?
 
-    private init(engine: TimerEngine, counter: SleeperCount?) {
+    private init(engine: TimerEngine, counter: SleeperCount?, task: Int?) {
         self.engine = engine
         self.counter = counter
+        self.task = task
     }
 
     /// Sleeps until the timer `arm` makes and starts finishes: `arm` gets
@@ -26,7 +29,8 @@ final class Sleeper: Sendable {
         on engine: TimerEngine, counter: SleeperCount? = nil,
         arm: (_ sleeper: Sleeper) throws(TocsinError) -> TimerID
     ) async throws {
-        let sleeper = Sleeper(engine: engine, counter: counter)
+        let task = counter == nil ? nil : withUnsafeCurrentTask { $0?.hashValue }
+        let sleeper = Sleeper(engine: engine, counter: counter, task: task)
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 sleeper.wait(continuation, arm: arm)
@@ -49,14 +53,14 @@ final class Sleeper: Sendable {
         do {
             timer = try arm(self)
         } catch {
-            counter?.add()  // (settle takes it off again)
+            counter?.add(task: task)  // (settle takes it off again)
             return settle(throwing: error)
         }
         // Counted once armed: a test that sees it waiting (`waitForSleepers`)
         // and advances the clock finds the timer in place, not one armed
         // after the advance and so that much late. (A finish or cancel
         // before this line took it off first: the count ends even.)
-        counter?.add()
+        counter?.add(task: task)
         let settled = phase.withLock { phase in
             guard case .waiting(let continuation, nil) = phase else { return true }
             phase = .waiting(continuation, timer)
@@ -89,7 +93,7 @@ final class Sleeper: Sendable {
         }
         if let timer = finished ?? taken?.1 { try? engine.free(timer) }
         guard let (continuation, _) = taken else { return }
-        counter?.remove()
+        counter?.remove(task: task, resumed: error == nil)
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
     }
 }

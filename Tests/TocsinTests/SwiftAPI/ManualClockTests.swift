@@ -14,9 +14,9 @@ private final class Log: Sendable {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(10)) }
         await clock.waitForSleepers(1)
-        #expect(try clock.advance(by: .seconds(9)) == 0)
+        #expect(try clock.advanceWithoutWaiting(by: .seconds(9)) == 0)
         #expect(clock.sleepers == 1)
-        #expect(try clock.advance(by: .seconds(1)) == 1)
+        #expect(try clock.advanceWithoutWaiting(by: .seconds(1)) == 1)
         try await sleeper.value
         #expect(clock.sleepers == 0)
         #expect(clock.now == .init(offset: .seconds(10)))
@@ -31,14 +31,14 @@ private final class Log: Sendable {
             let clock = ManualClock()
             let sleepers = (0..<64).map { _ in Task { try await clock.sleep(for: .seconds(1)) } }
             await clock.waitForSleepers(64)
-            #expect(try clock.advance(by: .seconds(1)) == 64)
+            #expect(try clock.advanceWithoutWaiting(by: .seconds(1)) == 64)
             // A sleep armed after that advance would wait for ever: let it end,
             // so that the test fails rather than hangs. (Counted by the clock,
             // not by a Mutex of the test's: ThreadSanitizer does not see a
             // Mutex's lock on Linux and reported the tasks' appends as a race.)
             var steps = 0
             while clock.sleepers > 0 && steps < 100_000 {
-                try clock.advance(by: .seconds(1))
+                try clock.advanceWithoutWaiting(by: .seconds(1))
                 await Task.yield()
                 steps += 1
             }
@@ -61,7 +61,7 @@ private final class Log: Sendable {
         // Resumed one at a time, each after the task before it has logged:
         // the order of resumption is what is checked, not the scheduler's.
         for step in 1...5 {
-            #expect(try clock.advance(by: .seconds(1)) == 1)
+            #expect(try clock.advanceWithoutWaiting(by: .seconds(1)) == 1)
             while log.all.count < step { await Task.yield() }
             order.withLock { $0.append(step) }
         }
@@ -73,15 +73,15 @@ private final class Log: Sendable {
         let clock = ManualClock()
         let tasks = (1...100).map { index in Task { try await clock.sleep(for: .milliseconds(index)) } }
         await clock.waitForSleepers(100)
-        #expect(try clock.advance(by: .milliseconds(50)) == 50)
+        #expect(try clock.advanceWithoutWaiting(by: .milliseconds(50)) == 50)
         #expect(clock.sleepers == 50)
-        #expect(try clock.advance(by: .seconds(1)) == 50)
+        #expect(try clock.advanceWithoutWaiting(by: .seconds(1)) == 50)
         for task in tasks { try await task.value }
     }
 
     @Test func aSleepUntilAPassedInstantReturnsAtOnce() async throws {
         let clock = ManualClock()
-        try clock.advance(by: .seconds(5))
+        try clock.advanceWithoutWaiting(by: .seconds(5))
         try await clock.sleep(until: .init(offset: .seconds(5)))
         try await clock.sleep(until: .init(offset: .seconds(1)))
         try await Task.sleep(for: .zero, clock: clock)
@@ -95,7 +95,7 @@ private final class Log: Sendable {
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.sleepers == 0)
-        #expect(try clock.advance(by: .seconds(120)) == 0)  // its timer was freed
+        #expect(try clock.advanceWithoutWaiting(by: .seconds(120)) == 0)  // its timer was freed
     }
 
     @Test func aTaskCancelledBeforeItSleepsThrowsAtOnce() async throws {
@@ -119,11 +119,14 @@ private final class Log: Sendable {
         }
         for expected in 1...20 {
             await clock.waitForSleepers(1)
-            try clock.advance(by: .seconds(1))
+            try clock.advanceWithoutWaiting(by: .seconds(1))
             // The task logs, then sleeps again: once it waits, it has logged.
             await clock.waitForSleepers(1)
             #expect(ticks.load(ordering: .relaxed) == expected)
         }
+        // The awaited advance: the loop runs between the steps it makes.
+        try await clock.advance(by: .seconds(5))
+        #expect(ticks.load(ordering: .relaxed) == 25)
         loop.cancel()
         _ = await loop.result
     }
@@ -139,23 +142,23 @@ private final class Log: Sendable {
         try await onBoot.value
         #expect(boot.now.offset == .seconds(30))
         #expect(awake.now.offset == .zero)
-        #expect(try boot.advance(by: .seconds(9)) == 0)
-        #expect(try boot.advance(by: .seconds(1)) == 1)
+        #expect(try boot.advanceWithoutWaiting(by: .seconds(9)) == 0)
+        #expect(try boot.advanceWithoutWaiting(by: .seconds(1)) == 1)
         try await onAwake.value
         #expect(log.all == ["boot", "awake"])
         #expect(awake.now.offset == .seconds(10))
     }
 
     @Test func aWallSleepFollowsTheWallClockSetForwardAndBack() async throws {
-        let noon = Duration.seconds(1_798_804_800)  // 2027-01-01 12:00 UTC
+        let noon = WallClock.Instant(offset: .seconds(1_798_804_800))  // 2027-01-01 12:00 UTC
         let clock = ManualClock(wallClock: noon)
         let wall = clock.wall
-        #expect(wall.now.offset == noon)
-        let sleeper = Task { try await wall.sleep(until: .init(offset: noon + .seconds(3600))) }
+        #expect(wall.now == noon)
+        let sleeper = Task { try await wall.sleep(until: noon.advanced(by: .seconds(3600))) }
         await clock.waitForSleepers(1)
-        #expect(try clock.setWallClock(to: noon - .seconds(3600)) == 0)  // back an hour: two hours to go
-        #expect(try clock.advance(by: .seconds(3600)) == 0)
-        #expect(try clock.setWallClock(to: noon + .seconds(7200)) == 1)  // forward past it: at once
+        #expect(try clock.setWallClock(to: noon.advanced(by: .seconds(-3600))) == 0)  // back an hour: two hours to go
+        #expect(try clock.advanceWithoutWaiting(by: .seconds(3600)) == 0)
+        #expect(try clock.setWallClock(to: noon.advanced(by: .seconds(7200))) == 1)  // forward past it: at once
         try await sleeper.value
         #expect(clock.now.offset == .seconds(3600))  // the boot clock only moved with advance
     }
@@ -166,8 +169,8 @@ private final class Log: Sendable {
             Task { try await clock.sleep(for: .milliseconds(ms), tolerance: .milliseconds(10)) }
         }
         await clock.waitForSleepers(3)
-        #expect(try clock.advance(by: .milliseconds(9)) == 0)
-        #expect(try clock.advance(by: .milliseconds(1)) == 3)
+        #expect(try clock.advanceWithoutWaiting(by: .milliseconds(9)) == 0)
+        #expect(try clock.advanceWithoutWaiting(by: .milliseconds(1)) == 3)
         for task in tasks { try await task.value }
     }
 
@@ -180,7 +183,7 @@ private final class Log: Sendable {
         let clock = ManualClock()
         let measured = Task { try await measure(clock) }
         await clock.waitForSleepers(1)
-        try clock.advance(by: .seconds(5))
+        try clock.advanceWithoutWaiting(by: .seconds(5))
         #expect(try await measured.value == .seconds(5))
     }
 }

@@ -6,6 +6,7 @@
 #                   (with headers and pkg-config files)
 #   make demo       build the tocsin command and count down 5 s with it
 #   make command    build the tocsin command into out/CONFIG/bin
+#   make docs       the Swift API's documentation (DocC): out/docs/Tocsin.doccarchive
 #   make check      the fast check while working (about a minute on a built
 #                   tree): Swift, C ABI, header/symbols, Python, command and
 #                   service tests; no instrumented builds, no desktop session
@@ -41,7 +42,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command translations pot demo check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -160,6 +161,13 @@ test-swift:
 	swift build --build-tests --explicit-target-dependency-import-check error
 	@# Per-test lines are dropped; failures, and the closing "Test run" line, stay.
 	G_DEBUG=fatal-criticals swift test --skip-build 2>&1 | grep -vE '^\[|^Test Suite|Executed 0 tests|^◇|^✔ (Suite|Test [A-Za-z_]+\()'; exit $${PIPESTATUS[0]}
+	@# The DocC catalog with the public symbols, warnings as errors.
+	scripts/build-docs.sh
+
+# The Swift API's documentation: out/docs/Tocsin.doccarchive (DocC).
+docs:
+	swift build --target Tocsin
+	scripts/build-docs.sh
 
 # Tocsin as another package's dependency, by a file:// git URL, in release;
 # the README's Swift examples run as written.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test (make test), after installing what they need
 # (scripts/install-deps.sh). The steps, in order:
-#   test-swift         Swift tests of the engine, the command's parsing, the notifier
+#   test-swift         Swift tests of the engine, the command's parsing, the notifier;
+#                      the DocC catalog built, warnings as errors
 #   test-as-dependency Tocsin built as a Swift package's dependency (file:// URL), the README's Swift examples run
 #   test-c             C tests of libtocsin.so in all three modes; the notifier's C ABI under bad input
 #   test-instructions  instructions per call (callgrind) against bench/instructions.baseline (+10 % fails)

@@ -304,6 +304,9 @@ test-abi: lib
 	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 340) scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h
 	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 300) scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
 	  'libnotify\.so\.4|libcanberra\.so\.0|lib(glib|gobject|gio|gdk_pixbuf)-2\.0\.so\.0'
+	@# The manifest every binding is checked against (bindings/contract):
+	@# current with the headers, and the libraries export what it declares.
+	scripts/gen-contract.py --check --library $(OUT)/lib/libtocsin.so --notify-library $(OUT)/lib/libtocsin-notify.so
 	@# The docs' numbers that come from the code or the build: Add's option
 	@# count, and the README's stripped sizes (of the Embedded Swift build).
 	scripts/check-doc-numbers.py $$([ -d "$(EMBEDDED_RUNTIME)" ] && echo $(OUT)/lib)

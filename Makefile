@@ -307,6 +307,9 @@ test-abi: lib
 	@# The manifest every binding is checked against (bindings/contract):
 	@# current with the headers, and the libraries export what it declares.
 	scripts/gen-contract.py --check --library $(OUT)/lib/libtocsin.so --notify-library $(OUT)/lib/libtocsin-notify.so
+	@# The contract's scenarios through the C header (make test-python runs them in Python).
+	$(CC) $(CFLAGS_TEST) -Iinclude bindings/contract/*.c -L$(OUT)/lib -ltocsin -lm -o $(OUT)/contract_runner
+	$(NO_SWIFT_ENV) $(OUT)/contract_runner bindings/contract/scenarios
 	@# The docs' numbers that come from the code or the build: Add's option
 	@# count, and the README's stripped sizes (of the Embedded Swift build).
 	scripts/check-doc-numbers.py $$([ -d "$(EMBEDDED_RUNTIME)" ] && echo $(OUT)/lib)

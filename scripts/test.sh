@@ -11,9 +11,12 @@
 #                      ThreadSanitizer and AddressSanitizer (instrumented rebuilds)
 #   test-fuzz          libFuzzer on the C ABI for FUZZ_SECONDS (60)
 #   test-crash         saving under SIGKILL, 300 kills
-#   test-abi           exported symbols against the headers, needed libraries, sonames
+#   test-abi           exported symbols against the headers, needed libraries, sonames;
+#                      bindings/contract/abi.json current (scripts/gen-contract.py --check)
+#                      and the contract's scenarios through the C header
 #   test-examples      the C examples and the README's example through pkg-config
-#   test-python        mypy --strict and the binding's tests
+#   test-python        mypy --strict and the binding's tests (its prototypes against
+#                      bindings/contract/abi.json, the contract's scenarios)
 #   test-cli           the command under a pseudo-terminal and in scripts
 #   test-service       the timer service on private buses (no desktop), the
 #                      command as its client, full and read-only disks, the
@@ -63,7 +66,7 @@ awk -v status="$status" '
       if (line ~ /passed/) into["passed"] += n; else if (line ~ /failed/) into["failed"] += n
       return
     }
-    if (line ~ /^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ ||
+    if (line ~ /^([A-Za-z-]+( \([A-Za-z]+\))?: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ ||
         line ~ /^(=+ )?[0-9]+ (passed|failed|skipped).* in [0-9.]+s/) {
       n = split(line, words, /[ ,]+/)
       for (i = 1; i < n; i++) {

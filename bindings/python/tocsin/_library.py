@@ -4,7 +4,7 @@ of libtocsin.so's C prototypes.
 
 Three ways to call a C function, and when to use which (each function's
 types come from ``PROTOTYPES``, which tests/test_prototypes.py checks
-against tocsin.h):
+against tocsin.h through the contract's manifest, bindings/contract/abi.json):
 
 - **checked** (``library.tocsin_x(...)``, the default): the prototype's
   errcheck turns a negative status into the matching ``TocsinError``. Use it

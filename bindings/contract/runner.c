@@ -157,6 +157,8 @@ static bool run_file(const char *path) {
         step(&r, line);
         if (r.status != TOCSIN_OK && !line->error_checked)
             ok = fail(&r, line, "failed with %s (no 'expect error' follows)", status_name(r.status));
+        else if (r.status == TOCSIN_OK && strcmp(line->tokens[0], "load") == 0 && r.result != line->count - 2)
+            ok = fail(&r, line, "restored %.0f timers for %d names", r.result, line->count - 2);
     }
     tocsin_engine_free(r.engine);
     for (int i = 0; i < s.line_count; i++) /* the files save and load named */

@@ -149,6 +149,8 @@ def run_scenario(path: Path, folder: Path) -> None:
                 if state.status != 0 and not line.error_checked:
                     raise Failure(f"{where}: failed with {ERROR_NAMES.get(state.status, state.status)} "
                                   "(no 'expect error' follows)")
+                if state.status == 0 and line.tokens[0] == "load" and state.result != len(line.tokens) - 2:
+                    raise Failure(f"{where}: restored {state.result:.0f} timers for {len(line.tokens) - 2} names")
                 continue
             problem = expectation(state, line)
             if problem:

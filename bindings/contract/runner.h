@@ -8,7 +8,7 @@
 #include "scenario.h"
 #include "tocsin.h"
 
-enum { MAX_EVENTS = 4096 };
+enum { MAX_EVENTS = 1024 };
 
 /* A bound name: its handle and the events its callback got since the last
    `expect events` of it (more than MAX_EVENTS: the rest counted only). */

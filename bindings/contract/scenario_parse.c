@@ -247,7 +247,8 @@ bool scenario_read(const char *path, scenario *out, char *message, size_t cap) {
             if (!grown) { ok = false; snprintf(message, cap, "%s: out of memory", path); }
             else {
                 out->lines = grown;
-                out->lines[out->line_count++] = line;
+                out->lines[out->line_count++] = line; /* kept even when faulty: scenario_free frees it */
+                if (!ok) continue;
                 if (!line.is_expect) last_step = out->line_count - 1;
                 else if (strcmp(line.tokens[1], "error") == 0 && last_step >= 0) out->lines[last_step].error_checked = true;
                 continue;

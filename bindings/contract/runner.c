@@ -19,8 +19,11 @@
 static void record(tocsin_engine *engine, const tocsin_event *event, void *user_data) {
     (void)engine;
     bound_timer *timer = user_data;
-    if (timer->count == MAX_EVENTS) { timer->dropped++; return; }
-    timer->events[timer->count++] = *event;
+    run *r = timer->owner;
+    if (timer->count == MAX_EVENTS) timer->dropped++;
+    else timer->events[timer->count++] = *event;
+    if (r->order_count == MAX_EVENTS) r->order_dropped++;
+    else r->order[r->order_count].name = timer->index, r->order[r->order_count++].event = *event;
 }
 
 const char *status_name(int status) {
@@ -56,6 +59,8 @@ static bound_timer *timer_at(run *r, const scenario_line *line, int i) {
 /* Binds token i's name to handle, with the recording callback. */
 static void bind(run *r, const scenario_line *line, int i, tocsin_timer handle) {
     bound_timer *timer = timer_at(r, line, i);
+    timer->owner = r;
+    timer->index = line->names[i];
     timer->handle = handle;
     timer->count = timer->dropped = 0;
     if (handle) tocsin_timer_set_callback(r->engine, handle, record, timer);

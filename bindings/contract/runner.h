@@ -13,6 +13,8 @@ enum { MAX_EVENTS = 1024 };
 /* A bound name: its handle and the events its callback got since the last
    `expect events` of it (more than MAX_EVENTS: the rest counted only). */
 typedef struct bound_timer {
+    struct run *owner;   /* whose engine-wide log it adds to */
+    int index;           /* its name's index */
     tocsin_timer handle;
     int count;
     int dropped;
@@ -26,6 +28,9 @@ typedef struct run {
     char folder[64];     /* the scenario's own temporary folder */
     int status;          /* of the last step */
     double result;       /* of the last step */
+    int order_count;     /* the engine-wide log since the last `expect order` */
+    int order_dropped;
+    struct { int name; tocsin_event event; } order[MAX_EVENTS];
     char failure[1024];  /* "FILE:LINE: ..." once it failed */
 } run;
 

@@ -100,6 +100,30 @@ static bool events(run *r, const scenario_line *line) {
                 count ? shown : " none", strlen(shown) >= sizeof shown - 200 || dropped ? " ..." : "");
 }
 
+/* The engine-wide log: every bound timer's events in delivery order. */
+static bool order(run *r, const scenario_line *line) {
+    int expected = line->count - 2, count = r->order_count, dropped = r->order_dropped;
+    bool ok = count == expected && dropped == 0;
+    for (int i = 0; ok && i < count; i++) {
+        const char *token = line->tokens[2 + i], *slash = strchr(token, '/');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(slash - token), token);
+        scenario_event wanted;
+        scenario_event_parse(slash + 1, &wanted);
+        ok = scenario_name_index(r->s, name) == r->order[i].name && matches(&r->order[i].event, &wanted);
+    }
+    r->order_count = r->order_dropped = 0;
+    if (ok) return true;
+    char shown[900] = "";
+    for (int i = 0; i < count && strlen(shown) < sizeof shown - 250; i++) {
+        char one[200];
+        describe(&r->order[i].event, one, sizeof one);
+        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), " %s/%s", r->s->names[r->order[i].name], one);
+    }
+    return fail(r, line, "got %d event%s:%s%s", count + dropped, count + dropped == 1 ? "" : "s",
+                count ? shown : " none", strlen(shown) >= sizeof shown - 250 || dropped ? " ..." : "");
+}
+
 static bool skipped_until(run *r, const scenario_line *line) {
     double until = 0;
     int status = tocsin_calendar_skipped_until(r->engine, named(r, line)->handle, &until);
@@ -120,7 +144,7 @@ static bool timer_word(run *r, const scenario_line *line, int got, const char *c
 bool expect(run *r, const scenario_line *line) {
     const char *what = line->tokens[1];
     tocsin_engine *e = r->engine;
-    tocsin_timer t = line->names[2] >= 0 ? named(r, line)->handle : 0;
+    tocsin_timer t = line->count > 2 && line->names[2] >= 0 ? named(r, line)->handle : 0;
     double got = 0;
     if (strcmp(what, "error") == 0)
         return strcmp(status_name(r->status), line->tokens[2]) == 0 ||
@@ -138,6 +162,7 @@ bool expect(run *r, const scenario_line *line) {
     if (strcmp(what, "calendar") == 0) return timer_text(r, line, tocsin_timer_calendar);
     if (strcmp(what, "skipped-until") == 0) return skipped_until(r, line);
     if (strcmp(what, "events") == 0) return events(r, line);
+    if (strcmp(what, "order") == 0) return order(r, line);
     if (strcmp(what, "now") == 0 || strcmp(what, "wall-clock") == 0) {
         int status = (strcmp(what, "now") == 0 ? tocsin_engine_now : tocsin_engine_wall_clock)(e, &got);
         return compare(r, line, status, got, number(line, 2));

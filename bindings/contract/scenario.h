@@ -35,6 +35,9 @@ typedef struct scenario {
 bool scenario_read(const char *path, scenario *out, char *message, size_t cap);
 void scenario_free(scenario *s);
 
+/* The index of a bound name, or -1. */
+int scenario_name_index(const scenario *s, const char *name);
+
 /* Argument forms (scenario_parse.c checks them; runner.c reads them). */
 bool scenario_number(const char *token, double *out);
 int scenario_word_index(const char *token, const char *const *words);

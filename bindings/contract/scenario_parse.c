@@ -24,7 +24,7 @@ static const char *const error_names[] = {"OK", "EINVAL", "ENOENT", "ESTATE", "E
 
 /* Argument forms, one letter each: B a name this step binds, N a bound
    name, n NUMBER, c COUNT, s STRING, f FILE, S STATE, C CLOCK, P POLICY,
-   E ERROR, x NUMBER or "none", v EVENT. A '*' repeats the form before it
+   E ERROR, x NUMBER or "none", v EVENT, o NAME/EVENT. A '*' repeats the form before it
    (zero or more times). */
 typedef struct keyword { const char *word; const char *forms; } keyword;
 static const keyword steps[] = {
@@ -38,7 +38,7 @@ static const keyword expectations[] = {
     {"error", "E"}, {"result", "n"}, {"state", "NS"}, {"elapsed", "Nn"}, {"remaining", "Nn"},
     {"duration", "Nn"}, {"laps", "Nn*"}, {"label", "Ns"}, {"clock", "NC"}, {"leeway", "Nn"},
     {"alarm-time", "Nn"}, {"calendar", "Ns"}, {"skipped-until", "Nx"}, {"now", "n"},
-    {"wall-clock", "n"}, {"timers", "c"}, {"events", "Nv*"}, {NULL, NULL}};
+    {"wall-clock", "n"}, {"timers", "c"}, {"events", "Nv*"}, {"order", "o*"}, {NULL, NULL}};
 
 int scenario_word_index(const char *token, const char *const *words) {
     for (int i = 0; words[i]; i++)
@@ -143,7 +143,7 @@ static bool tokenize(char *text, scenario_line *line, char *why, size_t cap) {
     }
 }
 
-static int name_index(const scenario *s, const char *name) {
+int scenario_name_index(const scenario *s, const char *name) {
     for (int i = 0; i < s->name_count; i++)
         if (strcmp(s->names[i], name) == 0) return i;
     return -1;
@@ -159,13 +159,13 @@ static bool check_form(scenario *s, scenario_line *line, int i, char form, char 
     switch (form) {
     case 'B':
         if (!all_of(token, "_-", true)) return snprintf(why, cap, "'%s' is not a timer name", token), false;
-        if (name_index(s, token) >= 0) return snprintf(why, cap, "'%s' is bound already", token), false;
+        if (scenario_name_index(s, token) >= 0) return snprintf(why, cap, "'%s' is bound already", token), false;
         if (s->name_count == SCENARIO_MAX_NAMES) return snprintf(why, cap, "more than %d timers", SCENARIO_MAX_NAMES), false;
         line->names[i] = s->name_count;
         s->names[s->name_count++] = strdup(token);
         return true;
     case 'N':
-        line->names[i] = name_index(s, token);
+        line->names[i] = scenario_name_index(s, token);
         if (line->names[i] < 0) return snprintf(why, cap, "no timer named '%s'", token), false;
         return true;
     case 'n': if (scenario_number(token, &number)) return true; break;
@@ -178,10 +178,18 @@ static bool check_form(scenario *s, scenario_line *line, int i, char form, char 
     case 'P': if (scenario_word_index(token, scenario_policies) >= 0) return true; break;
     case 'E': if (scenario_word_index(token, error_names) >= 0) return true; break;
     case 'v': if (scenario_event_parse(token, &event)) return true; break;
+    case 'o': {
+        const char *slash = strchr(token, '/');
+        if (!slash || !scenario_event_parse(slash + 1, &event)) break;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(slash - token), token);
+        if (scenario_name_index(s, name) < 0) return snprintf(why, cap, "no timer named '%s'", name), false;
+        return true;
+    }
     }
     static const char *const form_names[] = {"n", "a NUMBER", "x", "a NUMBER or none", "c", "a COUNT",
         "f", "a FILE name", "S", "a STATE", "C", "a CLOCK", "P", "a tick POLICY", "E", "an ERROR name",
-        "v", "an EVENT", NULL};
+        "v", "an EVENT", "o", "NAME/EVENT", NULL};
     const char *what = "valid";
     for (int k = 0; form_names[k]; k += 2)
         if (form_names[k][0] == form) what = form_names[k + 1];

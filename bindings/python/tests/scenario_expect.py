@@ -45,6 +45,17 @@ def _events(run: Any, line: Line) -> Optional[str]:
     return f"got {len(got)} event{'' if len(got) == 1 else 's'}: " + (" ".join(map(_shown, got)) or "none")
 
 
+def _order(run: Any, line: Line) -> Optional[str]:
+    got = list(run.order)
+    run.order.clear()  # the handlers append to this list
+    wanted = [token.partition("/") for token in line.tokens[2:]]
+    if len(got) == len(wanted) and all(name == want_name and _matches(one, rest)
+                                       for (name, one), (want_name, _, rest) in zip(got, wanted)):
+        return None
+    return f"got {len(got)} event{'' if len(got) == 1 else 's'}: " + (
+        " ".join(f"{name}/{_shown(one)}" for name, one in got) or "none")
+
+
 def _number(got: float, expected: str) -> Optional[str]:
     return None if same(got, number(expected)) else f"expected {number(expected):.9g}, got {got:.9g}"
 
@@ -83,6 +94,8 @@ def expectation(run: Any, line: Line) -> Optional[str]:
         return _number(len(run.engine.timers()), args[0])
     if what == "events":
         return _events(run, line)
+    if what == "order":
+        return _order(run, line)
     bound = run.bound[args[0]]
     try:
         if bound.timer is None:  # handle 0 or a freed engine's: the engine says why

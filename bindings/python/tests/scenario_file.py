@@ -19,7 +19,7 @@ ERRORS = ["OK", "EINVAL", "ENOENT", "ESTATE", "ENOMEM", "EIO", "ECORRUPT", "ECLO
 
 # Forms as in scenario_parse.c: B binds a name, N a bound name, n NUMBER,
 # c COUNT, s STRING, f FILE, S STATE, C CLOCK, P POLICY, E ERROR,
-# x NUMBER or none, v EVENT; '*' repeats the form before it.
+# x NUMBER or none, v EVENT, o NAME/EVENT; '*' repeats the form before it.
 STEPS = {
     "countdown": "Bn", "stopwatch": "B", "alarm": "Bn", "calendar": "Bs", "start": "N", "suspend": "N",
     "resume": "N", "cancel": "N", "free": "N", "adjust": "Nn", "tick": "Nn", "tick-policy": "NP",
@@ -29,7 +29,7 @@ STEPS = {
 EXPECTATIONS = {
     "error": "E", "result": "n", "state": "NS", "elapsed": "Nn", "remaining": "Nn", "duration": "Nn",
     "laps": "Nn*", "label": "Ns", "clock": "NC", "leeway": "Nn", "alarm-time": "Nn", "calendar": "Ns",
-    "skipped-until": "Nx", "now": "n", "wall-clock": "n", "timers": "c", "events": "Nv*",
+    "skipped-until": "Nx", "now": "n", "wall-clock": "n", "timers": "c", "events": "Nv*", "order": "o*",
 }
 NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
@@ -151,6 +151,13 @@ def check(token: Token, form: str, names: set[str]) -> None:
         number(text)
     elif form == "v":
         event(text)
+    elif form == "o":
+        name, slash, rest = text.partition("/")
+        if not slash:
+            raise ValueError(f"'{text}' is not NAME/EVENT")
+        event(rest)
+        if name not in names:
+            raise ValueError(f"no timer named '{name}'")
     elif form in "cfSCPE":
         allowed = {"c": lambda: text.isdigit() and text.isascii(), "f": lambda: FILE.fullmatch(text),
                    "S": lambda: text in STATES, "C": lambda: text in CLOCKS, "P": lambda: text in POLICIES,

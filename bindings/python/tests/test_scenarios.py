@@ -34,12 +34,14 @@ class Bound:
     0, or its engine was freed) and the events its handler got since the
     last `expect events` of it."""
 
-    def __init__(self, timer: Optional[tocsin.Timer]) -> None:
+    def __init__(self, timer: Optional[tocsin.Timer], name: str = "", order: Optional[list[Any]] = None) -> None:
         self.timer = timer
         self.handle = timer.handle if timer is not None else 0
         self.events: list[tocsin.Event] = []
         if timer is not None:
             timer.on_event(self.events.append)
+            if order is not None:  # the engine-wide log of `expect order`
+                timer.on_event(lambda event: order.append((name, event)))
 
 
 class Run:
@@ -48,6 +50,7 @@ class Run:
         self.engine = tocsin.Engine(manual_clock=True)
         self.bound: dict[str, Bound] = {}
         self.status, self.result = 0, 0.0
+        self.order: list[tuple[str, tocsin.Event]] = []
         self.error_names = ERROR_NAMES
 
     def step(self, line: Line) -> None:
@@ -67,7 +70,7 @@ class Run:
                   "alarm": lambda: engine.alarm(number(args[1])), "calendar": lambda: engine.calendar(args[1])}
         if word in makers:
             self.bound[name] = Bound(None)  # until it is made
-            self.bound[name] = Bound(makers[word]())
+            self.bound[name] = Bound(makers[word](), name, self.order)
             return None
         if word in ("advance", "suspend-machine", "set-wall-clock"):
             method = {"advance": engine.advance, "suspend-machine": engine.simulate_suspend,
@@ -80,7 +83,7 @@ class Run:
                 self.bound[other] = Bound(None)
             restored = engine.load(self.folder / args[0])
             for other, timer in zip(args[1:], restored):
-                self.bound[other] = Bound(timer)
+                self.bound[other] = Bound(timer, other, self.order)
             return len(restored)
         if word == "new-engine":
             self.engine.close()

@@ -1,8 +1,9 @@
 """The contract's scenarios (bindings/contract/scenarios, format in
 bindings/contract/README.md) run through the binding's public API: one test
 per file, as the C runner runs them. Where the public API has no such call
-(a step on handle 0, the second free of a timer, which ``Timer.free()``
-takes as a no-op by design) the engine's own checked call is used."""
+(a step on handle 0 or on a freed engine's handle, the second free of a
+timer, which ``Timer.free()`` takes as a no-op by design) the engine's own
+checked call is used."""
 
 from __future__ import annotations
 
@@ -61,8 +62,6 @@ class Run:
             self.result = float(result) if isinstance(result, (int, float)) else 0.0  # methods return self
         except TocsinError as error:
             self.status = error.code
-        if word in ("countdown", "stopwatch", "alarm", "calendar") and self.status != 0:
-            self.bound[args[0]] = Bound(None)
 
     def run_step(self, word: str, args: list[str]) -> Any:
         engine, name = self.engine, args[0] if args else ""

@@ -42,7 +42,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop \
+.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -139,11 +139,11 @@ man: command
 	"$$(swift build -c $(CONFIG) --show-bin-path)/generate-manual" $(OUT)/bin/tocsin --output-directory $(OUT)/man
 	scripts/fix-manual.sh $(OUT)/man/tocsin.1
 
-check: test-swift test-c test-abi test-python test-cli test-service
+check: test-swift test-c test-abi test-python test-rust test-cli test-service
 	@echo "make check: all steps passed"
 
 # Every test step, in order (scripts/test.sh runs and times them one by one).
-TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-cli test-service test-desktop test-python-install test-debian
+TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-cli test-service test-desktop test-python-install test-debian
 test: $(TEST_STEPS)
 	@echo "make test: all steps passed"
 
@@ -416,6 +416,13 @@ test-python: lib $(VENV)/.installed
 	cd bindings/python && TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 \
 	  $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider
+
+# The Rust crates (bindings/rust): fmt, clippy, their tests and doc tests
+# (tokio from Debian's librust-tokio-dev, through a throw-away CARGO_HOME),
+# rustdoc, valgrind memcheck, and ThreadSanitizer where make
+# instrumented-libs has built its libtocsin (scripts/test-rust.sh).
+test-rust: lib
+	scripts/test-rust.sh $(OUT)/lib
 
 $(VENV)/.installed: Tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)

@@ -38,6 +38,7 @@ desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberr
   dbus libglib2.0-bin systemd man-db xvfb dunst pulseaudio pulseaudio-utils sox imagemagick x11-utils
   mpv mpv-mpris playerctl i3-wm xdotool
   dpkg-dev lintian debootstrap xz-utils
+  librust-tokio-dev  # the Rust crates' tokio feature (make test-rust): no crates.io needed
   locales)  # the sources of the translation tests' locales (de_DE, fr_FR, es_ES), made below
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -17,6 +17,8 @@
 #   test-examples      the C examples and the README's example through pkg-config
 #   test-python        mypy --strict and the binding's tests (its prototypes against
 #                      bindings/contract/abi.json, the contract's scenarios)
+#   test-rust          the Rust crates: fmt, clippy, cargo test (tokio from Debian), rustdoc,
+#                      valgrind memcheck, ThreadSanitizer (nightly, on the TSan-built library)
 #   test-cli           the command under a pseudo-terminal and in scripts
 #   test-service       the timer service on private buses (no desktop), the
 #                      command as its client, full and read-only disks, the

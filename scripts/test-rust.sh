@@ -88,10 +88,12 @@ elif [ ! -e "$tsan_lib/libtocsin.so.0" ]; then
   echo "test-rust: thread sanitizer: skipped (no out/thread/lib/libtocsin.so.0: make instrumented-libs)"
 else
   target=$(rustc -vV | sed -n 's/^host: //p')
-  flags="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer"
+  flags="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer --cfg tocsin_tsan"
   check tsan-build env RUSTFLAGS="$flags" cargo +nightly build --offline -p tocsin --lib --target "$target" --target-dir target/tsan
-  check tsan-link rustup run nightly rustc --edition 2021 $flags -g --target "$target" \
-    -L "dependency=target/tsan/$target/debug/deps" -L "native=$tsan_lib" \
+  # -rdynamic: the instrumented library calls the TSan runtime linked into
+  # the program (clang's -fsanitize=thread exports it the same way).
+  check tsan-link rustup run nightly rustc --edition 2021 $flags -g --target "$target" -C link-arg=-rdynamic \
+    -L "dependency=target/tsan/$target/debug/deps" -L "native=$lib" \
     --extern "tocsin=target/tsan/$target/debug/libtocsin.rlib" tocsin/examples/threads.rs -o target/tsan/threads
   check tsan env LD_LIBRARY_PATH="$tsan_lib" TSAN_OPTIONS=halt_on_error=1:exitcode=66 target/tsan/threads
 fi

@@ -34,8 +34,55 @@ use crate::Timer;
 
 /// Locks a mutex of this crate; a panic in a closure never poisons one
 /// (closures run outside them), so a poisoned lock's data is still whole.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> Locked<'_, T> {
+    let guard = mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    #[cfg(tocsin_tsan)]
+    // SAFETY: an annotation of ThreadSanitizer's runtime, given an address.
+    unsafe {
+        __tsan_acquire(mutex as *const Mutex<T> as *mut c_void)
+    };
+    Locked {
+        guard,
+        #[cfg(tocsin_tsan)]
+        address: mutex as *const Mutex<T> as *mut c_void,
+    }
+}
+
+/// A held lock of this crate. Under ThreadSanitizer (`--cfg tocsin_tsan`,
+/// scripts/test-rust.sh) it tells TSan of the acquire and release: the
+/// standard library is not instrumented there (no `-Zbuild-std` without
+/// rust-src), so TSan cannot see std's `Mutex` by itself.
+pub(crate) struct Locked<'a, T> {
+    guard: MutexGuard<'a, T>,
+    #[cfg(tocsin_tsan)]
+    address: *mut c_void,
+}
+
+impl<T> Deref for Locked<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.guard
+    }
+}
+
+impl<T> std::ops::DerefMut for Locked<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.guard
+    }
+}
+
+#[cfg(tocsin_tsan)]
+impl<T> Drop for Locked<'_, T> {
+    fn drop(&mut self) {
+        // SAFETY: an annotation, before the guard (a field) unlocks.
+        unsafe { __tsan_release(self.address) };
+    }
+}
+
+#[cfg(tocsin_tsan)]
+extern "C" {
+    fn __tsan_acquire(address: *mut c_void);
+    fn __tsan_release(address: *mut c_void);
 }
 
 /// A closure of [`Timer::on_event`].

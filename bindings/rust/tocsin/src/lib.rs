@@ -42,6 +42,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+// tocsin_tsan: set by scripts/test-rust.sh for its ThreadSanitizer build.
+#![allow(unknown_lints, unexpected_cfgs)]
 
 mod calendar;
 mod engine;

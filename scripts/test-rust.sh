@@ -64,6 +64,10 @@ if [ "$status" -ne 0 ]; then
 fi
 echo "test-rust: cargo test: $tests_passed passed, $tests_failed failed (unit, integration and doc tests)"
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --offline --workspace --all-features --no-deps
+# The README's section as written: its rust blocks are the crate README's
+# (run above as doc tests); a project depending on the crate by path builds
+# and runs as its toml and sh blocks say.
+check readme python3 ../../scripts/check-rust-readme.py
 check package bash -c 'cargo package --list --offline --allow-dirty -p tocsin > "$0/list" && grep -qx src/lib.rs "$0/list" && ! grep -q "^target/" "$0/list"' "$work"
 
 # Memcheck: the library copy stripped (valgrind cannot read the Embedded

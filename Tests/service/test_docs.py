@@ -31,6 +31,14 @@ ELSEWHERE = {
     ("README.md", "make wheel deb                        # on a machine with Swift: dist/*.whl and dist/*.deb"):
         "test-debian: make wheel and make deb, then apt install of the .deb files and pip install of the wheel on a fresh Debian",
 }
+# "Using it from Rust": test-rust builds a program by path as the toml and sh
+# blocks say, and runs the rust blocks as the crate's doc tests (its README
+# holds the same blocks; scripts/test-rust.sh checks that they agree).
+RUST = "test-rust (scripts/test-rust.sh): the crate's doc tests, and a program built by path as written"
+ELSEWHERE.update({("README.md", first): RUST for first in [
+    "[dependencies]",
+    "PKG_CONFIG_PATH=$TOCSIN/out/debug/lib/pkgconfig cargo build   # or TOCSIN_LIB_DIR=$TOCSIN/out/debug/lib",
+    "use std::sync::mpsc;", "use tocsin::{Engine, EventKind};", "use tocsin::{Clock, Engine, State};"]})
 # Not code: what a terminal shows, a file's contents, the Swift API (built by the Swift tests).
 SHOWN = {"", "json", "swift"}
 

@@ -62,6 +62,11 @@ pub use error::{Error, Result};
 pub use timer::Timer;
 pub use values::{Clock, Event, EventKind, EventMask, IntoSeconds, IntoUnixTime, State, TickPolicy, TimerId};
 
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;
+
 /// The raw declarations this crate wraps.
 pub use tocsin_sys as sys;
 

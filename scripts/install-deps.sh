@@ -39,6 +39,7 @@ desktop_packages=(tzdata libglib2.0-dev libnotify-dev libcanberra-dev libcanberr
   mpv mpv-mpris playerctl i3-wm xdotool
   dpkg-dev lintian debootstrap xz-utils
   librust-tokio-dev  # the Rust crates' tokio feature (make test-rust): no crates.io needed
+  rustc cargo  # Debian's 1.63 (/usr/bin, beside rustup's): the Rust crates' minimum version (make test-rust)
   locales)  # the sources of the translation tests' locales (de_DE, fr_FR, es_ES), made below
 for package in "${desktop_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -70,6 +70,24 @@ check doc env RUSTDOCFLAGS="-D warnings" cargo doc --offline --workspace --all-f
 check readme python3 ../../scripts/check-rust-readme.py
 check package bash -c 'cargo package --list --offline --allow-dirty -p tocsin > "$0/list" && grep -qx src/lib.rs "$0/list" && ! grep -q "^target/" "$0/list"' "$work"
 
+# The minimum Rust version (rust-version = 1.63) with Debian 12's own
+# rustc and cargo (/usr/bin, beside rustup's): both crates' libraries with
+# the notify feature, from a copy (its cargo cannot read the newer
+# Cargo.lock). The tokio feature's 1.63 build takes a minute more: run
+# scripts/test-rust.sh with TOCSIN_RUST_MSRV_ALL=1 for it and the tests.
+if [ -x /usr/bin/rustc ] && [ -x /usr/bin/cargo ] && /usr/bin/rustc --version | grep -q '^rustc 1\.63\.'; then
+  mkdir -p "$work/msrv" && cp -r Cargo.toml tocsin tocsin-sys "$work/msrv/"
+  if [ "${TOCSIN_RUST_MSRV_ALL:-0}" = 1 ]; then
+    check msrv-1.63 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc /usr/bin/cargo test --offline --all-features \
+      --manifest-path "$work/msrv/Cargo.toml" --target-dir target/msrv
+  else
+    check msrv-1.63 env RUSTC=/usr/bin/rustc /usr/bin/cargo build --offline -p tocsin --features notify \
+      --manifest-path "$work/msrv/Cargo.toml" --target-dir target/msrv
+  fi
+else
+  echo "test-rust: msrv-1.63: skipped (no Debian rustc 1.63 in /usr/bin: apt install rustc cargo)"
+fi
+
 # Memcheck: the library copy stripped (valgrind cannot read the Embedded
 # library's debug info, as bench/instructions.sh says).
 if command -v valgrind > /dev/null; then

@@ -348,3 +348,41 @@ mod with_tokio {
         assert!(matches!(AsyncEngine::new(), Err(tocsin::Error::Unavailable(_))));
     }
 }
+
+#[cfg(feature = "notify")]
+mod with_notify {
+    use tocsin::notify::{Alert, Notifier};
+    use tocsin::Error;
+
+    #[test]
+    fn bad_alerts_and_stale_timers_are_errors() {
+        let reports = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = std::sync::Arc::clone(&reports);
+        let notifier = Notifier::with_reports(move |report| log.lock().unwrap().push(report.kind)).unwrap();
+        let engine = tocsin::Engine::manual_clock().unwrap();
+        let timer = engine.countdown(60).unwrap();
+        notifier.attach(&timer, &Alert::default()).unwrap();
+        notifier.detach(&timer).unwrap();
+        assert!(matches!(notifier.detach(&timer), Err(Error::NoSuchTimer(_))));
+        let nan = Alert {
+            repeat_seconds: f64::NAN,
+            ..Alert::default()
+        };
+        assert!(matches!(notifier.attach(&timer, &nan), Err(Error::InvalidArgument(_))));
+        let nul = Alert {
+            body: Some("a\0b".into()),
+            ..Alert::default()
+        };
+        assert!(matches!(notifier.attach(&timer, &nul), Err(Error::InvalidArgument(_))));
+        assert!(notifier.set_live_limit(5000).is_err());
+        timer.free().unwrap();
+        assert!(matches!(
+            notifier.attach(&timer, &Alert::default()),
+            Err(Error::NoSuchTimer(_))
+        ));
+        let other = engine.countdown(1).unwrap();
+        notifier.attach(&other, &Alert::default()).unwrap();
+        drop(engine); // the notifier keeps the engine's memory until it is dropped
+        drop(notifier);
+    }
+}

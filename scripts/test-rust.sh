@@ -50,7 +50,7 @@ check() {  # check NAME COMMAND...: one check, its output kept in $work/NAME.log
   fi
 }
 
-check fmt cargo fmt --all --check
+check fmt cargo fmt --all --check -- --color never
 check clippy cargo clippy --offline --workspace --all-features --all-targets -- -D warnings
 check std-only cargo build --offline -p tocsin --no-default-features
 # The tests: count cargo's own "test result" lines.

@@ -42,9 +42,11 @@ impl AsRawFd for EngineFd {
 /// current runtime dispatches whenever it is readable, so closures run on
 /// that task's thread. Dereferences to [`PolledEngine`] (and so to
 /// [`Engine`](crate::Engine)) for everything else. Dropping it stops the
-/// task and closes the engine.
+/// task; the engine closes when the task is gone (at the runtime's next
+/// turn), after the task has taken the fd out of the reactor, so the fd's
+/// number is never closed while tokio still watches it.
 pub struct AsyncEngine {
-    engine: PolledEngine,
+    engine: Arc<PolledEngine>,
     driver: JoinHandle<()>,
     events: tokio::sync::Mutex<Option<(u64, UnboundedReceiver<Event>)>>,
 }
@@ -68,14 +70,16 @@ impl AsyncEngine {
                 Some("not inside a tokio runtime"),
             )
         })?;
-        let engine = PolledEngine::new()?;
+        let engine = Arc::new(PolledEngine::new()?);
         let fd = {
             let _entered = runtime.enter();
             AsyncFd::new(EngineFd(engine.as_raw_fd()))
         }
         .map_err(|os| Error::Io(format!("AsyncEngine::new: cannot watch the engine's fd: {os}"), os))?;
-        let inner = Arc::clone(&engine.inner);
-        let driver = runtime.spawn(drive(inner, fd));
+        let driver = runtime.spawn(drive(Driver {
+            fd,
+            engine: Arc::clone(&engine),
+        }));
         Ok(AsyncEngine {
             engine,
             driver,
@@ -117,19 +121,25 @@ impl Drop for AsyncEngine {
     }
 }
 
+/// What the driver task owns. Fields drop in order: the fd leaves the
+/// reactor before the last reference to the engine can close it.
+struct Driver {
+    fd: AsyncFd<EngineFd>,
+    engine: Arc<PolledEngine>,
+}
+
 /// The driver task: dispatch whenever the fd is readable; clear tokio's
 /// readiness only once the fd is clear, so nothing due is missed.
-async fn drive(inner: Arc<Inner>, fd: AsyncFd<EngineFd>) {
+async fn drive(driver: Driver) {
     loop {
-        let mut ready = match fd.readable().await {
+        let mut ready = match driver.fd.readable().await {
             Ok(ready) => ready,
             Err(_) => return,
         };
-        // SAFETY: inner.ptr is valid while inner lives.
-        if unsafe { sys::tocsin_engine_dispatch(inner.ptr) } < 0 {
+        if driver.engine.dispatch().is_err() {
             return; // closed
         }
-        if !poll_readable(fd.get_ref().0, Some(std::time::Duration::ZERO)) {
+        if !poll_readable(driver.fd.get_ref().0, Some(std::time::Duration::ZERO)) {
             ready.clear_ready();
         }
     }

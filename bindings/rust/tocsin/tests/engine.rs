@@ -254,10 +254,11 @@ fn blocking_event_iterator_ends_when_the_engine_goes() {
     let engine = Engine::new().unwrap();
     let events = engine.events().unwrap();
     let reader = std::thread::spawn(move || events.map(|event| event.kind).collect::<Vec<_>>());
+    let mut mine = engine.events().unwrap();
     let timer = engine.countdown(0.01).unwrap();
     timer.start().unwrap();
-    timer.wait().unwrap();
-    std::thread::sleep(Duration::from_millis(20)); // the STATE(FINISHED) after it
+    // Until the run's last event, STATE(FINISHED), has been delivered.
+    assert!(mine.any(|event| event.kind == EventKind::State && event.state == State::Finished));
     drop(engine);
     let kinds = reader.join().unwrap();
     assert_eq!(kinds, vec![EventKind::State, EventKind::Finish, EventKind::State]);

@@ -24,5 +24,25 @@ fn main() -> Result<(), tocsin::Error> {
         assert!(kept[0].state().is_err());
         println!("round {round}: dropped");
     }
+    // An engine dropped from inside its own closure: torn down when the
+    // closure returns.
+    let engine = tocsin::Engine::new()?;
+    engine.countdown(500)?.start()?;
+    let timer = engine.countdown(0.001)?;
+    let owner = std::sync::Arc::new(std::sync::Mutex::new(Some(engine)));
+    let (held, (done, finished)) = (std::sync::Arc::clone(&owner), std::sync::mpsc::channel());
+    timer.on_event(move |event| {
+        if event.kind == tocsin::EventKind::Finish {
+            drop(held.lock().unwrap().take());
+            done.send(()).unwrap();
+        }
+    })?;
+    timer.start()?;
+    finished.recv().unwrap();
+    // That engine's thread tears it down and exits on its own (detached:
+    // nobody can join it); give it the moment, or valgrind sees its
+    // thread's TLS "possibly lost" at the exit of a process it outlived.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    println!("dropped from its own closure");
     Ok(())
 }

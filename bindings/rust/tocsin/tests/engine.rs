@@ -387,3 +387,33 @@ mod with_notify {
         drop(notifier);
     }
 }
+
+#[test]
+fn closures_make_timers_and_drop_their_own_engine() {
+    let engine = Engine::new().unwrap();
+    let timer = engine.countdown(0.005).unwrap();
+    let (sender, receiver) = mpsc::channel();
+    let owner = Arc::new(Mutex::new(Some(engine)));
+    let held = Arc::clone(&owner);
+    timer
+        .on_event(move |event| {
+            if event.kind != EventKind::Finish {
+                return;
+            }
+            let engine = held.lock().unwrap().take().expect("the engine");
+            // From inside a closure on the engine's thread: new timers, a
+            // one-shot, a query; then the engine dropped from its own closure.
+            let other = engine.countdown(60).unwrap();
+            other.start().unwrap();
+            engine.after(60, |_| ()).unwrap();
+            assert_eq!(engine.timers().unwrap().len(), 3);
+            drop(engine);
+            assert!(matches!(other.state(), Err(Error::Closed(_))));
+            sender.send(()).unwrap();
+        })
+        .unwrap();
+    timer.start().unwrap();
+    receiver.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(owner.lock().unwrap().is_none());
+    assert!(matches!(timer.start(), Err(Error::Closed(_))));
+}

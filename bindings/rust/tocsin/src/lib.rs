@@ -48,7 +48,12 @@
 mod calendar;
 mod engine;
 mod error;
+mod events;
+mod inner;
+mod manual;
+mod polled;
 mod timer;
+mod timer_events;
 mod values;
 
 #[cfg(feature = "notify")]
@@ -57,8 +62,12 @@ pub mod notify;
 pub mod tokio;
 
 pub use calendar::{calendar_check, calendar_next};
-pub use engine::{Engine, Events, ManualEngine, Mode, PolledEngine};
+pub use engine::Engine;
 pub use error::{Error, Result};
+pub use events::Events;
+pub use inner::Mode;
+pub use manual::ManualEngine;
+pub use polled::PolledEngine;
 pub use timer::Timer;
 pub use values::{Clock, Event, EventKind, EventMask, IntoSeconds, IntoUnixTime, State, TickPolicy, TimerId};
 

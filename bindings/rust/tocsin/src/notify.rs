@@ -21,8 +21,9 @@ use std::time::Duration;
 
 use tocsin_sys as sys;
 
-use crate::engine::{c_string, lock, read_string, Inner};
+use crate::engine::{c_string, read_string};
 use crate::error::{check, Result};
+use crate::inner::{lock, Inner};
 use crate::{Timer, TimerId};
 
 /// What an alert shows and plays; `None` and zero mean the library's

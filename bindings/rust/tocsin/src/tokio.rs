@@ -25,8 +25,9 @@ use tokio::task::JoinHandle;
 
 use tocsin_sys as sys;
 
-use crate::engine::{poll_readable, Inner, Sink};
 use crate::error::{Error, Result};
+use crate::events::poll_readable;
+use crate::inner::{Inner, Sink};
 use crate::{Event, PolledEngine, State, Timer, TimerId};
 
 /// The engine's fd, lent to tokio's reactor (not owned: the engine closes it).

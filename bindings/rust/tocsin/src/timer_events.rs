@@ -90,7 +90,9 @@ impl Timer {
     /// polled engine it dispatches meanwhile; on a manual clock it returns
     /// [`Error::WrongState`] unless the FINISH was already delivered (move
     /// the clock first). Errors: [`Error::WrongState`] if the run is
-    /// cancelled, or the timer is not running.
+    /// cancelled, or the timer is not running. A timer freed by another
+    /// thread meanwhile sends nothing more: the wait then lasts until the
+    /// engine is dropped.
     pub fn wait(&self) -> Result<Event> {
         let mut events = self.event_stream()?;
         let state = self.state()?;

@@ -53,11 +53,18 @@ final class EventSubscription: Sendable {
         state.ticks -= 1
     }
 
-    /// Ends the subscription (the hub went, the consumer went or was
-    /// cancelled): a waiting consumer gets nil; what is queued can still be taken.
-    func end() {
+    /// Ends the subscription: a waiting consumer gets nil. When the hub went
+    /// (the timer's handler was released), what is queued can still be
+    /// taken; when the consumer went or was cancelled (`discarding`), the
+    /// queue is let go at once.
+    func end(discarding: Bool = false) {
         let waiter: UnsafeContinuation<TimerEvent?, Never>? = state.withLock { state in
             state.ended = true
+            if discarding {
+                state.queue = []
+                state.head = 0
+                state.ticks = 0
+            }
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -65,7 +72,9 @@ final class EventSubscription: Sendable {
     }
 
     /// The next event: at once if one is queued, nil once ended and empty,
-    /// else when one comes. Cancelling the task ends the subscription.
+    /// else when one comes. Cancelling the task ends the subscription and
+    /// lets its queue go: nil from then on. From one task at a time (a
+    /// second `next` while one waits gets nil).
     func next() async -> TimerEvent? {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
@@ -87,7 +96,7 @@ final class EventSubscription: Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            end()
+            end(discarding: true)
         }
     }
 }

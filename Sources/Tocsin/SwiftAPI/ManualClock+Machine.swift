@@ -9,6 +9,7 @@ extension ManualClock {
 
         let engine: Result<TimerEngine, TocsinError>
         let sleepers = SleeperCount()
+        private let turns = Turns()
         /// How long `advance` waits for resumed tasks that do not sleep again.
         let patience: Duration
 
@@ -56,6 +57,8 @@ extension ManualClock {
         /// order. Returns how many sleeps it resumed.
         func advance(by step: Int64) async throws(TocsinError) -> Int {
             let engine = try engine.get()
+            await turns.take()  // one advance at a time: the next waits for this one
+            defer { turns.give() }
             guard step >= 0, step <= Nanos.clockCeiling - now(.boot) else { throw .invalidArgument }
             sleepers.track(true)
             defer { sleepers.track(false) }
@@ -75,6 +78,38 @@ extension ManualClock {
             resumed += try engine.advance(nanoseconds: left)
             await sleepers.settle(patience: patience)
             return resumed
+        }
+    }
+
+    /// Advances served one after another, in the order they came: a second
+    /// one waits for the first to end (its tasks settled) before it moves
+    /// the clock.
+    private final class Turns: Sendable {
+        private let state = Guarded((busy: false, waiting: [CheckedContinuation<Void, Never>]()))
+
+        func take() async {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if !state.busy {
+                        state.busy = true
+                        return true
+                    }
+                    state.waiting.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+
+        func give() {
+            let next: CheckedContinuation<Void, Never>? = state.withLock { state in
+                guard !state.waiting.isEmpty else {
+                    state.busy = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            next?.resume()
         }
     }
 }

@@ -7,8 +7,12 @@
 /// on: a loop that sleeps a second at a time runs exactly 5 times in
 /// `advance(by: .seconds(5))`, however loaded the machine (the way
 /// swift-clocks' `TestClock` is meant to, without its fixed number of
-/// yields). Before it moves, `await waitForSleepers(n)` tells that the code
-/// under test has reached its first sleep: it returns once `n` sleeps wait.
+/// yields). Only the tasks that sleeps resumed are waited for: work they
+/// hand to another task (a channel's consumer, a `Task {}` they start) is
+/// not, so a sleep that other task starts may come after the clock moved
+/// on. Before the first advance, `await waitForSleepers(n)` tells that the
+/// code under test has reached its first sleep: it returns once `n` sleeps
+/// wait.
 ///
 /// One simulated machine has three clocks, as a real one does: this one,
 /// the boot clock, counts every step; `awake` (a `ManualClock.Awake`)
@@ -20,8 +24,7 @@
 /// all three; `simulateSuspend` moves the boot and wall clocks.
 ///
 /// A value with a reference to its machine: copies and views share it.
-/// Every method may be called from any thread or task; move the clocks
-/// from one task at a time.
+/// Every method may be called from any thread or task.
 public struct ManualClock: Clock, Sendable {
     public typealias Instant = ClockInstant<ManualClock>
 
@@ -72,8 +75,10 @@ public struct ManualClock: Clock, Sendable {
     /// every task it resumed sleeps again. A resumed task that does not (it
     /// ended, or awaits something else) holds it up until `patience` (given
     /// to `init`, half a second by default) of real time passes with no
-    /// resumed task sleeping again; then it goes on without it. Move the
-    /// clocks from one task at a time.
+    /// resumed task sleeping again; then it goes on without it (on a
+    /// machine so loaded that a looping task took longer than that, the
+    /// loop would miss this advance's later deadlines: raise `patience`).
+    /// Two advances at once are served one after the other.
     ///
     /// - Returns: how many sleeps it resumed.
     /// - Throws: `.invalidArgument` for a negative step or one that would

@@ -83,14 +83,16 @@ final class SleeperCount: Sendable {
         }
         guard let generation else { return false }
         let expiry = Task {
-            try? await Task.sleep(for: patience)  // real time: the only reading of a real clock here
+            // Real time: the only reading of a real clock here. Cancelled,
+            // it expires nothing (a later round has its own generation).
+            guard (try? await Task.sleep(for: patience)) != nil else { return }
             expire(generation)
         }
         defer { expiry.cancel() }
         let progressed = await withCheckedContinuation { continuation in
             let now: Bool? = state.withLock { state in
                 if state.running.isEmpty { return true }
-                if state.expired == generation {
+                if state.expired >= generation {
                     state.running.removeAll()
                     return false
                 }
@@ -104,7 +106,7 @@ final class SleeperCount: Sendable {
 
     private func expire(_ generation: Int) {
         let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
-            state.expired = generation
+            state.expired = max(state.expired, generation)
             guard let waiter = state.progressWaiter, waiter.generation == generation else { return nil }
             state.progressWaiter = nil
             state.running.removeAll()

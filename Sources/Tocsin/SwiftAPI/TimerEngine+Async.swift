@@ -16,11 +16,12 @@ extension TimerEngine {
     /// closes or its handler is set again (`TimerEvents` gives the rules).
     ///
     /// The sequence gets the events of `kinds` (nil: the kinds the timer's
-    /// handler gets now, `eventKinds(of:)`). The timer's handler becomes one
-    /// that serves every sequence of the timer, each with its own kinds and
-    /// buffer, and `waitForFinish(of:)`; the timer's kinds become the union
-    /// of what they ask, plus STATE, to see the run end. A handler set
-    /// later with `setHandler(for:_:)` ends them all.
+    /// handler gets now, `eventKinds(of:)`, which earlier sequences may have
+    /// widened). The timer's handler becomes one that serves every sequence
+    /// of the timer, each with its own kinds and buffer, and
+    /// `waitForFinish(of:)`; the timer's kinds become the union of what
+    /// they ask, plus STATE, to see the run end, and stay so after they end.
+    /// A handler set later with `setHandler(for:_:)` ends them all.
     ///
     ///     for await event in try engine.events(for: tea) {
     ///         print(event.kind, event.remaining ?? .zero)
@@ -43,10 +44,10 @@ extension TimerEngine {
     }
 
     /// Waits for the timer's FINISH and returns it: the end of the current
-    /// run, or of the next one if the timer is idle, suspended or cancelled
-    /// now; at once if it has finished already (a FINISH made from its
-    /// state, lateness zero). A calendar alarm's next ring. It shares the
-    /// timer's handler as `events(for:)` does.
+    /// run (a suspended timer's too), or of the next one if the timer is
+    /// idle or cancelled now; at once if it has finished already (a FINISH
+    /// made from its state, lateness zero). A calendar alarm's next ring.
+    /// It shares the timer's handler as `events(for:)` does.
     ///
     ///     do {
     ///         try await engine.waitForFinish(of: egg)
@@ -73,13 +74,12 @@ extension TimerEngine {
                 kind: .finish, state: .finished, timer: timer, elapsed: duration ?? .zero, remaining: .zero,
                 tick: 0, lateness: .zero)
         }
-        var waitingForRun = state != .running && state != .suspended
         for await event in events {
             if event.kind == .finish { return event }
-            if event.kind == .stateChange {
-                if event.state == .running { waitingForRun = false }
-                if event.state == .canceled && !waitingForRun { throw TimerWaitError.canceled }
-            }
+            // The run waited for was cancelled; or, waiting for a run, a
+            // cancel made before the state was read (its STATE ends the
+            // sequence either way).
+            if event.kind == .stateChange && event.state == .canceled { throw TimerWaitError.canceled }
         }
         try Task.checkCancellation()
         throw TimerWaitError.gone

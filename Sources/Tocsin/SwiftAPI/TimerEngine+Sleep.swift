@@ -2,7 +2,7 @@ extension TimerEngine {
     /// The engine every `BootClock`, `AwakeClock` and `WallClock` sleep of
     /// the process shares: made at the first sleep (again at the next if
     /// that failed), on its own thread, never closed.
-    static let clocks = SharedEngine { () throws(TocsinError) in try TimerEngine(delivery: .engineThread) }
+    package static let clocks = SharedEngine { () throws(TocsinError) in try TimerEngine(delivery: .engineThread) }
 
     /// Sleeps on the shared engine until `now` reads `deadline` (ns), on
     /// `clock`; at once if it has passed.

@@ -9,12 +9,19 @@
 /// Several sequences of one timer each get every event of their kinds.
 /// Events wait in the sequence's buffer until the iterating task takes
 /// them, as `buffering` says: ticks past its limit drop the oldest tick
-/// (the next one kept counts it in `missed`); FINISH and STATE events are
-/// never dropped. A task that stops iterating stops nothing in the engine;
-/// once the sequence and its iterator are gone, its buffer is let go.
+/// (the next one kept counts it in `missed`; dropping one costs O(buffer));
+/// FINISH and STATE events are never dropped. A task that stops iterating
+/// stops nothing in the engine; once the sequence and its iterator are
+/// gone, its buffer is let go (the timer's handler lets go of the empty
+/// subscription at the timer's next event).
+///
+/// A sequence ends with its run only while the timer's STATE events are
+/// on: `events(for:)` turns them on, and a later `setEventKinds` without
+/// `.stateChange` leaves its sequences open until the timer is freed.
 ///
 /// It is `Sendable`; iterate it once, from one task. Cancelling the
-/// iterating task ends the sequence (`next()` returns nil).
+/// iterating task ends the sequence: `next()` returns nil, and what was
+/// buffered is let go.
 public struct TimerEvents: AsyncSequence, Sendable {
     public typealias Element = TimerEvent
     public typealias Failure = Never
@@ -50,7 +57,8 @@ public struct TimerEvents: AsyncSequence, Sendable {
             await consumer.subscription.next()
         }
 
-        /// The next event, awaited on `actor`'s executor; nil at the end.
+        /// The next event, as `next()`; nil at the end. (The wait itself is
+        /// not on `actor`: it returns there.)
         public mutating func next(isolation actor: isolated (any Actor)?) async -> TimerEvent? {
             await consumer.subscription.next()
         }
@@ -72,6 +80,6 @@ final class EventConsumer: Sendable {
     }
 
     deinit {
-        subscription.end()
+        subscription.end(discarding: true)
     }
 }

@@ -83,8 +83,27 @@ import Tocsin
         await clock.waitForSleepers(2)
         let started = ContinuousClock.now
         #expect(try await clock.advance(by: .seconds(4)) == 3)
-        #expect(started.duration(to: .now) < .seconds(10))
+        let waited = started.duration(to: .now)
+        #expect(waited >= .milliseconds(50) && waited < .seconds(10))  // the patience, once
         try await ended.value
+        loop.cancel()
+    }
+
+    /// Two advances at once: one after the other, each step in order.
+    @Test func twoAdvancesAtOnceAreServedOneAfterTheOther() async throws {
+        let clock = ManualClock()
+        let ticks = Atomic(0)
+        let loop = Task {
+            while true {
+                try await clock.sleep(for: .seconds(1))
+                ticks.add(1, ordering: .relaxed)
+            }
+        }
+        await clock.waitForSleepers(1)
+        async let first = clock.advance(by: .seconds(3))
+        async let second = clock.advance(by: .seconds(3))
+        #expect(try await first + second == 6)
+        #expect(ticks.load(ordering: .relaxed) == 6)
         loop.cancel()
     }
 

@@ -90,8 +90,11 @@ import Tocsin
         let engine = try TimerEngine(delivery: .manualClock)
         defer { engine.close() }
         let slow = try engine.countdown(.seconds(3600))
+        try engine.setEventKinds([], for: slow)
         try engine.start(slow)
         let waiter = Task { try await engine.waitForFinish(of: slow) }
+        // Cancelled while it waits (it has subscribed once the kinds change).
+        while try engine.eventKinds(of: slow) != [.finish, .stateChange] { await Task.yield() }
         waiter.cancel()
         do {
             _ = try await waiter.value
@@ -114,12 +117,14 @@ import Tocsin
         defer { engine.close() }
         let tea = try engine.countdown(.seconds(3))
         try engine.setTickInterval(.seconds(1), for: tea)
-        let first = try engine.events(for: tea)
-        let second = try engine.events(for: tea)
-        let finishes = try engine.events(for: tea, kinds: .finish)
+        try engine.setEventKinds([], for: tea)
+        // The wait first: the sequences after it share its handler.
         let waiter = Task { try await engine.waitForFinish(of: tea) }
+        while try engine.eventKinds(of: tea) != [.finish, .stateChange] { await Task.yield() }
+        let first = try engine.events(for: tea, kinds: .all)
+        let second = try engine.events(for: tea, kinds: .all)
+        let finishes = try engine.events(for: tea, kinds: .finish)
         try engine.start(tea)
-        while try engine.state(of: tea) != .running { await Task.yield() }
         try engine.advance(by: .seconds(5))
         func kinds(_ events: TimerEvents) async -> [TimerEvent.Kind] {
             var kinds: [TimerEvent.Kind] = []
@@ -131,6 +136,25 @@ import Tocsin
         #expect(await kinds(second) == all)
         #expect(await kinds(finishes) == [.finish])
         #expect(try await waiter.value.kind == .finish)
+    }
+
+    /// Sequences made at once from many tasks share one handler: each gets
+    /// every event (none replaced another's handler).
+    @Test func sequencesMadeAtOnceAllGetEveryEvent() async throws {
+        let engine = try TimerEngine(delivery: .manualClock)
+        defer { engine.close() }
+        let tea = try engine.countdown(.seconds(2))
+        let sequences = try await withThrowingTaskGroup(of: TimerEvents.self) { group in
+            for _ in 0..<16 { group.addTask { try engine.events(for: tea) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try engine.start(tea)
+        try engine.advance(by: .seconds(3))
+        for events in sequences {
+            var kinds: [TimerEvent.Kind] = []
+            for await event in events { kinds.append(event.kind) }
+            #expect(kinds == [.stateChange, .finish, .stateChange])
+        }
     }
 
     /// The timer keeps the kinds it had; the sequence adds STATE (to see the

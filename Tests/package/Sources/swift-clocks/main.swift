@@ -25,13 +25,16 @@ func clockRead(by reading: () -> Void) -> Int32? {
     return clock
 }
 
-/// The clock ids of this process's timerfds armed for between 3,000 and
-/// 3,600 s from now (/proc/self/fdinfo), waiting up to 5 s for one.
-func timerfdsArmedForAnHour(by sleep: @escaping @Sendable () async throws -> Void) -> [Int32] {
-    let task = Task { try await sleep() }
+/// The clock ids of this process's timerfds armed for between `hours` and
+/// `hours` less 10 minutes from now (/proc/self/fdinfo) while `sleep`
+/// sleeps `hours`, waiting up to 5 s for one. (Each check sleeps for a
+/// different time: a cancelled sleep may leave its timer armed.)
+func timerfdsArmed(forHours hours: Int, by sleep: @escaping @Sendable (Duration) async throws -> Void) -> [Int32] {
+    let seconds = Double(hours * 3600)
+    let task = Task { try await sleep(.seconds(hours * 3600)) }
     defer { task.cancel() }
     for _ in 0..<500 {
-        let clocks = timerfds().filter { $0.secondsLeft > 3000 && $0.secondsLeft <= 3600 }.map(\.clock)
+        let clocks = timerfds().filter { $0.secondsLeft > seconds - 600 && $0.secondsLeft <= seconds }.map(\.clock)
         if !clocks.isEmpty { return clocks }
         usleep(10_000)  // not a Swift sleep: it would arm a timer of its own
     }
@@ -73,7 +76,7 @@ check(clockRead { _ = SuspendingClock().now } == CLOCK_MONOTONIC, "SuspendingClo
 check(clockRead { _ = BootClock().now } == CLOCK_BOOTTIME, "BootClock.now reads CLOCK_BOOTTIME")
 check(clockRead { _ = AwakeClock().now } == CLOCK_MONOTONIC, "AwakeClock.now reads CLOCK_MONOTONIC")
 check(clockRead { _ = WallClock().now } == CLOCK_REALTIME, "WallClock.now reads CLOCK_REALTIME")
-let continuous = timerfdsArmedForAnHour { try await Task.sleep(for: .seconds(3600), clock: .continuous) }
-check(continuous.contains(CLOCK_BOOTTIME), "an hour's ContinuousClock sleep arms a CLOCK_BOOTTIME timerfd (\(continuous))")
-let boot = timerfdsArmedForAnHour { try await Task.sleep(for: .seconds(3600), clock: .boot) }
-check(boot.contains(CLOCK_BOOTTIME), "an hour's BootClock sleep arms a CLOCK_BOOTTIME timerfd (\(boot))")
+let continuous = timerfdsArmed(forHours: 1) { try await Task.sleep(for: $0, clock: .continuous) }
+check(continuous == [CLOCK_BOOTTIME], "an hour's ContinuousClock sleep arms a CLOCK_BOOTTIME timerfd (\(continuous))")
+let boot = timerfdsArmed(forHours: 2) { try await Task.sleep(for: $0, clock: .boot) }
+check(boot == [CLOCK_BOOTTIME], "2 hours' BootClock sleep arms a CLOCK_BOOTTIME timerfd (\(boot))")

@@ -43,6 +43,8 @@ cd "$work/app"
 # A fresh resolution each time: the snapshot's commit is new.
 rm -f Package.resolved
 export TOCSIN_URL="file://$work/tocsin"
+TOCSIN_PROGRAMS=$(ls Sources | tr '\n' ' ')
+export TOCSIN_PROGRAMS
 env -u TOCSIN_STRICT swift package update >"$work/update.log" 2>&1 || { cat "$work/update.log"; exit 1; }
 if ! env -u TOCSIN_STRICT swift build -c release --build-tests >"$work/build.log" 2>&1; then
   grep -E "error" "$work/build.log" | head -20; echo "test-as-dependency: the build failed ($work/build.log)"; exit 1

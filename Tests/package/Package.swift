@@ -4,11 +4,13 @@
 // a snapshot of the working tree), with swift-async-algorithms beside it.
 // Each folder of Sources/ is a program; Tests/ReadmeTests holds the README's
 // test example. The README's Swift examples are copied in as readme-N.
-import Foundation
 import PackageDescription
 
 let tocsin = Context.environment["TOCSIN_URL"] ?? "https://github.com/tocsin-dev/tocsin"
-let programs = (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources")) ?? []
+// The programs: Sources/'s folders, as the test script lists them (through
+// the environment, so that SwiftPM evaluates the manifest again when one is
+// added: it keeps an evaluated manifest while its text and environment stay).
+let programs = (Context.environment["TOCSIN_PROGRAMS"] ?? "").split(separator: " ").map(String.init)
 // A program of Rejected/ that must not compile, when the test builds one.
 let rejected: [Target] = Context.environment["TOCSIN_REJECTED"].map { name in
     [.executableTarget(name: name, dependencies: [.product(name: "Tocsin", package: "tocsin")], path: "Rejected/\(name)")]

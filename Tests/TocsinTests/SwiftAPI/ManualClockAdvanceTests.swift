@@ -11,16 +11,11 @@ import Tocsin
     @Test func aOneSecondLoopTicksFiveTimesInFiveSeconds() async throws {
         for round in 0..<50 {
             let clock = ManualClock()
-            let ticks = Atomic(0)
-            let loop = Task {
-                while true {
-                    try await clock.sleep(for: .seconds(1))
-                    ticks.add(1, ordering: .relaxed)
-                }
-            }
+            let ticks = Ticks()
+            let loop = ticks.loop(on: clock)
             await clock.waitForSleepers(1)
             #expect(try await clock.advance(by: .seconds(5)) == 5)
-            #expect(ticks.load(ordering: .relaxed) == 5, "round \(round)")
+            #expect(ticks.count == 5, "round \(round)")
             #expect(clock.now.offset == .seconds(5))
             loop.cancel()
             _ = await loop.result
@@ -92,18 +87,13 @@ import Tocsin
     /// Two advances at once: one after the other, each step in order.
     @Test func twoAdvancesAtOnceAreServedOneAfterTheOther() async throws {
         let clock = ManualClock()
-        let ticks = Atomic(0)
-        let loop = Task {
-            while true {
-                try await clock.sleep(for: .seconds(1))
-                ticks.add(1, ordering: .relaxed)
-            }
-        }
+        let ticks = Ticks()
+        let loop = ticks.loop(on: clock)
         await clock.waitForSleepers(1)
         async let first = clock.advance(by: .seconds(3))
         async let second = clock.advance(by: .seconds(3))
         #expect(try await first + second == 6)
-        #expect(ticks.load(ordering: .relaxed) == 6)
+        #expect(ticks.count == 6)
         loop.cancel()
     }
 
@@ -112,5 +102,22 @@ import Tocsin
         await #expect(throws: TocsinError.invalidArgument) { try await clock.advance(by: .seconds(-1)) }
         await #expect(throws: TocsinError.invalidArgument) { try await clock.advance(by: .seconds(200 * 31_557_600)) }
         #expect(clock.now.offset == .zero)
+    }
+}
+
+/// A loop of 1 s sleeps and the count of its ticks.
+private final class Ticks: Sendable {
+    private let ticks = Atomic(0)
+
+    var count: Int { ticks.load(ordering: .relaxed) }
+
+    /// Starts the loop on `clock`: it sleeps a second, ticks, and again.
+    func loop(on clock: ManualClock) -> Task<Void, any Error> {
+        Task {
+            while true {
+                try await clock.sleep(for: .seconds(1))
+                ticks.add(1, ordering: .relaxed)
+            }
+        }
     }
 }

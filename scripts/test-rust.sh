@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Rust crates (bindings/rust: tocsin-sys, tocsin) against the freshly
 # built library (make test-rust; out/CONFIG/lib):
-#   cargo fmt --check, cargo clippy -D warnings, cargo test (unit,
+#   tocsin-sys against the contract's manifest (scripts/check-rust-contract.py:
+#   bindings/contract/abi.json), cargo fmt --check, cargo clippy -D warnings, cargo test (unit,
 #   integration and doc tests of both crates, every feature: notify, tokio),
 #   a build without features (std only), cargo doc with -D warnings,
 #   cargo package --list; valgrind memcheck of examples/drop_armed.rs
@@ -51,6 +52,7 @@ check() {  # check NAME COMMAND...: one check, its output kept in $work/NAME.log
 }
 
 check fmt cargo fmt --all --check -- --color never
+check contract python3 ../../scripts/check-rust-contract.py
 check clippy cargo clippy --offline --workspace --all-features --all-targets -- -D warnings
 check std-only cargo build --offline -p tocsin --no-default-features
 # The tests: count cargo's own "test result" lines.

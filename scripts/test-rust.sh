@@ -2,8 +2,10 @@
 # The Rust crates (bindings/rust: tocsin-sys, tocsin) against the freshly
 # built library (make test-rust; out/CONFIG/lib):
 #   tocsin-sys against the contract's manifest (scripts/check-rust-contract.py:
-#   bindings/contract/abi.json), cargo fmt --check, cargo clippy -D warnings, cargo test (unit,
-#   integration and doc tests of both crates, every feature: notify, tokio),
+#   bindings/contract/abi.json), cargo fmt --check, cargo clippy -D
+#   warnings, cargo test (unit, integration and doc tests of both crates,
+#   every feature: notify, tokio; tocsin/tests/scenarios.rs runs the
+#   contract's scenarios through the safe crate, one count per file),
 #   a build without features (std only), cargo doc with -D warnings,
 #   cargo package --list; valgrind memcheck of examples/drop_armed.rs
 #   (engines dropped with armed timers and closures: no leak of the
@@ -62,7 +64,7 @@ read -r tests_passed tests_failed < <(awk '/^test result:/ { p += $4; f += $6 } 
 passed=$((passed + tests_passed)); failed=$((failed + tests_failed))
 if [ "$status" -ne 0 ]; then
   [ "$tests_failed" -gt 0 ] || failed=$((failed + 1))  # it did not build
-  grep -E "^(error|test .* FAILED|---- )" -A12 "$work/test.log" | tail -60
+  grep -E "^(error|test .* FAILED|---- |FAIL )" -A12 "$work/test.log" | tail -60
 fi
 echo "test-rust: cargo test: $tests_passed passed, $tests_failed failed (unit, integration and doc tests)"
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --offline --workspace --all-features --no-deps

@@ -17,8 +17,10 @@
 #   test-examples      the C examples and the README's example through pkg-config
 #   test-python        mypy --strict and the binding's tests (its prototypes against
 #                      bindings/contract/abi.json, the contract's scenarios)
-#   test-rust          the Rust crates: fmt, clippy, cargo test (tokio from Debian), rustdoc,
-#                      valgrind memcheck, ThreadSanitizer (nightly, on the TSan-built library)
+#   test-rust          the Rust crates: tocsin-sys against bindings/contract/abi.json, fmt,
+#                      clippy, cargo test (tokio from Debian; the contract's scenarios through
+#                      the safe crate), rustdoc, valgrind memcheck, ThreadSanitizer (nightly,
+#                      on the TSan-built library)
 #   test-cli           the command under a pseudo-terminal and in scripts
 #   test-service       the timer service on private buses (no desktop), the
 #                      command as its client, full and read-only disks, the

@@ -82,7 +82,8 @@ check package bash -c 'cargo package --list --offline --allow-dirty -p tocsin > 
 if [ -x /usr/bin/rustc ] && [ -x /usr/bin/cargo ] && /usr/bin/rustc --version | grep -q '^rustc 1\.63\.'; then
   mkdir -p "$work/msrv" && cp -r Cargo.toml tocsin tocsin-sys "$work/msrv/"
   if [ "${TOCSIN_RUST_MSRV_ALL:-0}" = 1 ]; then
-    check msrv-1.63 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc /usr/bin/cargo test --offline --all-features \
+    check msrv-1.63 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc TOCSIN_SCENARIOS="$PWD/../contract/scenarios" \
+      /usr/bin/cargo test --offline --all-features \
       --manifest-path "$work/msrv/Cargo.toml" --target-dir target/msrv
   else
     check msrv-1.63 env RUSTC=/usr/bin/rustc /usr/bin/cargo build --offline -p tocsin --features notify \

@@ -15,7 +15,8 @@
 //! file counts on its own: it prints `ok FILE` or `FAIL message` per file
 //! and libtest's summary line, which scripts/test-rust.sh adds up. Words
 //! after `--` pick files by part of their name (`cargo test --test
-//! scenarios -- 13-save`).
+//! scenarios -- 13-save`); `TOCSIN_SCENARIOS=FOLDER` runs another folder's
+//! files.
 
 #[path = "scenario/expect.rs"]
 mod expect;
@@ -242,8 +243,23 @@ fn broken_files_fail_with_their_line(folder: &Path) -> Result<(), String> {
 }
 
 fn main() {
-    let filters: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with('-')).collect();
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/scenarios");
+    // libtest's options are taken and ignored, with the value of those that have one.
+    let (mut filters, mut args) = (Vec::new(), std::env::args().skip(1));
+    let mut list = false;
+    while let Some(arg) = args.next() {
+        if ["--test-threads", "--skip", "--format", "--color", "--logfile", "-Z"].contains(&arg.as_str()) {
+            args.next();
+        } else if arg == "--list" {
+            list = true;
+        } else if !arg.starts_with('-') {
+            filters.push(arg);
+        }
+    }
+    // TOCSIN_SCENARIOS: another folder (test-rust.sh's copy for Rust 1.63 has no ../../contract).
+    let folder = match std::env::var_os("TOCSIN_SCENARIOS") {
+        Some(folder) => PathBuf::from(folder),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/scenarios"),
+    };
     let mut paths: Vec<PathBuf> = match std::fs::read_dir(&folder) {
         Ok(entries) => entries
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -256,6 +272,12 @@ fn main() {
         }
     };
     paths.sort(); // the byte order of the names
+    if list {
+        for path in &paths {
+            println!("{}: test", path.file_name().unwrap_or_default().to_string_lossy());
+        }
+        return;
+    }
     let mut outcomes = Vec::new(); // per file: Ok, or its failure
     let mut filtered = 0;
     for (index, path) in paths.iter().enumerate() {

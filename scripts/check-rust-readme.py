@@ -32,17 +32,17 @@ try:
         f.write('[package]\nname = "tea"\nversion = "0.1.0"\nedition = "2021"\n\n' + toml)
     with open(os.path.join(project, "src/main.rs"), "w") as f:
         f.write(rust[0])
-    environment = {**os.environ, "TOCSIN": os.environ.get("TOCSIN_OUT_ROOT", root)}
-    for line in shell.splitlines():
-        command = line.split("  #")[0].strip()
-        result = subprocess.run(["bash", "-c", command], cwd=project, env=environment, capture_output=True, text=True,
-                                timeout=300)
-        if result.returncode != 0:
-            failures.append(f"{command}: exit {result.returncode}: {result.stderr[-2000:]}")
-            break
-    else:
-        if "Tea is ready" not in result.stdout:
-            failures.append(f"the program printed {result.stdout!r}, not 'Tea is ready'")
+    # The block as one shell session, in an environment without what the
+    # test run sets for its own cargo (a reader has none of it).
+    environment = {name: value for name, value in os.environ.items()
+                   if name not in ("PKG_CONFIG_PATH", "TOCSIN_LIB_DIR", "LD_LIBRARY_PATH", "RUSTFLAGS")}
+    environment["TOCSIN"] = os.environ.get("TOCSIN_OUT_ROOT", root)
+    result = subprocess.run(["bash", "-ec", shell], cwd=project, env=environment, capture_output=True, text=True,
+                            timeout=300)
+    if result.returncode != 0:
+        failures.append(f"the README's sh block: exit {result.returncode}: {result.stderr[-2000:]}")
+    elif "Tea is ready" not in result.stdout:
+        failures.append(f"the program printed {result.stdout!r}, not 'Tea is ready'")
 finally:
     shutil.rmtree(work)
 for failure in failures:

@@ -433,7 +433,8 @@ impl Timer {
     }
 
     /// The wall-clock time before which a calendar alarm's rings are
-    /// skipped, or `None` if none are.
+    /// skipped (after `skip(n)`: the first ring not skipped), or `None` if
+    /// none are; a skip whose time has passed is none.
     pub fn skipped_until(&self) -> Result<Option<f64>> {
         let mut out = 0.0;
         // SAFETY: as in start; out a valid out-pointer.

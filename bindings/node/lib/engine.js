@@ -1,0 +1,213 @@
+'use strict';
+// Engine: owns a C engine. On a real clock it is a POLLED engine whose fd
+// is watched on Node's own loop (no thread of its own), holding the loop
+// only while a timer is armed; with { manualClock: true } time moves only
+// by advance(), for tests. Engine-wide times are in milliseconds, as
+// Node's own clocks and its test runner's mock timers count them.
+const raw = require('./native.js');
+const { explain, canceled } = require('./errors.js');
+const { Timer, MADE_BY_ENGINE } = require('./timer.js');
+const { CLOCKS, TICK_POLICIES, choice, number, unixSeconds, dateOf, typeError, describe } = require('./values.js');
+
+const OPTIONS = new Set(['label', 'tick', 'tickPolicy', 'clock', 'leeway', 'wake', 'signal']);
+const RAW = new WeakMap(); // Engine -> its External, for the scenario runner
+
+class Engine {
+  #raw;
+  #timers = new Map(); // handle -> Timer: where events go
+  #holds = 0; // armed timers that keep Node's loop alive
+  #closed = false;
+  #owner;
+
+  /** new Engine() on the real clocks; new Engine({ manualClock: true }) for tests. */
+  constructor(options = {}) {
+    if (options === null || typeof options !== 'object') throw typeError(`new Engine() options must be an object, got ${describe(options)}`);
+    const manual = options.manualClock ?? false;
+    if (typeof manual !== 'boolean') throw typeError(`options.manualClock must be a boolean, got ${describe(manual)}`);
+    this.manualClock = manual;
+    const timers = this.#timers;
+    this.#raw = raw.engineNew(manual, (handle, ...event) => timers.get(handle)?._deliver(...event));
+    RAW.set(this, this.#raw);
+    this.#owner = {
+      raw: this.#raw,
+      engine: this,
+      manual,
+      hold: (delta) => this.#hold(delta),
+      forget: (timer) => this.#timers.delete(timer.handle),
+    };
+  }
+
+  /** A countdown of `seconds` (0 < seconds <= 100 years), idle until started. */
+  countdown(seconds, options) {
+    const value = number(seconds, 'engine.countdown() seconds');
+    return this.#make('countdown', () => raw.countdown(this.#raw, value, 8), options, {
+      what: 'engine.countdown()', value: seconds, rule: 'seconds must be above 0 and at most 3155760000 (100 years)',
+    });
+  }
+
+  /** A stopwatch: counts up, never finishes. */
+  stopwatch(options) {
+    return this.#make('stopwatch', () => raw.stopwatch(this.#raw, 8), options, { what: 'engine.stopwatch()' });
+  }
+
+  /** An alarm at a wall-clock time (a Date or epoch ms) that follows changes of the clock. */
+  alarm(when, options) {
+    const seconds = unixSeconds(when, 'engine.alarm() when');
+    return this.#make('alarm', () => raw.alarm(this.#raw, seconds, 8), options, {
+      what: 'engine.alarm()', value: when, rule: 'the time must be from 1970 to 2070',
+    });
+  }
+
+  /** A calendar alarm on a systemd.time(7) spec ('Mon..Fri 07:00 Europe/Berlin'). */
+  calendar(spec, options) {
+    if (typeof spec !== 'string') throw typeError(`engine.calendar() spec must be a string, got ${describe(spec)}`);
+    return this.#make('calendar', () => raw.calendar(this.#raw, spec, 8), options, {
+      what: 'engine.calendar()', value: spec, rule: () => calendarReason(spec),
+    });
+  }
+
+  #make(kind, make, options = {}, context) {
+    if (options === null || typeof options !== 'object') throw typeError(`${context.what} options must be an object, got ${describe(options)}`);
+    for (const key of Object.keys(options)) {
+      if (!OPTIONS.has(key)) throw typeError(`${context.what}: unknown option '${key}' (known: ${[...OPTIONS].join(', ')})`);
+    }
+    let handle;
+    try {
+      handle = make();
+    } catch (error) {
+      throw explain(error, context.what, context);
+    }
+    return this.#adopt(handle, kind, options);
+  }
+
+  #adopt(handle, kind, options = {}) {
+    const timer = new Timer(MADE_BY_ENGINE, this.#owner, handle, kind);
+    this.#timers.set(handle, timer);
+    try {
+      if (options.label !== undefined) timer.label = options.label;
+      if (options.tick !== undefined) timer.tick = options.tick;
+      if (options.tickPolicy !== undefined) timer.tickPolicy = options.tickPolicy;
+      if (options.clock !== undefined) timer.clock = options.clock;
+      if (options.leeway !== undefined) timer.leeway = options.leeway;
+      if (options.wake !== undefined) timer.wake = options.wake;
+      timer._abortWith(options.signal);
+    } catch (error) {
+      timer.free();
+      throw error;
+    }
+    return timer;
+  }
+
+  /** Every timer of the engine, in creation order. */
+  timers() {
+    return this.#try('engine.timers()', () => raw.timers(this.#raw)).map((handle) => this.#timers.get(handle)).filter(Boolean);
+  }
+
+  /** Manual clock: moves time on by `ms` milliseconds, delivering what falls
+      due on the way (listeners run inside; the first that throws is thrown
+      here afterwards). Returns how many events were delivered. */
+  advance(ms) {
+    const value = number(ms, 'engine.advance() ms');
+    return this.#try('engine.advance()', () => raw.advance(this.#raw, value / 1000), {
+      value: ms, rule: 'ms must be from 0 to 100 years, on a manual-clock engine',
+    });
+  }
+
+  /** Manual clock: the machine sleeps for `ms`; 'awake' timers stand still. */
+  simulateSuspend(ms) {
+    const value = number(ms, 'engine.simulateSuspend() ms');
+    return this.#try('engine.simulateSuspend()', () => raw.simulateSuspend(this.#raw, value / 1000), {
+      value: ms, rule: 'ms must be from 0 to 100 years, on a manual-clock engine',
+    });
+  }
+
+  /** Manual clock: sets the simulated wall clock (a Date or epoch ms). */
+  setWallClock(when) {
+    const seconds = unixSeconds(when, 'engine.setWallClock() when');
+    return this.#try('engine.setWallClock()', () => raw.setWallClock(this.#raw, seconds), {
+      value: when, rule: 'the time must be from 1970 to 2070',
+    });
+  }
+
+  /** The engine's clock in milliseconds: CLOCK_BOOTTIME (counts suspends),
+      or the manual clock from 0. */
+  get now() { return this.#try('engine.now', () => raw.now(this.#raw)) * 1000; }
+
+  /** The wall clock alarms follow (the simulated one on a manual clock). */
+  get wallClock() { return dateOf(this.#try('engine.wallClock', () => raw.wallClock(this.#raw))); }
+
+  /** Writes every timer to a file, atomically. */
+  save(path) {
+    if (typeof path !== 'string') throw typeError(`engine.save() path must be a string, got ${describe(path)}`);
+    this.#try('engine.save()', () => raw.save(this.#raw, path), { value: path });
+  }
+
+  /** Adds the timers saved in a file; returns them, in the file's order. */
+  load(path) {
+    if (typeof path !== 'string') throw typeError(`engine.load() path must be a string, got ${describe(path)}`);
+    const handles = this.#try('engine.load()', () => raw.load(this.#raw, path), { value: path });
+    return handles.map((handle) => {
+      const timer = this.#adopt(handle, kindOf(this.#raw, handle));
+      raw.setEvents(this.#raw, handle, 8); // the addon set every kind for a held FINISH
+      timer._armIfRunning();
+      return timer;
+    });
+  }
+
+  get closed() { return this.#closed; }
+
+  /** Frees every timer and the engine; later calls throw TOCSIN_ECLOSED.
+      Closing twice is allowed. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    raw.engineClose(this.#raw);
+    for (const timer of [...this.#timers.values()]) timer._gone(canceled('closed with its engine'));
+  }
+
+  #hold(delta) {
+    const before = this.#holds;
+    this.#holds += delta;
+    if (!this.manualClock && !this.#closed && (before === 0) !== (this.#holds === 0)) raw.engineRef(this.#raw, this.#holds > 0);
+  }
+
+  #try(what, call, context) {
+    try {
+      return call();
+    } catch (error) {
+      throw explain(error, what, context);
+    }
+  }
+}
+
+function kindOf(engine, handle) {
+  if (raw.duration(engine, handle) < 0) return 'stopwatch';
+  try {
+    raw.calendarSpec(engine, handle);
+    return 'calendar';
+  } catch {
+    try {
+      raw.alarmTime(engine, handle);
+      return 'alarm';
+    } catch {
+      return 'countdown';
+    }
+  }
+}
+
+/** Why the engine refuses a calendar spec, in its own words. */
+function calendarReason(spec) {
+  try {
+    raw.calendarCheck(spec);
+    return 'the spec has no occurrence within 100 years';
+  } catch (error) {
+    return error.message;
+  }
+}
+
+/** The engine's External, for the contract's scenario runner (test/). */
+function rawEngine(engine) {
+  return RAW.get(engine);
+}
+
+module.exports = { Engine, rawEngine, CLOCKS, TICK_POLICIES };

@@ -1,0 +1,306 @@
+'use strict';
+// Timer: a countdown, stopwatch, alarm or calendar alarm of an Engine.
+// Durations are in seconds (as the engine counts them), times of day are
+// Dates. Each method is one native call or two; a failed call throws the
+// engine's Error, reworded by errors.js, and changes nothing.
+const raw = require('./native.js');
+const { explain, canceled } = require('./errors.js');
+const { Listeners } = require('./listeners.js');
+const {
+  STATES, KINDS, CLOCKS, TICK_POLICIES, RUNNING, EVENTS, unixSeconds, dateOf, choice, number, typeError,
+} = require('./values.js');
+
+const MADE_BY_ENGINE = Symbol('made by its engine');
+const FINISH = 3;
+
+class Timer {
+  #owner; // the Engine's side: raw (its External), hold(delta), forget(timer), manual
+  #listeners = new Listeners();
+  #events = EVENTS.finish; // the bits the engine has for it
+  #armed = false; // running or about to be: something may still fire
+  #refed = true;
+  #holding = false; // counted in the engine's hold on Node's loop
+  #tick = 0;
+  #tickPolicy = 'every';
+  #finish = null; // { promise, resolve, reject } of `finished`
+  #lastFinish = null;
+  #freed = false;
+  #signal = null;
+  #onAbort = null;
+
+  constructor(token, owner, handle, kind) {
+    if (token !== MADE_BY_ENGINE) throw typeError('a Timer is made by its engine: engine.countdown(), stopwatch(), alarm() or calendar()');
+    this.#owner = owner;
+    /** The C handle (a BigInt), unique within the engine, never reused. */
+    this.handle = handle;
+    /** 'countdown', 'stopwatch', 'alarm' or 'calendar'. */
+    this.kind = kind;
+  }
+
+  get engine() { return this.#owner.engine; }
+
+  #call(fn, what, context, ...args) {
+    try {
+      return fn(this.#owner.raw, this.handle, ...args);
+    } catch (error) {
+      throw explain(error, what, { state: () => this.state, ...context });
+    }
+  }
+
+  start() {
+    this.#signal?.throwIfAborted();
+    this.#call(raw.start, 'timer.start()');
+    this.#arm(true);
+    return this;
+  }
+
+  suspend() {
+    this.#call(raw.suspend, 'timer.suspend()');
+    this.#arm(false);
+    return this;
+  }
+
+  resume() {
+    this.#call(raw.resume, 'timer.resume()');
+    this.#arm(true);
+    return this;
+  }
+
+  cancel() {
+    this.#call(raw.cancel, 'timer.cancel()');
+    this.#arm(false);
+    this.#settle(null, canceled('cancelled'));
+    return this;
+  }
+
+  /** Starts again from the full duration, cancelling a run under way
+      (`finished` then waits for the new run). */
+  restart() {
+    const state = this.state;
+    if (state === 'running' || state === 'suspended') this.#call(raw.cancel, 'timer.restart()');
+    return this.start();
+  }
+
+  /** Adds seconds to a countdown's run (negative: shortens it). */
+  adjust(seconds) {
+    this.#call(raw.adjust, 'timer.adjust()', {
+      value: seconds, rule: 'the new duration must stay above 0 and the time run, within 100 years',
+    }, number(seconds, 'timer.adjust() seconds'));
+    if (this.state === 'running') this.#arm(true); // a finished countdown runs again
+    return this;
+  }
+
+  /** A calendar alarm: skips its next `count` rings (0: undoes a skip). */
+  skip(count = 1) {
+    if (!Number.isInteger(count) || count < 0 || count > 100000) {
+      throw typeError(`timer.skip() count must be an integer from 0 to 100000, got ${String(count)}`);
+    }
+    this.#call(raw.skip, 'timer.skip()', { value: count, rule: 'only a calendar alarm skips rings' }, count);
+    return this;
+  }
+
+  /** A calendar alarm: skips every ring before `when` (a Date or epoch ms). */
+  skipUntil(when) {
+    this.#call(raw.skipUntil, 'timer.skipUntil()', {
+      value: when, rule: 'a calendar alarm skips until a time after now, within 100 years',
+    }, unixSeconds(when, 'timer.skipUntil() when'));
+    return this;
+  }
+
+  /** Records a lap; returns its length in seconds. */
+  lap() {
+    return this.#call(raw.lap, 'timer.lap()');
+  }
+
+  /** Frees the timer now; any later call on it throws TOCSIN_ENOENT. */
+  free() {
+    this.#call(raw.free, 'timer.free()');
+    this._gone(canceled('freed'));
+  }
+
+  /** Keeps Node running until the timer is done (the default), as
+      setTimeout's timers do; unref() lets Node exit before. */
+  ref() { this.#refed = true; this.#update(); return this; }
+
+  unref() { this.#refed = false; this.#update(); return this; }
+
+  hasRef() { return this.#refed; }
+
+  get state() { return STATES[this.#call(raw.state, 'timer.state')]; }
+
+  get elapsed() { return this.#call(raw.elapsed, 'timer.elapsed'); }
+
+  /** Seconds left (null for a stopwatch). */
+  get remaining() { return orNull(this.#call(raw.remaining, 'timer.remaining')); }
+
+  /** The run's duration in seconds (null for a stopwatch). */
+  get duration() { return orNull(this.#call(raw.duration, 'timer.duration')); }
+
+  get laps() { return this.#call(raw.laps, 'timer.laps'); }
+
+  get label() { return this.#call(raw.label, 'timer.label'); }
+
+  set label(text) {
+    if (typeof text !== 'string') throw typeError(`timer.label must be a string, got ${typeof text}`);
+    this.#call(raw.setLabel, 'timer.label', {
+      value: text, rule: 'a label is at most 4096 bytes of UTF-8',
+    }, text);
+  }
+
+  /** The tick interval in seconds (0: no ticks). */
+  get tick() { return this.#tick; }
+
+  set tick(seconds) {
+    this.#call(raw.setTick, 'timer.tick', {
+      value: seconds, rule: 'a tick interval is 0 (none) or above, at most 100 years',
+    }, number(seconds, 'timer.tick'));
+    this.#tick = seconds;
+    this.#update();
+  }
+
+  get tickPolicy() { return this.#tickPolicy; }
+
+  set tickPolicy(policy) {
+    this.#call(raw.setTickPolicy, 'timer.tickPolicy', {}, choice(TICK_POLICIES, policy, 'timer.tickPolicy'));
+    this.#tickPolicy = policy;
+  }
+
+  get leeway() { return this.#call(raw.leeway, 'timer.leeway'); }
+
+  set leeway(seconds) {
+    this.#call(raw.setLeeway, 'timer.leeway', {
+      value: seconds, rule: 'a leeway is from 0 to 86400 seconds',
+    }, number(seconds, 'timer.leeway'));
+  }
+
+  /** 'boot' (counts a suspend) or 'awake' (stands still through one). */
+  get clock() { return CLOCKS[this.#call(raw.clock, 'timer.clock')]; }
+
+  set clock(clock) {
+    this.#call(raw.setClock, 'timer.clock', {
+      value: clock, rule: "an alarm's clock is the wall clock: it cannot be 'awake'",
+    }, choice(CLOCKS, clock, 'timer.clock'));
+  }
+
+  get wake() { return this.#call(raw.wake, 'timer.wake') === 1; }
+
+  set wake(wake) {
+    if (typeof wake !== 'boolean') throw typeError(`timer.wake must be a boolean, got ${typeof wake}`);
+    this.#call(raw.setWake, 'timer.wake', {
+      rule: "a stopwatch or an 'awake' timer cannot wake the machine",
+    }, wake ? 1 : 0);
+  }
+
+  /** An alarm's or calendar alarm's coming time (null for other kinds). */
+  get alarmTime() {
+    return this.kind === 'alarm' || this.kind === 'calendar' ? dateOf(this.#call(raw.alarmTime, 'timer.alarmTime')) : null;
+  }
+
+  /** A calendar alarm's spec, normalized (null for other kinds). */
+  get calendar() { return this.kind === 'calendar' ? this.#call(raw.calendarSpec, 'timer.calendar') : null; }
+
+  /** The time before which a calendar alarm's rings are skipped, or null. */
+  get skippedUntil() {
+    const until = this.#call(raw.skippedUntil, 'timer.skippedUntil');
+    return until === null ? null : dateOf(until);
+  }
+
+  /** Resolves with the FINISH event of the run (a calendar alarm: its next
+      ring); rejects with code TOCSIN_CANCELED when the run is cancelled or
+      the timer freed first, or with the signal's reason when aborted. */
+  get finished() {
+    if (this.#finish === null) {
+      if (this.#lastFinish !== null && !this.#armed && this.state === 'finished') return Promise.resolve(this.#lastFinish);
+      let resolve;
+      let reject;
+      const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+      this.#finish = { promise, resolve, reject };
+    }
+    return this.#finish.promise;
+  }
+
+  on(type, fn) { this.#listeners.add(type, fn, false); this.#want(); return this; }
+
+  once(type, fn) { this.#listeners.add(type, fn, true); this.#want(); return this; }
+
+  off(type, fn) { this.#listeners.remove(type, fn); this.#want(); return this; }
+
+  /** Every event from now on, for `for await`: ends after the run's last
+      event (state 'finished' or 'canceled') or when the timer is freed. */
+  events() { return this.#listeners.iterator(() => this.#want()); }
+
+  #want() {
+    const bits = this.#listeners.wanted();
+    if (bits === this.#events || this.#freed) return;
+    this.#call(raw.setEvents, 'timer.on()', {}, bits);
+    this.#events = bits;
+  }
+
+  #arm(armed) {
+    this.#armed = armed;
+    this.#update();
+  }
+
+  #update() {
+    const holds = this.#armed && this.#refed && !this.#freed && (this.kind !== 'stopwatch' || this.#tick > 0);
+    if (holds === this.#holding) return;
+    this.#holding = holds;
+    this.#owner.hold(holds ? 1 : -1);
+  }
+
+  #settle(event, error) {
+    const finish = this.#finish;
+    if (finish === null) return;
+    this.#finish = null;
+    if (error) finish.reject(error);
+    else finish.resolve(event);
+  }
+
+  // The engine's side (not for users): an event, the end of the timer, an
+  // abort signal, the state of a restored timer.
+  _deliver(kind, state, elapsed, remaining, tick, lateness, missed) {
+    const event = {
+      type: KINDS[kind], state: STATES[state], elapsed, remaining: orNull(remaining), tick, lateness, missed, timer: this,
+    };
+    if (kind === FINISH) {
+      this.#lastFinish = event;
+      if (state !== RUNNING) this.#arm(false);
+      this.#settle(event, null);
+    }
+    this.#listeners.emit(event, this);
+  }
+
+  _gone(reason) {
+    if (this.#freed) return;
+    this.#arm(false);
+    this.#freed = true;
+    this.#update();
+    this.#owner.forget(this);
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#settle(null, reason);
+    this.#listeners.endAll();
+  }
+
+  _armIfRunning() {
+    if (raw.state(this.#owner.raw, this.handle) === RUNNING) this.#arm(true);
+  }
+
+  _abortWith(signal) {
+    if (signal === undefined) return;
+    if (!(signal instanceof AbortSignal)) throw typeError('options.signal must be an AbortSignal');
+    this.#signal = signal;
+    this.#onAbort = () => {
+      const state = raw.state(this.#owner.raw, this.handle);
+      if (state === RUNNING || state === 2) raw.cancel(this.#owner.raw, this.handle);
+      this.#arm(false);
+      this.#settle(null, signal.reason);
+    };
+    signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+}
+
+function orNull(seconds) {
+  return seconds < 0 ? null : seconds;
+}
+
+module.exports = { Timer, MADE_BY_ENGINE };

@@ -42,7 +42,7 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 PYTHON ?= python3
 VENV := out/venv
 
-.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-cli test-service test-desktop \
+.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-node test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -139,11 +139,11 @@ man: command
 	"$$(swift build -c $(CONFIG) --show-bin-path)/generate-manual" $(OUT)/bin/tocsin --output-directory $(OUT)/man
 	scripts/fix-manual.sh $(OUT)/man/tocsin.1
 
-check: test-swift test-c test-abi test-python test-rust test-cli test-service
+check: test-swift test-c test-abi test-python test-rust test-node test-cli test-service
 	@echo "make check: all steps passed"
 
 # Every test step, in order (scripts/test.sh runs and times them one by one).
-TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-cli test-service test-desktop test-python-install test-debian
+TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-node test-cli test-service test-desktop test-python-install test-debian
 test: $(TEST_STEPS)
 	@echo "make test: all steps passed"
 
@@ -423,6 +423,25 @@ test-python: lib $(VENV)/.installed
 # instrumented-libs has built its libtocsin (scripts/test-rust.sh).
 test-rust: lib
 	scripts/test-rust.sh $(OUT)/lib
+# The Node.js addon (bindings/node) as node-gyp builds it (the flags of
+# /usr/include/node/common.gypi for an addon), warnings as errors against
+# the real header, so the compiler checks the type of every C call.
+NODE_ADDON := $(OUT)/node/tocsin.node
+NODE_CFLAGS := -std=gnu11 -fPIC -pthread -Wall -Wextra -Wno-unused-parameter -Werror -O2 -fno-omit-frame-pointer \
+  -D_LARGEFILE_SOURCE -D_FILE_OFFSET_BITS=64 -DBUILDING_NODE_EXTENSION -DNODE_GYP_MODULE_NAME=tocsin -DNAPI_VERSION=8
+$(NODE_ADDON): $(wildcard bindings/node/src/*.c bindings/node/src/*.h) include/tocsin.h $(LIBTOCSIN)
+	@mkdir -p $(@D)
+	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude bindings/node/src/*.c -shared -L$(OUT)/lib -ltocsin -o $@
+
+# node --test on bindings/node/test (the contract's scenarios, the real
+# loop, workers, misuse, the README's examples); the TAP copy gives the
+# closing line scripts/test.sh totals.
+test-node: lib $(NODE_ADDON)
+	cd bindings/node && TOCSIN_NODE_ADDON=$(abspath $(NODE_ADDON)) LD_LIBRARY_PATH=$(abspath $(OUT))/lib \
+	  node --test --test-reporter=spec --test-reporter-destination=stdout \
+	  --test-reporter=tap --test-reporter-destination=$(abspath $(OUT))/node/tap.txt test/*.test.js; \
+	status=$$?; awk '/^# pass /{p=$$3} /^# fail /{f=$$3} END{printf "node: %d passed, %d failed\n", p, f}' $(abspath $(OUT))/node/tap.txt; \
+	exit $$status
 
 $(VENV)/.installed: Tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)

@@ -21,6 +21,9 @@
 #                      clippy, cargo test (tokio from Debian; the contract's scenarios through
 #                      the safe crate), rustdoc, valgrind memcheck, ThreadSanitizer (nightly,
 #                      on the TSan-built library)
+#   test-node          the Node.js addon built with -Werror against the header, its C
+#                      calls against bindings/contract/abi.json, the contract's
+#                      scenarios, the real loop, workers, misuse (node --test)
 #   test-cli           the command under a pseudo-terminal and in scripts
 #   test-service       the timer service on private buses (no desktop), the
 #                      command as its client, full and read-only disks, the

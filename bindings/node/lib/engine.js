@@ -154,6 +154,12 @@ class Engine {
     });
   }
 
+  /** Whether timers with `wake: true` can wake a suspended machine here
+      (CAP_WAKE_ALARM and a wake-capable clock); wakeReason says why not. */
+  get canWake() { return this.#try('engine.canWake', () => raw.canWake(this.#raw)) === 1; }
+
+  get wakeReason() { return this.#try('engine.wakeReason', () => raw.wakeReason(this.#raw)); }
+
   get closed() { return this.#closed; }
 
   /** Frees every timer and the engine; later calls throw TOCSIN_ECLOSED.

@@ -162,7 +162,38 @@ static napi_value engine_load(napi_env env, napi_callback_info info) {
     return list;
 }
 
+/* Whether this engine can arm timers that wake a suspended machine: 1 or
+   0 (CAP_WAKE_ALARM, a wake-capable clock). */
+static napi_value engine_can_wake(napi_env env, napi_callback_info info) {
+    napi_value argv[1];
+    host *h;
+    if (!begin(env, info, 1, argv, &h))
+        return NULL;
+    int can = tocsin_engine_can_wake(h->engine);
+    return can < 0 ? throw_status(env, can, "engine.canWake") : make_int(env, can);
+}
+
+/* Why it cannot ("" when it can). */
+static napi_value engine_wake_reason(napi_env env, napi_callback_info info) {
+    napi_value argv[1];
+    host *h;
+    if (!begin(env, info, 1, argv, &h))
+        return NULL;
+    int length = tocsin_engine_wake_reason(h->engine, NULL, 0);
+    if (length < 0)
+        return throw_status(env, length, "engine.wakeReason");
+    char *text = malloc((size_t)length + 1);
+    if (text == NULL)
+        return throw_status(env, TOCSIN_ENOMEM, "engine.wakeReason");
+    tocsin_engine_wake_reason(h->engine, text, (size_t)length + 1);
+    napi_value value = make_string(env, text);
+    free(text);
+    return value;
+}
+
 const native engine_natives[] = {
+    {"canWake", engine_can_wake},
+    {"wakeReason", engine_wake_reason},
     {"engineNew", engine_new},
     {"engineClose", engine_close},
     {"engineRef", engine_ref},

@@ -1,0 +1,113 @@
+'use strict';
+// The addon on Node's real loop: timing, the loop's hold, workers, exit.
+// Timing bounds are one-sided where they can be (never early is exact);
+// the late bound is 50 ms, 100 times the median lateness bench/node
+// measures on this loop (about 0.1 ms), so only a machine that does not
+// schedule the process for 50 ms fails it.
+const test = require('node:test');
+const assert = require('node:assert');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { Worker } = require('node:worker_threads');
+const { Engine } = require('..');
+
+const ROOT = path.join(__dirname, '..');
+
+test('a 200 ms countdown resolves never early and within 50 ms of its due time', async () => {
+  const engine = new Engine();
+  const before = performance.now();
+  const timer = engine.countdown(0.2).start();
+  const event = await timer.finished;
+  const took = performance.now() - before;
+  engine.close();
+  assert.ok(event.lateness >= 0 && event.lateness <= 0.05, `lateness ${event.lateness} s`);
+  assert.ok(took >= 199.9, `resolved after ${took} ms`);
+  assert.ok(took <= 250, `resolved after ${took} ms`);
+});
+
+/** Runs a script in a new node; resolves with its output, exit code and
+    the time from its first output line (or its start) to its exit. */
+function node(args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: process.env, ...options });
+    let out = '';
+    let err = '';
+    let firstLine = null;
+    const began = performance.now();
+    child.stdout.on('data', (data) => {
+      out += data;
+      if (firstLine === null && out.includes('\n')) firstLine = performance.now();
+    });
+    child.stderr.on('data', (data) => { err += data; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const end = performance.now();
+      resolve({ code, signal, out, err, total: end - began, afterFirstLine: end - (firstLine ?? began) });
+    });
+  });
+}
+
+test('node -e with a finished timer exits within a second (no handle left)', async () => {
+  const script = "const { Engine } = require('.'); const e = new Engine();" +
+    "e.countdown(0.1).start().finished.then((ev) => console.log('finished', ev.type));";
+  const run = await node(['-e', script]);
+  assert.strictEqual(run.code, 0, run.err);
+  assert.strictEqual(run.out, 'finished finish\n');
+  assert.ok(run.afterFirstLine < 1000, `exited ${run.afterFirstLine} ms after the timer finished`);
+});
+
+test('an armed timer keeps node running; an unreferenced one, a suspended one or a stopwatch does not', async () => {
+  const held = await node(['-e', "const { Engine } = require('.'); const e = new Engine(); const t0 = performance.now();" +
+    "e.countdown(0.3).start().on('finish', () => console.log(performance.now() - t0 >= 299.9));"]);
+  assert.strictEqual(held.out, 'true\n', held.err);
+  const script = "const { Engine } = require('.'); const e = new Engine();" +
+    "e.countdown(60).start().unref(); e.countdown(60).start().suspend(); e.stopwatch().start(); console.log('done');";
+  const free = await node(['-e', script]);
+  assert.strictEqual(free.out, 'done\n', free.err);
+  assert.ok(free.afterFirstLine < 1000, `exited after ${free.afterFirstLine} ms`);
+});
+
+test('a listener that throws on the real loop is an uncaught exception, as in setTimeout', async () => {
+  const run = await node(['-e', "const { Engine } = require('.'); const e = new Engine();" +
+    "process.on('uncaughtException', (error) => { console.log('caught', error.message); e.close(); });" +
+    "e.countdown(0.05).start().on('finish', () => { throw new Error('boom'); });"]);
+  assert.strictEqual(run.code, 0, run.err);
+  assert.strictEqual(run.out, 'caught boom\n');
+});
+
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Engine } = require(workerData.root);
+const engine = new Engine();
+const manual = new Engine({ manualClock: true });
+const paused = manual.countdown(10).start();
+manual.advance(2500);
+paused.suspend();
+engine.countdown(workerData.seconds).start().finished.then((event) => {
+  parentPort.postMessage({ lateness: event.lateness, remaining: paused.remaining });
+  if (workerData.leave) return; // its engines are freed at the worker's cleanup
+  engine.close();
+  manual.close();
+});
+`;
+
+test('two worker_threads, each with its own engines, then a worker ended with its timers armed', async () => {
+  const run = (seconds, leave) => new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true, workerData: { root: ROOT, seconds, leave } });
+    let message = null;
+    worker.on('message', (value) => { message = value; });
+    worker.on('error', reject);
+    worker.on('exit', (code) => resolve({ code, message }));
+  });
+  const [a, b] = await Promise.all([run(0.1, false), run(0.15, true)]);
+  for (const result of [a, b]) {
+    assert.strictEqual(result.code, 0);
+    assert.strictEqual(result.message.remaining, 7.5);
+    assert.ok(result.message.lateness <= 0.05, String(result.message.lateness));
+  }
+  // terminate() while a 60 s countdown is armed: the cleanup hook frees it.
+  const worker = new Worker(`${WORKER}; require('${path.join(ROOT, 'index.js')}'); new (require(workerData.root).Engine)().countdown(60).start(); parentPort.postMessage('armed')`,
+    { eval: true, workerData: { root: ROOT, seconds: 60, leave: true } });
+  await new Promise((resolve) => worker.on('message', resolve));
+  assert.strictEqual(await worker.terminate(), 1);
+});

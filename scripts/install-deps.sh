@@ -20,6 +20,8 @@ declare -A needs=(
   [xdg-dbus-proxy]=xdg-dbus-proxy  # the same, behind the bus proxy Flatpak puts between an app and the bus
   [msgfmt]=gettext  # the translations (po/): built by make, checked by make check
   [xgettext]=gettext
+  [node]=nodejs  # the Node.js binding (make test-node); its headers are in /usr/include/node
+  [tsc]=node-typescript  # make test-node: bindings/node/index.d.ts checked by tsc --noEmit
 )
 
 missing=()

@@ -438,6 +438,7 @@ $(NODE_ADDON): $(wildcard bindings/node/src/*.c bindings/node/src/*.h) include/t
 # closing line scripts/test.sh totals.
 test-node: lib $(NODE_ADDON)
 	cd bindings/node && TOCSIN_NODE_ADDON=$(abspath $(NODE_ADDON)) LD_LIBRARY_PATH=$(abspath $(OUT))/lib \
+	  PKG_CONFIG_PATH=$(abspath $(OUT))/lib/pkgconfig \
 	  node --test --test-reporter=spec --test-reporter-destination=stdout \
 	  --test-reporter=tap --test-reporter-destination=$(abspath $(OUT))/node/tap.txt test/*.test.js; \
 	status=$$?; awk '/^# pass /{p=$$3} /^# fail /{f=$$3} END{printf "node: %d passed, %d failed\n", p, f}' $(abspath $(OUT))/node/tap.txt; \

@@ -39,10 +39,16 @@ class Engine {
 
   /** A countdown of `seconds` (0 < seconds <= 100 years), idle until started. */
   countdown(seconds, options) {
-    const value = number(seconds, 'engine.countdown() seconds');
-    return this.#make('countdown', () => raw.countdown(this.#raw, value, 8), options, {
-      what: 'engine.countdown()', value: seconds, rule: 'seconds must be above 0 and at most 3155760000 (100 years)',
-    });
+    if (typeof seconds !== 'number') number(seconds, 'engine.countdown() seconds');
+    let handle;
+    try {
+      handle = raw.countdown(this.#raw, seconds, 8);
+    } catch (error) {
+      throw explain(error, 'engine.countdown()', {
+        value: seconds, rule: 'seconds must be above 0 and at most 3155760000 (100 years)',
+      });
+    }
+    return this.#adopt(handle, 'countdown', options, 'engine.countdown()');
   }
 
   /** A stopwatch: counts up, never finishes. */
@@ -66,24 +72,24 @@ class Engine {
     });
   }
 
-  #make(kind, make, options = {}, context) {
-    if (options === null || typeof options !== 'object') throw typeError(`${context.what} options must be an object, got ${describe(options)}`);
-    for (const key of Object.keys(options)) {
-      if (!OPTIONS.has(key)) throw typeError(`${context.what}: unknown option '${key}' (known: ${[...OPTIONS].join(', ')})`);
-    }
+  #make(kind, make, options, context) {
+    checkOptions(options, context.what);
     let handle;
     try {
       handle = make();
     } catch (error) {
       throw explain(error, context.what, context);
     }
-    return this.#adopt(handle, kind, options);
+    return this.#adopt(handle, kind, options, context.what);
   }
 
-  #adopt(handle, kind, options = {}) {
+  /** A Timer for a new handle, with its options set (a failing one frees it). */
+  #adopt(handle, kind, options, what) {
     const timer = new Timer(MADE_BY_ENGINE, this.#owner, handle, kind);
     this.#timers.set(handle, timer);
+    if (options === undefined) return timer;
     try {
+      checkOptions(options, what);
       if (options.label !== undefined) timer.label = options.label;
       if (options.tick !== undefined) timer.tick = options.tick;
       if (options.tickPolicy !== undefined) timer.tickPolicy = options.tickPolicy;
@@ -147,7 +153,7 @@ class Engine {
     if (typeof path !== 'string') throw typeError(`engine.load() path must be a string, got ${describe(path)}`);
     const handles = this.#try('engine.load()', () => raw.load(this.#raw, path), { value: path });
     return handles.map((handle) => {
-      const timer = this.#adopt(handle, kindOf(this.#raw, handle));
+      const timer = this.#adopt(handle, kindOf(this.#raw, handle), undefined, 'engine.load()');
       raw.setEvents(this.#raw, handle, 8); // the addon set every kind for a held FINISH
       timer._armIfRunning();
       return timer;
@@ -183,6 +189,14 @@ class Engine {
     } catch (error) {
       throw explain(error, what, context);
     }
+  }
+}
+
+function checkOptions(options, what) {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object') throw typeError(`${what} options must be an object, got ${describe(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.has(key)) throw typeError(`${what}: unknown option '${key}' (known: ${[...OPTIONS].join(', ')})`);
   }
 }
 

@@ -22,7 +22,7 @@ function load() {
   }
   const error = new Error(`tocsin: the addon is not built; tried ${tried.join(', ')}. ` +
     'Build it with `npx node-gyp rebuild` in bindings/node (libtocsin.so and its header installed; ' +
-    'offline, set npm_config_nodedir=/usr/include/node/..), or set TOCSIN_NODE_ADDON to a built tocsin.node.');
+    'offline, set npm_config_nodedir=/usr), or set TOCSIN_NODE_ADDON to a built tocsin.node.');
   error.code = 'TOCSIN_EUNAVAILABLE';
   throw error;
 }

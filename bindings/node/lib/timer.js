@@ -15,7 +15,7 @@ const FINISH = 3;
 
 class Timer {
   #owner; // the Engine's side: raw (its External), hold(delta), forget(timer), manual
-  #listeners = new Listeners();
+  #listeners = null; // a Listeners once anyone listens
   #events = EVENTS.finish; // the bits the engine has for it
   #armed = false; // running or about to be: something may still fire
   #refed = true;
@@ -48,8 +48,12 @@ class Timer {
   }
 
   start() {
-    this.#signal?.throwIfAborted();
-    this.#call(raw.start, 'timer.start()');
+    if (this.#signal !== null) this.#signal.throwIfAborted();
+    try {
+      raw.start(this.#owner.raw, this.handle);
+    } catch (error) {
+      throw explain(error, 'timer.start()', { state: () => this.state });
+    }
     this.#arm(true);
     return this;
   }
@@ -219,17 +223,23 @@ class Timer {
     return this.#finish.promise;
   }
 
-  on(type, fn) { this.#listeners.add(type, fn, false); this.#want(); return this; }
+  on(type, fn) { this.#listening().add(type, fn, false); this.#want(); return this; }
 
-  once(type, fn) { this.#listeners.add(type, fn, true); this.#want(); return this; }
+  once(type, fn) { this.#listening().add(type, fn, true); this.#want(); return this; }
 
-  off(type, fn) { this.#listeners.remove(type, fn); this.#want(); return this; }
+  off(type, fn) { this.#listeners?.remove(type, fn); this.#want(); return this; }
 
   /** Every event from now on, for `for await`: ends after the run's last
       event (state 'finished' or 'canceled') or when the timer is freed. */
-  events() { return this.#listeners.iterator(() => this.#want()); }
+  events() { return this.#listening().iterator(() => this.#want()); }
+
+  #listening() {
+    if (this.#listeners === null) this.#listeners = new Listeners();
+    return this.#listeners;
+  }
 
   #want() {
+    if (this.#listeners === null) return;
     const bits = this.#listeners.wanted();
     if (bits === this.#events || this.#freed) return;
     this.#call(raw.setEvents, 'timer.on()', {}, bits);
@@ -267,7 +277,7 @@ class Timer {
       if (state !== RUNNING) this.#arm(false);
       this.#settle(event, null);
     }
-    this.#listeners.emit(event, this);
+    if (this.#listeners !== null) this.#listeners.emit(event, this);
   }
 
   _gone(reason) {
@@ -278,7 +288,7 @@ class Timer {
     this.#owner.forget(this);
     this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#settle(null, reason);
-    this.#listeners.endAll();
+    this.#listeners?.endAll();
   }
 
   _armIfRunning() {

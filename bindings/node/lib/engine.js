@@ -174,7 +174,7 @@ class Engine {
     if (this.#closed) return;
     this.#closed = true;
     raw.engineClose(this.#raw);
-    for (const timer of [...this.#timers.values()]) timer._gone(canceled('closed with its engine'));
+    for (const timer of [...this.#timers.values()]) timer._gone(closedWithIt);
   }
 
   #hold(delta) {
@@ -191,6 +191,8 @@ class Engine {
     }
   }
 }
+
+const closedWithIt = () => canceled('closed with its engine');
 
 function checkOptions(options, what) {
   if (options === undefined) return;

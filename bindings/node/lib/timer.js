@@ -12,21 +12,16 @@ const {
 
 const MADE_BY_ENGINE = Symbol('made by its engine');
 const FINISH = 3;
+const ARMED = 1; // running, or about to be: something may still fire
+const UNREF = 2; // unref() was called
+const HOLDING = 4; // counted in the engine's hold on Node's loop
+const FREED = 8;
 
 class Timer {
   #owner; // the Engine's side: raw (its External), hold(delta), forget(timer), manual
-  #listeners = null; // a Listeners once anyone listens
   #events = EVENTS.finish; // the bits the engine has for it
-  #armed = false; // running or about to be: something may still fire
-  #refed = true;
-  #holding = false; // counted in the engine's hold on Node's loop
-  #tick = 0;
-  #tickPolicy = 'every';
-  #finish = null; // { promise, resolve, reject } of `finished`
-  #lastFinish = null;
-  #freed = false;
-  #signal = null;
-  #onAbort = null;
+  #flags = 0; // ARMED | UNREF | HOLDING | FREED
+  #more = null; // what only some timers need (More), made when first needed
 
   constructor(token, owner, handle, kind) {
     if (token !== MADE_BY_ENGINE) throw typeError('a Timer is made by its engine: engine.countdown(), stopwatch(), alarm() or calendar()');
@@ -48,7 +43,7 @@ class Timer {
   }
 
   start() {
-    if (this.#signal !== null) this.#signal.throwIfAborted();
+    if (this.#more !== null) this.#more.signal?.throwIfAborted();
     try {
       raw.start(this.#owner.raw, this.handle);
     } catch (error) {
@@ -73,7 +68,7 @@ class Timer {
   cancel() {
     this.#call(raw.cancel, 'timer.cancel()');
     this.#arm(false);
-    this.#settle(null, canceled('cancelled'));
+    this.#settle(null, () => canceled('cancelled'));
     return this;
   }
 
@@ -119,16 +114,16 @@ class Timer {
   /** Frees the timer now; any later call on it throws TOCSIN_ENOENT. */
   free() {
     this.#call(raw.free, 'timer.free()');
-    this._gone(canceled('freed'));
+    this._gone(() => canceled('freed'));
   }
 
   /** Keeps Node running until the timer is done (the default), as
       setTimeout's timers do; unref() lets Node exit before. */
-  ref() { this.#refed = true; this.#update(); return this; }
+  ref() { this.#flags &= ~UNREF; this.#update(); return this; }
 
-  unref() { this.#refed = false; this.#update(); return this; }
+  unref() { this.#flags |= UNREF; this.#update(); return this; }
 
-  hasRef() { return this.#refed; }
+  hasRef() { return (this.#flags & UNREF) === 0; }
 
   get state() { return STATES[this.#call(raw.state, 'timer.state')]; }
 
@@ -152,21 +147,21 @@ class Timer {
   }
 
   /** The tick interval in seconds (0: no ticks). */
-  get tick() { return this.#tick; }
+  get tick() { return this.#more?.tick ?? 0; }
 
   set tick(seconds) {
     this.#call(raw.setTick, 'timer.tick', {
       value: seconds, rule: 'a tick interval is 0 (none) or above, at most 100 years',
     }, number(seconds, 'timer.tick'));
-    this.#tick = seconds;
+    this.#extra().tick = seconds;
     this.#update();
   }
 
-  get tickPolicy() { return this.#tickPolicy; }
+  get tickPolicy() { return this.#more?.tickPolicy ?? 'every'; }
 
   set tickPolicy(policy) {
     this.#call(raw.setTickPolicy, 'timer.tickPolicy', {}, choice(TICK_POLICIES, policy, 'timer.tickPolicy'));
-    this.#tickPolicy = policy;
+    this.#extra().tickPolicy = policy;
   }
 
   get leeway() { return this.#call(raw.leeway, 'timer.leeway'); }
@@ -213,56 +208,67 @@ class Timer {
       ring); rejects with code TOCSIN_CANCELED when the run is cancelled or
       the timer freed first, or with the signal's reason when aborted. */
   get finished() {
-    if (this.#finish === null) {
-      if (this.#lastFinish !== null && !this.#armed && this.state === 'finished') return Promise.resolve(this.#lastFinish);
+    const more = this.#extra();
+    if (more.finish === null) {
+      if (more.lastFinish !== null && !(this.#flags & ARMED) && this.state === 'finished') return Promise.resolve(more.lastFinish);
       let resolve;
       let reject;
       const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
-      this.#finish = { promise, resolve, reject };
+      more.finish = { promise, resolve, reject };
     }
-    return this.#finish.promise;
+    return more.finish.promise;
   }
 
   on(type, fn) { this.#listening().add(type, fn, false); this.#want(); return this; }
 
   once(type, fn) { this.#listening().add(type, fn, true); this.#want(); return this; }
 
-  off(type, fn) { this.#listeners?.remove(type, fn); this.#want(); return this; }
+  off(type, fn) { this.#more?.listeners?.remove(type, fn); this.#want(); return this; }
 
   /** Every event from now on, for `for await`: ends after the run's last
       event (state 'finished' or 'canceled') or when the timer is freed. */
   events() { return this.#listening().iterator(() => this.#want()); }
 
   #listening() {
-    if (this.#listeners === null) this.#listeners = new Listeners();
-    return this.#listeners;
+    const more = this.#extra();
+    if (more.listeners === null) more.listeners = new Listeners();
+    return more.listeners;
+  }
+
+  #extra() {
+    if (this.#more === null) this.#more = new More();
+    return this.#more;
   }
 
   #want() {
-    if (this.#listeners === null) return;
-    const bits = this.#listeners.wanted();
-    if (bits === this.#events || this.#freed) return;
+    const listeners = this.#more?.listeners;
+    if (!listeners) return;
+    const bits = listeners.wanted();
+    if (bits === this.#events || (this.#flags & FREED)) return;
     this.#call(raw.setEvents, 'timer.on()', {}, bits);
     this.#events = bits;
   }
 
   #arm(armed) {
-    this.#armed = armed;
+    this.#flags = armed ? this.#flags | ARMED : this.#flags & ~ARMED;
     this.#update();
   }
 
   #update() {
-    const holds = this.#armed && this.#refed && !this.#freed && (this.kind !== 'stopwatch' || this.#tick > 0);
-    if (holds === this.#holding) return;
-    this.#holding = holds;
+    const flags = this.#flags;
+    const holds = (flags & (ARMED | UNREF | FREED)) === ARMED && (this.kind !== 'stopwatch' || this.tick > 0);
+    if (holds === ((flags & HOLDING) !== 0)) return;
+    this.#flags = holds ? flags | HOLDING : flags & ~HOLDING;
     this.#owner.hold(holds ? 1 : -1);
   }
 
-  #settle(event, error) {
-    const finish = this.#finish;
-    if (finish === null) return;
-    this.#finish = null;
-    if (error) finish.reject(error);
+  /** Resolves `finished` with the event, or rejects it with why() (made
+      only when someone waits: an Error per timer costs a stack trace). */
+  #settle(event, why) {
+    const finish = this.#more?.finish;
+    if (!finish) return;
+    this.#more.finish = null;
+    if (why) finish.reject(why());
     else finish.resolve(event);
   }
 
@@ -273,22 +279,23 @@ class Timer {
       type: KINDS[kind], state: STATES[state], elapsed, remaining: orNull(remaining), tick, lateness, missed, timer: this,
     };
     if (kind === FINISH) {
-      this.#lastFinish = event;
+      this.#extra().lastFinish = event;
       if (state !== RUNNING) this.#arm(false);
       this.#settle(event, null);
     }
-    if (this.#listeners !== null) this.#listeners.emit(event, this);
+    if (this.#more?.listeners) this.#more.listeners.emit(event, this);
   }
 
-  _gone(reason) {
-    if (this.#freed) return;
+  _gone(why) {
+    if (this.#flags & FREED) return;
     this.#arm(false);
-    this.#freed = true;
+    this.#flags |= FREED;
     this.#update();
     this.#owner.forget(this);
-    this.#signal?.removeEventListener('abort', this.#onAbort);
-    this.#settle(null, reason);
-    this.#listeners?.endAll();
+    const more = this.#more;
+    if (more?.signal) more.signal.removeEventListener('abort', more.onAbort);
+    this.#settle(null, why);
+    more?.listeners?.endAll();
   }
 
   _armIfRunning() {
@@ -298,15 +305,27 @@ class Timer {
   _abortWith(signal) {
     if (signal === undefined) return;
     if (!(signal instanceof AbortSignal)) throw typeError('options.signal must be an AbortSignal');
-    this.#signal = signal;
-    this.#onAbort = () => {
+    const more = this.#extra();
+    more.signal = signal;
+    more.onAbort = () => {
       const state = raw.state(this.#owner.raw, this.handle);
       if (state === RUNNING || state === 2) raw.cancel(this.#owner.raw, this.handle);
       this.#arm(false);
-      this.#settle(null, signal.reason);
+      this.#settle(null, () => signal.reason);
     };
-    signal.addEventListener('abort', this.#onAbort, { once: true });
+    signal.addEventListener('abort', more.onAbort, { once: true });
   }
+}
+
+/** A timer's rarely used state, apart so that a plain timer is small. */
+class More {
+  listeners = null; // a Listeners once anyone listens
+  tick = 0;
+  tickPolicy = 'every';
+  finish = null; // { promise, resolve, reject } of `finished`
+  lastFinish = null;
+  signal = null;
+  onAbort = null;
 }
 
 function orNull(seconds) {

@@ -30,6 +30,12 @@ ELSEWHERE = {
     ("docs/dbus.md", None): "its sh blocks: test_calls.py::test_the_docs_examples_run_as_written",
     ("README.md", "make wheel deb                        # on a machine with Swift: dist/*.whl and dist/*.deb"):
         "test-debian: make wheel and make deb, then apt install of the .deb files and pip install of the wheel on a fresh Debian",
+    ("README.md", "cd bindings/node && npm pack          # tocsin-0.8.0.tgz"):
+        "test-node: bindings/node/test/install.test.js packs it and installs it offline the same way",
+}
+# Languages whose blocks another step runs as written (file, language).
+ELSEWHERE_LANGUAGES = {
+    ("README.md", "js"): "test-node: bindings/node/test/readme.test.js runs each, and compares the text block after it",
 }
 # "Using it from Rust": test-rust builds a program by path as the toml and sh
 # blocks say, and runs the rust blocks as the crate's doc tests (its README
@@ -40,7 +46,7 @@ ELSEWHERE.update({("README.md", first): RUST for first in [
     "PKG_CONFIG_PATH=$TOCSIN/out/debug/lib/pkgconfig cargo build   # or TOCSIN_LIB_DIR=$TOCSIN/out/debug/lib",
     "use std::sync::mpsc;", "use tocsin::{Engine, EventKind};", "use tocsin::{Clock, Engine, State};"]})
 # Not code: what a terminal shows, a file's contents, the Swift API (built by the Swift tests).
-SHOWN = {"", "json", "swift"}
+SHOWN = {"", "json", "swift", "text"}
 
 
 def blocks():
@@ -62,7 +68,7 @@ def run(command, **options):
 
 def test_every_block_is_run_here_or_by_a_named_step():
     for name, language, first, _ in blocks():
-        if language in SHOWN or (name, first) in ELSEWHERE or (name, None) in ELSEWHERE:
+        if language in SHOWN or (name, first) in ELSEWHERE or (name, None) in ELSEWHERE or (name, language) in ELSEWHERE_LANGUAGES:
             continue
         assert (name, language) in {("README.md", "sh"), ("README.md", "c"), ("README.md", "python"),
                                     ("bindings/python/README.md", "python")}, (name, language, first)

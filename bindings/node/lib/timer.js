@@ -208,6 +208,7 @@ class Timer {
       ring); rejects with code TOCSIN_CANCELED when the run is cancelled or
       the timer freed first, or with the signal's reason when aborted. */
   get finished() {
+    if (this.#flags & FREED) return Promise.reject(canceled('freed'));
     const more = this.#extra();
     if (more.finish === null) {
       if (more.lastFinish !== null && !(this.#flags & ARMED) && this.state === 'finished') return Promise.resolve(more.lastFinish);

@@ -94,6 +94,10 @@ test('cancel rejects finished with TOCSIN_CANCELED; an AbortSignal cancels with 
   assert.strictEqual(timer.state, 'canceled');
   assert.throws(() => timer.start(), { message: 'user left' });
 
+  const freed = engine.countdown(1);
+  freed.free();
+  await assert.rejects(freed.finished, { code: 'TOCSIN_CANCELED' }); // never a promise that waits for ever
+
   const aborted = AbortSignal.abort();
   const never = engine.countdown(1, { signal: aborted });
   assert.throws(() => never.start(), { name: 'AbortError' });

@@ -22,6 +22,7 @@ declare -A needs=(
   [xgettext]=gettext
   [node]=nodejs  # the Node.js binding (make test-node); its headers are in /usr/include/node
   [tsc]=node-typescript  # make test-node: bindings/node/index.d.ts checked by tsc --noEmit
+  [npm]=npm  # make test-node: npm pack and an offline npm install of the addon (npm brings node-gyp)
 )
 
 missing=()

@@ -41,6 +41,9 @@ NO_SWIFT_ENV = env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=$(abspath $(OUT))/lib T
 
 PYTHON ?= python3
 VENV := out/venv
+# The longest a command, service or desktop test may take (pytest-timeout):
+# a test that hangs fails with its traceback instead of holding the run.
+TEST_TIMEOUT ?= 600
 
 .PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-node test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
@@ -327,7 +330,7 @@ test-desktop: lib stage-service $(VENV)/.installed
 	  TOCSIN_DRIVER=$(abspath $(OUT))/alert_driver TOCSIN_ARTIFACTS=$(abspath out/artifacts) TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
 	  LD_LIBRARY_PATH=$(abspath $(OUT))/lib TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  TOCSIN_NOTIFY_LIBRARY=$(abspath $(OUT))/lib/libtocsin-notify.so.0 PYTHONPATH=$(abspath bindings/python):$(abspath Tests/support); \
-	pytest="$(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider"; \
+	pytest="$(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider --timeout=$(TEST_TIMEOUT)"; \
 	if [ -n "$(DESKTOP_TESTS)" ]; then scripts/desktop-session.sh $$pytest $(DESKTOP_TESTS); exit; fi; \
 	scripts/desktop-session.sh $$pytest $(DESKTOP_GROUP_1) > out/desktop-1.log 2>&1 & first=$$!; \
 	scripts/desktop-session.sh $$pytest $(DESKTOP_GROUP_2) > out/desktop-2.log 2>&1; second=$$?; \
@@ -353,7 +356,7 @@ test-service: lib stage-service $(VENV)/.installed
 	TOCSIN_SERVICE_DIR=$(abspath $(OUT))/service-prefix/share/dbus-1/services TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin \
 	  TOCSIN_OUT=$(abspath $(OUT)) TOCSIN_LIBRARY=$(abspath $(OUT))/lib/libtocsin.so.0 \
 	  PYTHONPATH=$(abspath Tests/support):$(abspath bindings/python) \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) $(or $(SERVICE_TESTS),Tests/service)
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider --timeout=$(TEST_TIMEOUT) -n $(TEST_JOBS) $(or $(SERVICE_TESTS),Tests/service)
 
 # Installs into a throw-away prefix, builds the examples the way a user would
 # (pkg-config), and runs them with no Swift toolchain on any path.
@@ -409,7 +412,7 @@ TEST_JOBS ?= 4
 # The command as a person (under a pseudo-terminal) and a script run it.
 test-cli: command man $(VENV)/.installed
 	TOCSIN_BIN=$(abspath $(OUT))/bin/tocsin TOCSIN_MAN=$(abspath $(OUT))/man/tocsin.1 PYTHONPATH=$(abspath Tests/support) \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) Tests/cli
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider --timeout=$(TEST_TIMEOUT) -n $(TEST_JOBS) Tests/cli
 
 test-python: lib $(VENV)/.installed
 	cd bindings/python && $(abspath $(VENV))/bin/mypy --strict --no-incremental tocsin

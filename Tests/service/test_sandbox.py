@@ -7,8 +7,10 @@ them."""
 
 import json
 import os
+import queue
 import shutil
 import subprocess
+import threading
 
 import pytest
 
@@ -16,6 +18,33 @@ from sandbox import APP, BIN, QUIET, added, gdbus, listening, sandboxed, sandbox
 from servicebus import INTERFACE, NAME, PATH, add, call, service_pid, stop_service, timers, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+
+class Lines:
+    """A process's output lines, read by a thread: `next()` waits at most
+    `timeout` s for the next one ("" at the end), so a line that never comes
+    fails the test instead of hanging it (a blocking readline once hung a
+    loaded run for minutes)."""
+
+    def __init__(self, process):
+        self.process, self.lines = process, queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")
+
+    def next(self, timeout=20):
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no line from {self.process.args} in {timeout} s") from None
+
+    def next_json(self, timeout=20):
+        line = self.next(timeout)
+        assert line, f"{self.process.args} ended"
+        return json.loads(line)
 
 
 def test_a_sandboxed_app_sees_and_controls_only_its_own_timers(tmp_path):
@@ -93,20 +122,21 @@ def test_a_sandboxed_app_hears_only_its_own_timers(tmp_path):
     listener = listening(tmp_path)
     app_follow = sandboxed(tmp_path, BIN, "ls", "--follow", "--json", started=True)
     user_follow = subprocess.Popen([BIN, "ls", "--follow", "--json"], stdout=subprocess.PIPE, text=True)
+    app_lines, user_lines = Lines(app_follow), Lines(user_follow)
     try:
-        assert json.loads(user_follow.stdout.readline())["id"] == tea  # listed: subscribed before it
+        assert user_lines.next_json()["id"] == tea  # listed: subscribed before it
         work = added(gdbus(tmp_path, "Add", "'Work'", "1500.0", "{'live': <false>, 'sound': <false>, 'alert': <false>}"))
         call("Pause", "t", tea)
         call("Pause", "t", work)  # the user may
         # The user hears both pauses (and Work's start), in order.
         seen = []
         while not any(line.get("id") == work and line.get("state") == "suspended" for line in seen):
-            seen.append(json.loads(user_follow.stdout.readline()))
+            seen.append(user_lines.next_json())
         assert any(line.get("id") == tea and line.get("state") == "suspended" for line in seen), seen
         # The app hears its own timer start and pause; it listed nothing.
         heard = []
         while not any(line.get("state") == "suspended" for line in heard):
-            line = app_follow.stdout.readline()
+            line = app_lines.next()
             assert line, f"the app's follow ended: {app_follow.stderr.read()}"
             heard.append(json.loads(line))
         assert {line["id"] for line in heard} == {work}, heard
@@ -115,10 +145,10 @@ def test_a_sandboxed_app_hears_only_its_own_timers(tmp_path):
         stop_service()
         call("Remove", "t", tea)
         call("Cancel", "t", work)  # after Tea's removal: when the app hears this, it would have heard that
-        seen = [json.loads(user_follow.stdout.readline()) for _ in range(2)]
+        seen = [user_lines.next_json() for _ in range(2)]
         assert [line.get("event") for line in seen] == ["removed", "changed"] and seen[0]["id"] == tea, seen
         while heard[-1].get("state") != "canceled":
-            heard.append(json.loads(app_follow.stdout.readline()))
+            heard.append(app_lines.next_json())
         assert {line["id"] for line in heard} == {work}, heard
     finally:
         for process in (listener, app_follow, user_follow):
@@ -157,9 +187,9 @@ def test_an_app_behind_flatpaks_bus_proxy_is_the_app_and_hears_only_its_own(tmp_
         assert "NotPermitted" in refused.stderr and f"timer {tea} is not {APP}'s" in refused.stderr, refused
         call("Pause", "t", tea)
         call("Pause", "t", work)
-        heard = []
+        heard, lines = [], Lines(follow)
         while not any(line.get("state") == "suspended" for line in heard):
-            line = follow.stdout.readline()
+            line = lines.next()
             assert line, f"the app's follow ended: {follow.stderr.read()}"
             heard.append(json.loads(line))
         assert {line["id"] for line in heard} == {work} and all(line["owner"] == APP for line in heard), heard

@@ -40,7 +40,9 @@ export interface TimerOptions {
   leeway?: number;
   /** Wake a suspended machine for it (where the process may: engine.canWake). */
   wake?: boolean;
-  /** Aborting it cancels the timer and rejects `finished` with its reason. */
+  /** Aborting it cancels the timer and rejects `finished` with its reason;
+      one aborted already: `start()` throws its reason and `finished`
+      rejects with it. */
   signal?: AbortSignal;
 }
 

@@ -206,12 +206,15 @@ class Timer {
 
   /** Resolves with the FINISH event of the run (a calendar alarm: its next
       ring); rejects with code TOCSIN_CANCELED when the run is cancelled or
-      the timer freed first, or with the signal's reason when aborted. */
+      the timer freed first, or with the signal's reason when aborted (at
+      once if the signal was aborted already). */
   get finished() {
     if (this.#flags & FREED) return Promise.reject(canceled('freed'));
     const more = this.#extra();
     if (more.finish === null) {
       if (more.lastFinish !== null && !(this.#flags & ARMED) && this.state === 'finished') return Promise.resolve(more.lastFinish);
+      // Aborted (before it was made, or since): no run will come.
+      if (more.signal?.aborted) return Promise.reject(more.signal.reason);
       let resolve;
       let reject;
       const promise = new Promise((res, rej) => { resolve = res; reject = rej; });

@@ -101,6 +101,8 @@ test('cancel rejects finished with TOCSIN_CANCELED; an AbortSignal cancels with 
   const aborted = AbortSignal.abort();
   const never = engine.countdown(1, { signal: aborted });
   assert.throws(() => never.start(), { name: 'AbortError' });
+  // Its finished settles (it waited for ever, and an awaiting module never ended).
+  await assert.rejects(never.finished, { name: 'AbortError' });
   engine.close();
 });
 

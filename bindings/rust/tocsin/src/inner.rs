@@ -255,6 +255,17 @@ unsafe fn hold(user_data: *mut c_void) -> Arc<Inner> {
     }
 }
 
+/// What a C callback gets, as Rust: the engine's shared state and the
+/// event (None for an event this crate does not know).
+///
+/// # Safety
+/// As `hold` for `user_data`; `event` valid for the call.
+unsafe fn incoming(user_data: *mut c_void, event: *const sys::tocsin_event) -> Option<(Arc<Inner>, Event)> {
+    // SAFETY: by this function's contract.
+    let (inner, event) = unsafe { (hold(user_data), &*event) };
+    Some((inner, Event::from_c(event)?))
+}
+
 /// The C callback of every timer with a closure.
 pub(crate) unsafe extern "C" fn deliver(
     engine: *mut sys::tocsin_engine,
@@ -264,9 +275,8 @@ pub(crate) unsafe extern "C" fn deliver(
     // SAFETY: the library calls this with the user_data given with it
     // (Inner::user_data) while the engine is open, and an event pointer
     // valid for the call.
-    let (inner, event) = unsafe { (hold(user_data), &*event) };
-    let event = match Event::from_c(event) {
-        Some(event) => event,
+    let (inner, event) = match unsafe { incoming(user_data, event) } {
+        Some(incoming) => incoming,
         None => return,
     };
     let handler = match lock(&inner.handlers).get(&event.timer.0).cloned() {
@@ -304,9 +314,8 @@ unsafe extern "C" fn observe(
     user_data: *mut c_void,
 ) {
     // SAFETY: as in deliver().
-    let (inner, event) = unsafe { (hold(user_data), &*event) };
-    let event = match Event::from_c(event) {
-        Some(event) => event,
+    let (inner, event) = match unsafe { incoming(user_data, event) } {
+        Some(incoming) => incoming,
         None => return,
     };
     lock(&inner.subscribers).list.retain(|subscriber| {

@@ -43,7 +43,7 @@ ELSEWHERE_LANGUAGES = {
 RUST = "test-rust (scripts/test-rust.sh): the crate's doc tests, and a program built by path as written"
 ELSEWHERE.update({("README.md", first): RUST for first in [
     "[dependencies]",
-    "PKG_CONFIG_PATH=$TOCSIN/out/debug/lib/pkgconfig cargo build   # or TOCSIN_LIB_DIR=$TOCSIN/out/debug/lib",
+    "export PKG_CONFIG_PATH=$TOCSIN/out/debug/lib/pkgconfig  # where cargo finds libtocsin.so (or TOCSIN_LIB_DIR=$TOCSIN/out/debug/lib)",
     "use std::sync::mpsc;", "use tocsin::{Engine, EventKind};", "use tocsin::{Clock, Engine, State};"]})
 # Not code: what a terminal shows, a file's contents, the Swift API (built by the Swift tests).
 SHOWN = {"", "json", "swift", "text"}

@@ -9,7 +9,7 @@
 #   test-stress        8 threads on one engine; a million create/start/cancel/free cycles
 #   test-sanitizers    the C tests, the stress test and the Swift tests again under
 #                      ThreadSanitizer and AddressSanitizer (instrumented rebuilds)
-#   test-fuzz          libFuzzer on the C ABI for FUZZ_SECONDS (60)
+#   test-fuzz          libFuzzer on the C ABI for FUZZ_SECONDS (30)
 #   test-crash         saving under SIGKILL, 300 kills
 #   test-abi           exported symbols against the headers, needed libraries, sonames;
 #                      bindings/contract/abi.json current (scripts/gen-contract.py --check)

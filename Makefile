@@ -45,7 +45,7 @@ VENV := out/venv
 # a test that hangs fails with its traceback instead of holding the run.
 TEST_TIMEOUT ?= 600
 
-.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-node test-cli test-service test-desktop \
+.PHONY: all lib command translations pot demo docs check test test-steps wheel deb stress test-swift test-as-dependency test-instructions test-c test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-python-versions test-rust test-node test-cli test-service test-desktop \
 	test-python-install test-debian instrumented-libs stage-service install install-lib install-service install-wake uninstall man clean
 
 all: lib
@@ -146,7 +146,7 @@ check: test-swift test-c test-abi test-python test-rust test-node test-cli test-
 	@echo "make check: all steps passed"
 
 # Every test step, in order (scripts/test.sh runs and times them one by one).
-TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-rust test-node test-cli test-service test-desktop test-python-install test-debian
+TEST_STEPS := test-swift test-as-dependency test-c test-instructions test-stress test-sanitizers test-fuzz test-crash test-abi test-examples test-python test-python-versions test-rust test-node test-cli test-service test-desktop test-python-install test-debian
 test: $(TEST_STEPS)
 	@echo "make test: all steps passed"
 
@@ -448,6 +448,14 @@ test-node: lib $(NODE_ADDON)
 	  --test-reporter=tap --test-reporter-destination=$(abspath $(OUT))/node/tap.txt test/*.test.js; \
 	status=$$?; awk '/^# pass /{p=$$3} /^# fail /{f=$$3} END{printf "node: %d passed, %d failed\n", p, f}' $(abspath $(OUT))/node/tap.txt; \
 	exit $$status
+
+# The Python versions the binding claims (pyproject.toml's requires-python,
+# the README): on each, mypy --strict and the binding's tests, two versions
+# at a time on the library built above, each in its own venv (out/venv-X.Y,
+# kept). A version whose interpreter is missing fails the step.
+PYTHON_VERSIONS := 3.9 3.10 3.11 3.12 3.13
+test-python-versions: lib $(VENV)/.installed
+	scripts/test-python-versions.sh $(OUT)/lib/libtocsin.so.0 $(OUT)/lib/libtocsin-notify.so.0 $(PYTHON_VERSIONS)
 
 $(VENV)/.installed: Tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)

@@ -22,6 +22,7 @@ from ._errors import (
     EngineClosedError,
     InvalidArgumentError,
     NoOccurrenceError,
+    NoSuchTimerError,
     WrongStateError,
     error_for,
     file_error,
@@ -49,6 +50,8 @@ from ._values import (
 )
 
 DEFAULT, POLLED, MANUAL_CLOCK = 0, 1, 2
+#: TOCSIN_MAX_SECONDS: the longest duration, 100 years.
+MAX_SECONDS = 3155760000.0
 
 # Enum members looked up once: each lookup costs ~100 ns per event.
 _FINISH = EventKind.FINISH
@@ -103,6 +106,9 @@ class Engine:
         self._ptr: Optional[int] = None
         self._closed = False
         self.on_error = on_error
+        # id -> Timer, weakly, in the order they were made: countdowns not
+        # made in C yet (see _make).
+        self._pending: dict[int, "weakref.ReferenceType[Timer]"] = {}
         # handle -> Timer, weakly (a plain dict of refs: a WeakValueDictionary
         # costs a microsecond per timer); entries go in Timer.free/__del__.
         self._timers: dict[int, "weakref.ReferenceType[Timer]"] = {}
@@ -118,24 +124,29 @@ class Engine:
         pointer = c_void_p()
         self._lib.tocsin_engine_new(self._mode, byref(pointer))
         self._ptr = pointer.value
-        # after()'s C call without argtypes: its pointer arguments are
-        # wrapped once here and only `seconds` per call, ~130 ns a call less
-        # than argtypes' conversions (the binding's per-timer hot path).
-        self._countdown_start = self._lib._FuncPtr(("tocsin_countdown_start", self._lib))
-        self._countdown_start.restype = c_int
+        # The per-timer hot path (making, starting and freeing a timer) calls
+        # C without argtypes: its arguments go ready-made, the engine pointer
+        # and callback address wrapped once here and each timer's handle once
+        # when it is made (Timer._c_handle), ~1,400 instructions a call less
+        # than argtypes' conversions. Only arguments of the exact C types go
+        # to these (c_void_p, c_uint64, float for double, byref of c_uint64).
+        self._c_ptr = c_void_p(self._ptr)
+        self._c_callback = c_void_p(self._callback_address)
+        raw = self._raw
+        self._countdown_start = raw("tocsin_countdown_start")
+        # (With its argtypes: a float goes as a double only so; ready-made
+        # arguments convert fast, and a c_uint64 goes by reference itself.)
+        self._countdown_new = _library.unchecked(self._lib, "tocsin_countdown_new")
+        self._raw_set_callback = raw("tocsin_timer_set_callback")
+        self._raw_start = raw("tocsin_timer_start")
+        self._raw_free = raw("tocsin_timer_free")
         # Status checked inline, not by an errcheck (one Python call less per C call).
         self._unchecked: dict[str, Any] = {}
         self._timer_state = _library.unchecked(self._lib, "tocsin_timer_state")
         self._timer_free = _library.unchecked(self._lib, "tocsin_timer_free")
         self._timer_cancel = _library.unchecked(self._lib, "tocsin_timer_cancel")
-        self._timer_start = _library.unchecked(self._lib, "tocsin_timer_start")
         self._timer_resume = _library.unchecked(self._lib, "tocsin_timer_resume")
-        self._countdown_new = _library.unchecked(self._lib, "tocsin_countdown_new")
-        self._set_callback = _library.unchecked(self._lib, "tocsin_timer_set_callback")
-        self._started = c_uint64()  # after()'s out-parameter, used under _lock
         self._seconds = c_double()  # after()'s seconds, set under _lock (a new c_double costs twice as much)
-        self._after_arguments = (
-            c_void_p(self._ptr), self._seconds, c_void_p(self._callback_address), byref(self._started))
         _open.add(self)
 
     # -- modes -----------------------------------------------------------------
@@ -229,16 +240,24 @@ class Engine:
         ``tick_policy``: see ``Timer.set_tick_policy``; ``clock``: see
         ``Timer.set_clock``; ``leeway``: see ``Timer.set_leeway``."""
         given = seconds
-        if type(seconds) is not float:  # the common case skips the checks
-            seconds = to_seconds(seconds)
-        handle = c_uint64()
-        pointer = self._ptr
-        if pointer is None:
-            raise EngineClosedError(ECLOSED, "tocsin_countdown_new: the engine is closed")
-        status = self._countdown_new(pointer, seconds, byref(handle))  # inline: a hot path
-        if status < 0:
-            raise seconds_error(status, "countdown", given)
-        return self._adopt(handle.value, label, tick, tick_policy, clock, leeway)
+        if type(seconds) is not float:  # the common cases skip the checks
+            seconds = float(seconds) if type(seconds) is int else to_seconds(seconds)
+        if not 0.0 < seconds <= MAX_SECONDS:  # tocsin_countdown_new's rule (NaN fails it too)
+            raise seconds_error(EINVAL, "countdown", given)
+        if self._closed:
+            raise seconds_error(ECLOSED, "countdown", given)
+        if label or tick or tick_policy is not None or clock is not None or leeway:
+            handle = c_uint64()
+            status = self._countdown_new(self._c_ptr, seconds, handle)
+            if status < 0:
+                raise seconds_error(status, "countdown", given)
+            return self._adopt(handle, label, tick, tick_policy, clock, leeway)
+        # The common case: made in C when first needed (see _make), in one
+        # call with its start when that is what comes first.
+        timer = Timer._made(self, 0, None)
+        timer._seconds = seconds
+        self._pending[id(timer)] = weakref.ref(timer)
+        return timer
 
     def stopwatch(
         self, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
@@ -248,7 +267,7 @@ class Engine:
         """A new idle stopwatch: counts up, never finishes."""
         handle = c_uint64()
         self._call("tocsin_stopwatch_new", byref(handle))
-        return self._adopt(handle.value, label, tick, tick_policy, clock, leeway)
+        return self._adopt(handle, label, tick, tick_policy, clock, leeway)
 
     def alarm(
         self, when: "float | int | datetime", *, label: Optional[str] = None, tick: Optional[Seconds] = None,
@@ -261,7 +280,7 @@ class Engine:
         and adjust."""
         handle = c_uint64()
         self._call("tocsin_alarm_new", to_unix_time(when), byref(handle))
-        return self._adopt(handle.value, label, tick, tick_policy, leeway=leeway)
+        return self._adopt(handle, label, tick, tick_policy, leeway=leeway)
 
     def calendar(
         self, spec: str, *, label: Optional[str] = None, tick: Optional[Seconds] = None,
@@ -290,7 +309,7 @@ class Engine:
             raise NoOccurrenceError(ERANGE, f"Engine.calendar(): {shown(spec)} has no occurrence after now")
         if status < 0:
             raise error_for(status, "tocsin_calendar_new")
-        return self._adopt(handle.value, label, tick, tick_policy, leeway=leeway)
+        return self._adopt(handle, label, tick, tick_policy, leeway=leeway)
 
     def after(
         self, seconds: Seconds, handler: Callable[..., object], *args: object, label: Optional[str] = None
@@ -310,8 +329,9 @@ class Engine:
             seconds = to_seconds(seconds)
         encoded = encode_label(label) if label else None  # bad labels fail before anything starts
         events = EVENTS_ALL if self._handlers else EVENTS_FINISH
-        timer = Timer._made(self, 0, False, handler, args, events)  # its handle comes from the C call
-        engine_argument, seconds_argument, callback_argument, started = self._after_arguments
+        c_handle = c_uint64()
+        timer = Timer._made(self, 0, c_handle, False, handler, args, events)  # its handle comes from the C call
+        seconds_argument = self._seconds
         # Registered under the lock: a FINISH delivered on the engine thread
         # before this returns waits for it in _deliver. (acquire/release, not
         # `with`: 60 ns less on this path.)
@@ -322,11 +342,11 @@ class Engine:
                 timer._mark_freed()
                 raise EngineClosedError(ECLOSED, "tocsin_countdown_start: the engine is closed")
             seconds_argument.value = seconds
-            status = self._countdown_start(engine_argument, seconds_argument, events, callback_argument, None, started)
+            status = self._countdown_start(self._c_ptr, seconds_argument, events, self._c_callback, None, byref(c_handle))
             if status < 0:
                 timer._mark_freed()
                 raise seconds_error(status, "after", given)
-            handle = timer._handle = self._started.value
+            handle = timer._handle = c_handle.value
             self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
             _busy.add(self)
         finally:
@@ -340,15 +360,28 @@ class Engine:
         return timer
 
     def _adopt(
-        self, handle: int, label: Optional[str], tick: Optional[Seconds],
+        self, c_handle: c_uint64, label: Optional[str], tick: Optional[Seconds],
         tick_policy: "Optional[TickPolicy | str]" = None, clock: "Optional[Clock | str]" = None,
         leeway: Optional[Seconds] = None,
     ) -> Timer:
-        timer = Timer._made(self, handle)
+        """The Timer of a timer just made: registered (weakly) and given this
+        engine's C callback, then the options set; if any of that fails the
+        timer is freed and the error raised."""
+        handle = c_handle.value
+        timer = Timer._made(self, handle, c_handle)
         self._timers[handle] = weakref.ref(timer)
+        status = self._raw_set_callback(self._c_ptr, c_handle, self._c_callback, None)
+        if status < 0 or label or tick or tick_policy is not None or clock is not None or leeway:
+            self._configure(timer, status, label, tick, tick_policy, clock, leeway)
+        return timer
+
+    def _configure(
+        self, timer: Timer, status: int, label: Optional[str], tick: Optional[Seconds],
+        tick_policy: "Optional[TickPolicy | str]", clock: "Optional[Clock | str]", leeway: Optional[Seconds],
+    ) -> None:
+        """_adopt's options (and its callback's status), off the hot path."""
+        handle = timer._handle
         try:
-            pointer = self._ptr  # None if another thread closed the engine meanwhile
-            status = ECLOSED if pointer is None else self._set_callback(pointer, handle, self._callback_address, None)
             if status < 0:
                 raise error_for(status, "tocsin_timer_set_callback")
             if label:
@@ -364,12 +397,12 @@ class Engine:
         except BaseException:
             timer.free()  # a failed call leaves nothing behind
             raise
-        return timer
 
     # -- saving and restoring -----------------------------------------------------
 
     def timers(self) -> list[Timer]:
         """Every timer of the engine, in creation order."""
+        self._make_all()
         count = self._call("tocsin_engine_timers", None, 0)
         handles = (c_uint64 * max(count, 1))()
         count = min(count, self._call("tocsin_engine_timers", handles, count))
@@ -380,6 +413,7 @@ class Engine:
         docs/timer-file.md. Raises TocsinIOError if it cannot be written
         (the OSError of its errno too: PermissionError, or ``errno`` ENOSPC
         for a full disk); the file is then as it was."""
+        self._make_all()
         self._file_call("tocsin_engine_save", path)
 
     def load(self, path: "str | os.PathLike[str]") -> list[Timer]:
@@ -391,6 +425,7 @@ class Engine:
         FileNotFoundError, for a missing one), CorruptError for a bad one;
         the engine is then unchanged."""
         restored = c_size_t()
+        self._make_all()  # made before: the loaded timers come last
         self._file_call("tocsin_engine_load", path, byref(restored))
         # Loaded timers come last in creation order.
         return self.timers()[-restored.value:] if restored.value else []
@@ -398,7 +433,7 @@ class Engine:
     def _restored(self, handle: int) -> Timer:
         """A Timer for a handle the engine made (by loading a file)."""
         running = State(self._call("tocsin_timer_state", handle)) in (State.RUNNING, State.SUSPENDED)
-        timer = Timer._made(self, handle, not running)  # deferred
+        timer = Timer._made(self, handle, c_uint64(handle), not running)  # deferred
         self._timers[handle] = weakref.ref(timer)
         if running:
             self._listen(handle)
@@ -478,14 +513,35 @@ class Engine:
 
     def _start(self, timer: Timer) -> None:
         """``tocsin_timer_start``, keeping the timer alive from before the call
-        (its run may end before the call returns)."""
-        self._run(timer, self._timer_start, "tocsin_timer_start")
+        (its run may end before the call returns). ``_run`` inline: the
+        per-timer hot path."""
+        handle = timer._handle
+        if not handle:  # a countdown not made in C yet: made and started in one call
+            if self._make(timer, True):
+                return
+            handle = timer._handle
+        lock = self._lock
+        lock.acquire()  # _hold inline
+        self._active[handle] = timer
+        _busy.add(self)
+        lock.release()
+        if timer._freed or self._ptr is None:
+            status = ENOENT if timer._freed else ECLOSED
+        else:
+            status = self._raw_start(self._c_ptr, timer._c_handle)
+        if status < 0:
+            self._release_if_idle(handle)
+            if timer._freed or self._ptr is None:
+                timer._call("tocsin_timer_start")  # raises the error that says which
+            raise error_for(status, "tocsin_timer_start")
 
     def _resume(self, timer: Timer) -> None:
         """``tocsin_timer_resume``, keeping the timer alive like ``_start``."""
         self._run(timer, self._timer_resume, "tocsin_timer_resume")
 
     def _run(self, timer: Timer, function: Any, name: str) -> None:
+        if not timer._handle and not timer._freed:
+            self._make(timer)
         self._hold(timer)
         try:
             self._fast_call(function, name, timer)
@@ -496,6 +552,8 @@ class Engine:
     def _cancel(self, timer: Timer, releases_itself: bool) -> None:
         """``tocsin_timer_cancel``; ``releases_itself``: no STATE(CANCELED)
         will come to end the keep-alive, so end it now."""
+        if not timer._handle and not timer._freed:
+            self._make(timer)
         pointer = self._ptr  # _fast_call inline: cancels come in bulk
         if timer._freed or pointer is None:
             timer._call("tocsin_timer_cancel")  # raises the error that says which
@@ -504,6 +562,13 @@ class Engine:
             raise error_for(status, "tocsin_timer_cancel")
         if releases_itself:
             self._release_if_idle(timer._handle)
+
+    def _raw(self, name: str) -> Any:
+        """A C function of the hot path, called without argtypes (see
+        ``__init__``): its restype only, and no errcheck."""
+        function = self._lib._FuncPtr((name, self._lib))
+        function.restype = c_int
+        return function
 
     def _listen(self, handle: int) -> None:
         """Gives the timer this engine's C callback (a restored timer gets it
@@ -558,8 +623,90 @@ class Engine:
             timer = ref() if ref is not None else None
         return timer
 
+    def _make(self, timer: Timer, start: bool = False) -> bool:
+        """Makes in C a countdown that ``countdown()`` left to be made when
+        first needed, with this engine's callback, and started if ``start``
+        (one C call then, tocsin_countdown_start). Every countdown left
+        before it is made first, so the engine's creation order is the
+        order of the ``countdown()`` calls. Returns True if it started it;
+        False if it was made already (by another thread meanwhile). Raises
+        the C call's error (the timer is then left to be made later)."""
+        with self._lock:  # a FINISH delivered before the call returns waits for it in _deliver
+            if timer._handle:
+                return False
+            pending = self._pending
+            key = id(timer)
+            if timer._freed or key not in pending:
+                raise NoSuchTimerError(ENOENT, "this timer was freed")
+            for earlier_key in list(pending):
+                if earlier_key == key:
+                    break
+                earlier = pending[earlier_key]()
+                if earlier is not None:
+                    self._make_one(earlier, False)
+                else:
+                    del pending[earlier_key]
+            self._make_one(timer, start)
+            return start
+
+    def _make_one(self, timer: Timer, start: bool) -> None:
+        """``_make`` for one timer, under the lock."""
+        c_handle = c_uint64()
+        seconds = timer._seconds
+        if start:
+            argument = self._seconds
+            argument.value = seconds
+            status = self._countdown_start(self._c_ptr, argument, timer._events, self._c_callback, None, byref(c_handle))
+        else:
+            status = self._countdown_new(self._c_ptr, seconds, c_handle)
+        if status < 0:
+            raise error_for(status, "tocsin_timer_start" if start else "tocsin_countdown_new")
+        handle = c_handle.value
+        if not start:
+            status = self._raw_set_callback(self._c_ptr, c_handle, self._c_callback, None)
+            if status < 0:
+                self._raw_free(self._c_ptr, c_handle)
+                raise error_for(status, "tocsin_timer_set_callback")
+        ref = self._pending.pop(id(timer))
+        timer._c_handle = c_handle
+        timer._handle = handle
+        if start:
+            self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
+            _busy.add(self)
+        else:
+            self._timers[handle] = ref
+
+    def _make_all(self) -> None:
+        """Makes every countdown left to be made (before a call that lists
+        or saves the engine's timers)."""
+        if self._pending:
+            with self._lock:
+                for key in list(self._pending):
+                    timer = self._pending[key]()
+                    if timer is None:
+                        del self._pending[key]
+                    elif not timer._handle:
+                        self._make_one(timer, False)
+
+    def _drop(self, timer: Timer) -> None:
+        """Frees the C side of a Timer that is going away (its finalizer):
+        ``_forget``, inline for the common case of a timer that is not
+        running (a running one is never dropped: ``_active`` holds it,
+        unless the engine goes away in the same garbage cycle)."""
+        handle = timer._handle
+        if not handle:  # never made in C
+            self._pending.pop(id(timer), None)
+            return
+        self._timers.pop(handle, None)
+        if handle in self._active:
+            self._forget(handle, quietly=True)
+        elif self._ptr is not None:
+            self._raw_free(self._c_ptr, timer._c_handle)  # quietly: a finalizer has no one to tell
+
     def _forget(self, handle: int, quietly: bool = False) -> None:
         """Frees a timer's C side (from Timer.free or its finalizer)."""
+        if not handle:
+            return
         with self._lock:
             self._timers.pop(handle, None)
             self._active.pop(handle, None)

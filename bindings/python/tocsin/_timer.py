@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from ctypes import byref, c_double, create_string_buffer
+from ctypes import byref, c_double, c_uint64, create_string_buffer
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 
 from ._errors import InvalidArgumentError, NoSuchTimerError, TimerCancelledError, TocsinError, WrongStateError
@@ -50,11 +50,14 @@ class Timer:
     # (to deliver events and check calls); only this class writes them, but
     # for the handle Engine.after gets from its C call.
     __slots__ = (
-        "_engine", "_handle", "_freed", "_handlers", "_deferred", "_events", "_once", "_once_args", "__weakref__"
+        "_engine", "_handle", "_c_handle", "_seconds", "_freed", "_handlers", "_deferred", "_events", "_once", "_once_args",
+        "__weakref__",
     )
     if TYPE_CHECKING:  # for mypy only: help() shows no private annotations
         _engine: Engine
         _handle: int
+        _c_handle: Optional[c_uint64]
+        _seconds: float
         _freed: bool
         _deferred: bool
         _handlers: dict[Optional[EventKind], tuple[Handler, ...]]
@@ -68,7 +71,7 @@ class Timer:
 
     @classmethod
     def _made(
-        cls, engine: "Engine", handle: int, deferred: bool = False,
+        cls, engine: "Engine", handle: int, c_handle: Optional[c_uint64], deferred: bool = False,
         once: "Optional[Callable[..., object]]" = None, once_args: tuple[object, ...] = (), events: int = EVENTS_ALL,
     ) -> "Timer":
         """The Engine's constructor (arguments by position on Engine.after's
@@ -76,6 +79,11 @@ class Timer:
         self = object.__new__(cls)
         self._engine = engine
         self._handle = handle
+        # The handle as C takes it, for calls without argtypes (the engine's
+        # hot path): the out-parameter it was made into. Both 0 and None for
+        # a countdown not made in C yet (Engine._make makes it when first
+        # needed; _seconds is then its duration).
+        self._c_handle = c_handle
         self._freed = False
         # Restored from a file and not running: its C callback is set with the
         # first handler, so a FINISH held since the program was away reaches it.
@@ -101,6 +109,8 @@ class Timer:
     @property
     def handle(self) -> int:
         """The C handle (``tocsin_timer``)."""
+        if not self._handle and not self._freed:
+            self._engine._make(self)
         return self._handle
 
     @property
@@ -120,6 +130,8 @@ class Timer:
     def _call(self, name: str, *args: object) -> int:
         if self._freed:
             raise NoSuchTimerError(-2, f"{name}: this timer was freed")
+        if not self._handle:
+            self._engine._make(self)
         return self._engine._call(name, self._handle, *args)
 
     def _double(self, name: str) -> float:
@@ -244,12 +256,15 @@ class Timer:
         if self._freed:
             return
         self._freed = True
-        self._engine._forget(self._handle)
+        if self._handle:
+            self._engine._forget(self._handle)
+        else:
+            self._engine._drop(self)  # never made in C
 
     def __del__(self) -> None:
         if not getattr(self, "_freed", True):
             self._freed = True
-            self._engine._forget(self._handle, quietly=True)
+            self._engine._drop(self)
 
     # -- properties --------------------------------------------------------
 

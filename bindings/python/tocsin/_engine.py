@@ -517,6 +517,28 @@ class Engine:
         per-timer hot path."""
         handle = timer._handle
         if not handle:  # a countdown not made in C yet: made and started in one call
+            pending = self._pending
+            lock = self._lock
+            lock.acquire()  # _make inline when no other countdown waits to be made
+            try:
+                if len(pending) == 1 and not timer._handle and not timer._freed:
+                    ref = pending.pop(id(timer), None)
+                    if ref is not None:
+                        c_handle = c_uint64()
+                        argument = self._seconds
+                        argument.value = timer._seconds
+                        status = self._countdown_start(
+                            self._c_ptr, argument, EVENTS_ALL, self._c_callback, None, byref(c_handle))
+                        if status < 0:
+                            pending[id(timer)] = ref
+                            raise error_for(status, "tocsin_timer_start")
+                        timer._c_handle = c_handle
+                        handle = timer._handle = c_handle.value
+                        self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
+                        _busy.add(self)
+                        return
+            finally:
+                lock.release()
             if self._make(timer, True):
                 return
             handle = timer._handle

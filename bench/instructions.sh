@@ -9,8 +9,10 @@
 # The calls: bench/instructions.c (100,000 timers on a POLLED engine; one
 # delivered FINISH on a MANUAL_CLOCK engine, 100,000 by one advance;
 # tocsin_calendar_next 1,000 times). Python: the instructions of a process
-# making 2,000 more `engine.countdown(3600).start()`s than another, over
-# 2,000. The library is stripped first (valgrind cannot read the Embedded
+# making 2,000 more `engine.countdown(3600).start()`s than another (each
+# timer made, started and, at exit, freed), over 2,000; beside it, as the
+# reference a Python user compares with, asyncio's `loop.call_later(3600,
+# f)` measured the same way. The library is stripped first (valgrind cannot read the Embedded
 # library's debug info).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,22 +40,29 @@ count() {  # count calls|delivery N
     echo "$name $(( (total + calls / 2) / calls ))"
   done < "$work/$1.calls"
 }
-python_start() {  # Python's engine.countdown(3600).start(), per call
-  local totals=()
+python_row() {  # python_row NAME SETUP CALL TEARDOWN: instructions per CALL, in a Python process
+  local totals=() n
   local python  # the interpreter itself, not a wrapper script such as pyenv's shim
   python=$(python3 -c 'import sys; print(sys.executable)')
   for n in 1000 3000; do
     PYTHONHASHSEED=0 TOCSIN_LIBRARY="$work/libtocsin.so.0" PYTHONPATH=bindings/python \
       valgrind --tool=callgrind --callgrind-out-file="$work/python.out" "$python" -c "
-import tocsin
-engine = tocsin.Engine(polled=True)
-kept = [engine.countdown(3600).start() for _ in range($n)]
-engine.close()" 2> "$work/python.log" || { cat "$work/python.log"; exit 1; }
+$2
+kept = [$3 for _ in range($n)]
+$4" 2> "$work/python.log" || { cat "$work/python.log"; exit 1; }
     totals+=("$(sed -n 's/^summary: //p' "$work/python.out")")
   done
-  echo "python_countdown_start $(( (totals[1] - totals[0] + 1000) / 2000 ))"
+  echo "$1 $(( (totals[1] - totals[0] + 1000) / 2000 ))"
 }
-{ count calls 100000; count delivery 100000; python_start; } > "$work/table"
+python_start() {  # Python's engine.countdown(3600).start(), per call
+  python_row python_countdown_start $'import tocsin\nengine = tocsin.Engine(polled=True)' \
+    'engine.countdown(3600).start()' 'engine.close()'
+}
+asyncio_call_later() {  # the reference: asyncio's loop.call_later(3600, f), measured the same way
+  python_row python_asyncio_call_later $'import asyncio\nloop = asyncio.new_event_loop()\nf = lambda: None' \
+    'loop.call_later(3600, f)' 'loop.close()'
+}
+{ count calls 100000; count delivery 100000; python_start; asyncio_call_later; } > "$work/table"
 
 case $mode in
   baseline) cp "$work/table" "$baseline"; echo "instructions: wrote $baseline"; cat "$baseline"; exit 0 ;;

@@ -17,6 +17,8 @@
 #   test-examples      the C examples and the README's example through pkg-config
 #   test-python        mypy --strict and the binding's tests (its prototypes against
 #                      bindings/contract/abi.json, the contract's scenarios)
+#   test-python-versions  mypy --strict and the binding's tests on each of CPython
+#                      3.9-3.13 (pyenv's), two at a time; a missing one fails
 #   test-rust          the Rust crates: tocsin-sys against bindings/contract/abi.json, fmt,
 #                      clippy, cargo test (tokio from Debian; the contract's scenarios through
 #                      the safe crate), rustdoc, valgrind memcheck, ThreadSanitizer (nightly,

@@ -59,6 +59,9 @@ _STATE = EventKind.STATE
 _RUNNING, _SUSPENDED = State.RUNNING, State.SUSPENDED
 _RUN_ENDED = (State.FINISHED, State.CANCELED)
 
+_pending_countdown = Timer._pending
+_weak = weakref.ref
+
 #: Engines with running or suspended timers: kept alive like running threads.
 _busy: set["Engine"] = set()
 #: Every open engine, closed at interpreter exit before Python tears down.
@@ -144,6 +147,12 @@ class Engine:
         self._unchecked: dict[str, Any] = {}
         self._timer_state = _library.unchecked(self._lib, "tocsin_timer_state")
         self._timer_free = _library.unchecked(self._lib, "tocsin_timer_free")
+        self._timer_start = _library.unchecked(self._lib, "tocsin_timer_start")
+        # The pending countdown's start (in _start, under _lock) takes its
+        # handle here: a c_uint64 per timer costs ~1,500 instructions, and
+        # the garbage collector's passes over it as long as the timer lives.
+        self._started = c_uint64()
+        self._started_ref = byref(self._started)
         self._timer_cancel = _library.unchecked(self._lib, "tocsin_timer_cancel")
         self._timer_resume = _library.unchecked(self._lib, "tocsin_timer_resume")
         self._seconds = c_double()  # after()'s seconds, set under _lock (a new c_double costs twice as much)
@@ -254,9 +263,8 @@ class Engine:
             return self._adopt(handle, label, tick, tick_policy, clock, leeway)
         # The common case: made in C when first needed (see _make), in one
         # call with its start when that is what comes first.
-        timer = Timer._made(self, 0, None)
-        timer._seconds = seconds
-        self._pending[id(timer)] = weakref.ref(timer)
+        timer = _pending_countdown(self, seconds)
+        self._pending[id(timer)] = _weak(timer)
         return timer
 
     def stopwatch(
@@ -524,16 +532,14 @@ class Engine:
                 if len(pending) == 1 and not timer._handle and not timer._freed:
                     ref = pending.pop(id(timer), None)
                     if ref is not None:
-                        c_handle = c_uint64()
                         argument = self._seconds
                         argument.value = timer._seconds
                         status = self._countdown_start(
-                            self._c_ptr, argument, EVENTS_ALL, self._c_callback, None, byref(c_handle))
+                            self._c_ptr, argument, EVENTS_ALL, self._c_callback, None, self._started_ref)
                         if status < 0:
                             pending[id(timer)] = ref
                             raise error_for(status, "tocsin_timer_start")
-                        timer._c_handle = c_handle
-                        handle = timer._handle = c_handle.value
+                        handle = timer._handle = self._started.value  # its _c_handle stays None
                         self._active[handle] = timer  # in _timers too once its run ends (_release_if_idle)
                         _busy.add(self)
                         return
@@ -550,7 +556,11 @@ class Engine:
         if timer._freed or self._ptr is None:
             status = ENOENT if timer._freed else ECLOSED
         else:
-            status = self._raw_start(self._c_ptr, timer._c_handle)
+            c_handle = timer._c_handle
+            if c_handle is not None:
+                status = self._raw_start(self._c_ptr, c_handle)
+            else:
+                status = self._timer_start(self._c_ptr, handle)
         if status < 0:
             self._release_if_idle(handle)
             if timer._freed or self._ptr is None:
@@ -722,8 +732,12 @@ class Engine:
         self._timers.pop(handle, None)
         if handle in self._active:
             self._forget(handle, quietly=True)
-        elif self._ptr is not None:
-            self._raw_free(self._c_ptr, timer._c_handle)  # quietly: a finalizer has no one to tell
+        elif self._ptr is not None and not self._closed:  # closing freed every C timer already
+            c_handle = timer._c_handle  # quietly: a finalizer has no one to tell
+            if c_handle is not None:
+                self._raw_free(self._c_ptr, c_handle)
+            else:
+                self._timer_free(self._c_ptr, handle)
 
     def _forget(self, handle: int, quietly: bool = False) -> None:
         """Frees a timer's C side (from Timer.free or its finalizer)."""

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
     from ._engine import Engine
 
+_new_object = object.__new__
+
 #: A timer's handlers until it gets some: shared, as handler maps are
 #: replaced, never mutated.
 _NO_HANDLERS: "dict[Optional[EventKind], tuple[Handler, ...]]" = {}
@@ -80,8 +82,9 @@ class Timer:
         self._engine = engine
         self._handle = handle
         # The handle as C takes it, for calls without argtypes (the engine's
-        # hot path): the out-parameter it was made into. Both 0 and None for
-        # a countdown not made in C yet (Engine._make makes it when first
+        # hot path): the out-parameter it was made into, or None (the
+        # engine then passes _handle with argtypes). 0 and None for a
+        # countdown not made in C yet (Engine._make makes it when first
         # needed; _seconds is then its duration).
         self._c_handle = c_handle
         self._freed = False
@@ -98,6 +101,23 @@ class Timer:
         # The TOCSIN_EVENTS_* bits its C callback is given: FINISH, plus what
         # its handlers want (only ever grows; see _want).
         self._events = events
+        return self
+
+    @staticmethod
+    def _pending(engine: "Engine", seconds: float) -> "Timer":
+        """``_made`` for a countdown of ``seconds`` not made in C yet
+        (Engine.countdown's hot path: two arguments, no defaults)."""
+        self = _new_object(Timer)
+        self._engine = engine
+        self._handle = 0
+        self._c_handle = None
+        self._seconds = seconds
+        self._freed = False
+        self._deferred = False
+        self._handlers = _NO_HANDLERS
+        self._once = None
+        self._once_args = ()
+        self._events = EVENTS_ALL
         return self
 
     def _mark_freed(self) -> None:

@@ -4,8 +4,9 @@
 # tests on each version, side by side, against one built library.
 #   scripts/test-python-versions.sh LIBTOCSIN LIBNOTIFY VERSION...
 # Each version's interpreter is pyenv's ($PYENV_ROOT/versions/X.Y.*, the
-# newest patch release), else pythonX.Y on the PATH; a version not found
-# fails the step (install it: pyenv install X.Y), none is skipped. Each has
+# newest patch release), else pythonX.Y on the PATH (scripts/find-python.sh);
+# a version not found fails the step (install it: pyenv install X.Y), none
+# is skipped. Each has
 # its own virtual environment, out/venv-X.Y, made without pip (the test
 # venv's pip installs into it: seconds, not ensurepip's tens) and kept
 # until Tests/requirements-python.txt changes. Each version's output is
@@ -20,22 +21,9 @@ pip=out/venv/bin/pip
 requirements=Tests/requirements-python.txt
 [ -x "$pip" ] || { echo "test-python-versions: no $pip (make out/venv/.installed)" >&2; exit 1; }
 
-interpreter() {  # the newest pyenv X.Y.*, else pythonX.Y on the PATH
-  local root=${PYENV_ROOT:-$HOME/.pyenv} found
-  found=$(ls -d "$root"/versions/"$1".[0-9]*/bin/python"$1" 2>/dev/null | sort -V | tail -1)
-  [ -n "$found" ] || found=$(command -v "python$1")
-  [ -n "$found" ] && "$found" -c 'import sys; assert "%d.%d" % sys.version_info[:2] == sys.argv[1]' "$1" 2>/dev/null &&
-    echo "$found"
-}
-
 pythons=()
 for version in "$@"; do
-  python=$(interpreter "$version") || {
-    echo "python $version: not found (neither ${PYENV_ROOT:-$HOME/.pyenv}/versions/$version.* nor python$version" \
-         "on the PATH): the binding claims it; install it with pyenv install $version" >&2
-    echo "python $version: 0 passed, 1 failed"
-    exit 1
-  }
+  python=$(scripts/find-python.sh "$version") || { echo "python $version: 0 passed, 1 failed"; exit 1; }
   pythons+=("$python")
 done
 

@@ -499,11 +499,15 @@ test-debian: wheel deb
 
 # A clean `pip install ./bindings/python` in a fresh virtual environment (it
 # builds and bundles a release libtocsin.so), then the examples as a user
-# runs them: no TOCSIN_LIBRARY, no source tree on the path.
+# runs them: no TOCSIN_LIBRARY, no source tree on the path. The same wheel
+# on the oldest and newest Python claimed (INSTALL_PYTHONS), where 10,000
+# countdowns must each get their FINISH (Tests/python-install).
+INSTALL_PYTHONS := 3.9 3.13
 test-python-install:
-	rm -rf out/venv-install out/python-install.passed
+	rm -rf out/venv-install out/python-install out/python-install.passed
 	$(PYTHON) -m venv out/venv-install
-	out/venv-install/bin/pip install -q --disable-pip-version-check ./bindings/python
+	out/venv-install/bin/pip wheel -q --disable-pip-version-check --no-deps -w out/python-install ./bindings/python
+	out/venv-install/bin/pip install -q --disable-pip-version-check out/python-install/tocsin-*.whl
 	cd /tmp && env -u TOCSIN_LIBRARY -u PYTHONPATH $(abspath out/venv-install)/bin/python -c \
 	  'import tocsin._library as l, tocsin; tocsin.Engine(manual_clock=True).close(); p = next(iter(l._loaded)); print("loaded", p); assert "/site-packages/tocsin/_lib/" in p'
 	@echo import >> out/python-install.passed
@@ -513,6 +517,15 @@ test-python-install:
 	  tr '\r' '\n' < $(abspath out)/example.log | tail -3; \
 	  grep -qE 'is ready|all done' $(abspath out)/example.log || exit 1; \
 	  echo "$$example" >> $(abspath out)/python-install.passed; \
+	done
+	for version in $(INSTALL_PYTHONS); do \
+	  python=$$(scripts/find-python.sh $$version) || exit 1; \
+	  $$python -m venv --without-pip out/python-install/venv-$$version && \
+	  out/venv-install/bin/pip --python out/python-install/venv-$$version/bin/python install -q --disable-pip-version-check \
+	    out/python-install/tocsin-*.whl && \
+	  (cd /tmp && env -u TOCSIN_LIBRARY -u PYTHONPATH timeout 120 $(abspath out)/python-install/venv-$$version/bin/python \
+	    $(abspath Tests/python-install/ten_thousand.py)) || exit 1; \
+	  echo "ten_thousand $$version" >> out/python-install.passed; \
 	done
 	@echo "$$(wc -l < out/python-install.passed) passed, 0 failed"
 

@@ -673,11 +673,13 @@ class Engine:
             for earlier_key in list(pending):
                 if earlier_key == key:
                     break
-                earlier = pending[earlier_key]()
+                # (.get and .pop: a finalizer on another thread may drop one meanwhile)
+                ref = pending.get(earlier_key)
+                earlier = ref() if ref is not None else None
                 if earlier is not None:
                     self._make_one(earlier, False)
                 else:
-                    del pending[earlier_key]
+                    pending.pop(earlier_key, None)
             self._make_one(timer, start)
             return start
 
@@ -699,7 +701,7 @@ class Engine:
             if status < 0:
                 self._raw_free(self._c_ptr, c_handle)
                 raise error_for(status, "tocsin_timer_set_callback")
-        ref = self._pending.pop(id(timer))
+        ref = self._pending.pop(id(timer), None) or weakref.ref(timer)
         timer._c_handle = c_handle
         timer._handle = handle
         if start:
@@ -714,9 +716,10 @@ class Engine:
         if self._pending:
             with self._lock:
                 for key in list(self._pending):
-                    timer = self._pending[key]()
+                    ref = self._pending.get(key)
+                    timer = ref() if ref is not None else None
                     if timer is None:
-                        del self._pending[key]
+                        self._pending.pop(key, None)
                     elif not timer._handle:
                         self._make_one(timer, False)
 

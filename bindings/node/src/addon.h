@@ -27,7 +27,9 @@ typedef struct host {
     int poll_closed;          /* uv_close's callback ran, or no poll */
     int finalized;            /* the External was collected */
     int closed;
-    int in_call;              /* inside advance & co: JS is on the stack */
+    int in_call;              /* how deep inside advance & co (they nest:
+                                 a listener may call advance()): JS is on
+                                 the stack */
     napi_ref pending_error;   /* the first throw of a handler during a call */
     napi_async_cleanup_hook_handle cleanup;
 } host;

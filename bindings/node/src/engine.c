@@ -43,7 +43,9 @@ static napi_value engine_ref(napi_env env, napi_callback_info info) {
 }
 
 /* advance, simulateSuspend, setWallClock: handlers run inside; the first
-   one that throws is thrown here once the call is over. */
+   one that throws is thrown once the outermost call is over (a listener
+   may call advance() again: the engine refuses it, the outer call goes on
+   delivering and still throws what its listeners threw). */
 static napi_value move_clock(napi_env env, napi_callback_info info,
                              int (*move)(tocsin_engine *, double), const char *what) {
     napi_value argv[2];
@@ -51,10 +53,10 @@ static napi_value move_clock(napi_env env, napi_callback_info info,
     double seconds;
     if (!begin(env, info, 2, argv, &h) || !arg_double(env, argv[1], &seconds))
         return NULL;
-    h->in_call = 1;
+    h->in_call++;
     int status = move(h->engine, seconds);
-    h->in_call = 0;
-    if (host_rethrow(env, h))
+    h->in_call--;
+    if (h->in_call == 0 && host_rethrow(env, h))
         return NULL;
     return status < 0 ? throw_status(env, status, what) : make_int(env, status);
 }

@@ -172,6 +172,20 @@ test('a listener that throws during advance(): the rest are delivered, then adva
   engine.close();
 });
 
+test('a listener calling advance() again: the outer advance() still throws what a later listener threw', () => {
+  const engine = new Engine({ manualClock: true });
+  const a = engine.countdown(1).start();
+  const b = engine.countdown(2).start();
+  let nested = null;
+  a.on('finish', () => {
+    try { engine.advance(0); } catch (error) { nested = error; }
+  });
+  b.on('finish', () => { throw new Error('from b'); });
+  assert.throws(() => engine.advance(5000), { message: 'from b' });
+  assert.strictEqual(nested?.code, 'TOCSIN_ESTATE');
+  engine.close();
+});
+
 test('save and load: the timers come back as Timers of the right kind', (t) => {
   const fs = require('node:fs');
   const os = require('node:os');

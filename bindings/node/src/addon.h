@@ -30,7 +30,10 @@ typedef struct host {
     int in_call;              /* how deep inside advance & co (they nest:
                                  a listener may call advance()): JS is on
                                  the stack */
-    napi_ref pending_error;   /* the first throw of a handler during a call */
+    napi_ref pending_error;   /* [the first throw of a handler during a
+                                 call], an array so that a thrown string or
+                                 number is kept too; the outermost call
+                                 throws it, even if the engine was closed */
     napi_async_cleanup_hook_handle cleanup;
 } host;
 

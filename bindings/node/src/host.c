@@ -36,7 +36,8 @@ void host_close(host *h) {
         napi_delete_reference(h->env, h->deliver);
         h->deliver = NULL;
     }
-    if (h->pending_error != NULL) {
+    /* An error kept for a call under way stays: that call still throws it. */
+    if (h->pending_error != NULL && h->in_call == 0) {
         napi_delete_reference(h->env, h->pending_error);
         h->pending_error = NULL;
     }
@@ -115,9 +116,17 @@ void host_on_event(tocsin_engine *engine, const tocsin_event *event,
         return;
     if (!h->in_call) {
         napi_fatal_exception(env, error);
-    } else if (h->pending_error == NULL && !h->closed) {
-        /* Kept for the caller of advance() & co; later events still come. */
-        napi_create_reference(env, error, 1, &h->pending_error);
+    } else if (h->pending_error == NULL) {
+        /* Kept for the caller of advance() & co, closed engine or not; later
+           events still come. In an array: a reference holds objects only
+           (NAPI_VERSION 8), and a listener may throw 'oops' or undefined. */
+        napi_value box;
+        if (napi_create_array_with_length(env, 1, &box) != napi_ok ||
+            napi_set_element(env, box, 0, error) != napi_ok ||
+            napi_create_reference(env, box, 1, &h->pending_error) != napi_ok) {
+            h->pending_error = NULL;
+            napi_fatal_exception(env, error); /* never lost */
+        }
     }
 }
 
@@ -125,8 +134,9 @@ void host_on_event(tocsin_engine *engine, const tocsin_event *event,
 int host_rethrow(napi_env env, host *h) {
     if (h->pending_error == NULL)
         return 0;
-    napi_value error;
-    napi_get_reference_value(env, h->pending_error, &error);
+    napi_value box, error;
+    napi_get_reference_value(env, h->pending_error, &box);
+    napi_get_element(env, box, 0, &error);
     napi_delete_reference(env, h->pending_error);
     h->pending_error = NULL;
     napi_throw(env, error);

@@ -186,6 +186,27 @@ test('a listener calling advance() again: the outer advance() still throws what 
   engine.close();
 });
 
+test('whatever a listener throws during advance() is thrown by it: a string, a number, undefined, or after close()', () => {
+  for (const thrown of ['oops', 42, undefined, null]) {
+    const engine = new Engine({ manualClock: true });
+    engine.countdown(1).start().on('finish', () => { throw thrown; });
+    let caught = 'nothing';
+    try { engine.advance(2000); } catch (error) { caught = error; }
+    assert.strictEqual(caught, thrown);
+    engine.close();
+  }
+  // Timer a throws, then b's listener closes the engine: a's error stays.
+  const engine = new Engine({ manualClock: true });
+  engine.countdown(1).start().on('finish', () => { throw new Error('from a'); });
+  engine.countdown(2).start().on('finish', () => engine.close());
+  assert.throws(() => engine.advance(5000), { message: 'from a' });
+  // A listener that closes the engine, then throws.
+  const other = new Engine({ manualClock: true });
+  other.countdown(1).start().on('finish', () => { other.close(); throw new Error('after close'); });
+  assert.throws(() => other.advance(2000), { message: 'after close' });
+  assert.ok(other.closed);
+});
+
 test('save and load: the timers come back as Timers of the right kind', (t) => {
   const fs = require('node:fs');
   const os = require('node:os');

@@ -87,7 +87,9 @@ int arg_int(napi_env env, napi_value value, int *out) {
     return 1;
 }
 
-/* A string as UTF-8 (lone surrogates become U+FFFD, as V8 writes them). */
+/* A string as UTF-8 (lone surrogates become U+FFFD, as V8 writes them).
+   One with a NUL character is refused, as Node's fs refuses such paths:
+   C would read only up to it ('/tmp/x\0y' would save to /tmp/x). */
 char *arg_string(napi_env env, napi_value value) {
     size_t length = 0;
     if (napi_get_value_string_utf8(env, value, NULL, 0, &length) != napi_ok) {
@@ -100,6 +102,11 @@ char *arg_string(napi_env env, napi_value value) {
         return NULL;
     }
     napi_get_value_string_utf8(env, value, text, length + 1, &length);
+    if (strlen(text) != length) {
+        free(text);
+        throw_type(env, "a string must not contain a NUL character (\\0)");
+        return NULL;
+    }
     return text;
 }
 

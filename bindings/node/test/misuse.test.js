@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const raw = require('../lib/native.js');
-const { Engine, Timer } = require('..');
+const { Engine, Timer, checkCalendar, nextOccurrence } = require('..');
 
 const code = (name) => (error) => error instanceof Error && error.code === name && error.message.length > 0;
 
@@ -69,6 +69,24 @@ test('wrong types throw TypeErrors with code TOCSIN_EINVAL', () => {
     () => engine.countdown(1, { signal: {} }),
   ];
   for (const call of calls) assert.throws(call, (error) => error instanceof TypeError && error.code === 'TOCSIN_EINVAL', String(call));
+  engine.close();
+});
+
+test('a string with a NUL character is refused, not cut at it', () => {
+  const engine = new Engine({ manualClock: true });
+  const timer = engine.countdown(10, { label: 'before' });
+  const nul = (error) => error instanceof TypeError && error.code === 'TOCSIN_EINVAL' && /NUL/.test(error.message);
+  const fs = require('node:fs');
+  const cut = `/tmp/tocsin-nul-${process.pid}`;
+  assert.throws(() => engine.save(`${cut}\0y`), nul);
+  assert.ok(!fs.existsSync(cut), 'saved to the path cut at the NUL');
+  assert.throws(() => engine.load(`${cut}\0y`), nul);
+  assert.throws(() => { timer.label = 'ab\0cd'; }, nul);
+  assert.strictEqual(timer.label, 'before');
+  assert.throws(() => engine.calendar('daily\0garbage'), nul);
+  assert.throws(() => checkCalendar('daily\0garbage'), nul);
+  assert.throws(() => nextOccurrence('daily\0garbage'), nul);
+  assert.strictEqual(engine.timers().length, 1);
   engine.close();
 });
 

@@ -57,7 +57,7 @@ class Listeners {
       last event (STATE finished or canceled), or when the timer is freed. */
   iterator(onChange) {
     const queue = [];
-    let waiting = null;
+    const waiting = []; // the resolves of next() calls not yet answered, in order
     let ended = false;
     const sinks = this.#sinks;
     const sink = {
@@ -68,19 +68,18 @@ class Listeners {
           sinks.delete(sink);
           onChange();
         }
-        if (waiting) {
-          const resolve = waiting;
-          waiting = null;
-          resolve({ value: event, done: false });
+        if (waiting.length > 0) {
+          waiting.shift()({ value: event, done: false });
         } else {
           queue.push(event);
         }
+        // The last event: next() calls beyond it are told the end.
+        if (ended) for (const resolve of waiting.splice(0)) resolve({ value: undefined, done: true });
       },
       end() {
         ended = true;
         sinks.delete(sink);
-        if (waiting) waiting({ value: undefined, done: true });
-        waiting = null;
+        for (const resolve of waiting.splice(0)) resolve({ value: undefined, done: true });
       },
     };
     sinks.add(sink);
@@ -92,7 +91,7 @@ class Listeners {
       next() {
         if (queue.length > 0) return Promise.resolve({ value: queue.shift(), done: false });
         if (ended) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => { waiting = resolve; });
+        return new Promise((resolve) => { waiting.push(resolve); });
       },
       return() {
         queue.length = 0;

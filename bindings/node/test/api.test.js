@@ -63,6 +63,25 @@ test('await timer.finished resolves with the FINISH event; events() and on() see
   engine.close();
 });
 
+test('events(): next() called again before the first settles answers each call in order, none lost', async () => {
+  const engine = new Engine({ manualClock: true });
+  const timer = engine.countdown(2, { tick: 1 });
+  const events = timer.events();
+  const calls = [events.next(), events.next(), events.next(), events.next(), events.next(), events.next()];
+  timer.start();
+  engine.advance(2000);
+  const got = await Promise.all(calls);
+  assert.deepStrictEqual(got.map((r) => (r.done ? 'done' : `${r.value.type}:${r.value.state}`)),
+    ['state:running', 'tick:running', 'finish:finished', 'state:finished', 'done', 'done']);
+  // return() while calls wait: each is told the end.
+  const other = engine.countdown(5);
+  const more = other.events();
+  const waiting = [more.next(), more.next()];
+  await more.return();
+  assert.deepStrictEqual((await Promise.all(waiting)).map((r) => r.done), [true, true]);
+  engine.close();
+});
+
 test('once() and off() take listeners away', () => {
   const engine = new Engine({ manualClock: true });
   const timer = engine.stopwatch({ tick: 1 }).start();

@@ -11,16 +11,18 @@ const {
 } = require('./values.js');
 
 const MADE_BY_ENGINE = Symbol('made by its engine');
+const STATE = 2;
 const FINISH = 3;
 const ARMED = 1; // running, or about to be: something may still fire
 const UNREF = 2; // unref() was called
 const HOLDING = 4; // counted in the engine's hold on Node's loop
 const FREED = 8;
+const OWED = 16; // a STATE event is on its way (cancel, suspend, a held FINISH of load()): held until it comes
 
 class Timer {
   #owner; // the Engine's side: raw (its External), hold(delta), forget(timer), manual
   #events = EVENTS.finish; // the bits the engine has for it
-  #flags = 0; // ARMED | UNREF | HOLDING | FREED
+  #flags = 0; // ARMED | UNREF | HOLDING | FREED | OWED
   #more = null; // what only some timers need (More), made when first needed
 
   constructor(token, owner, handle, kind) {
@@ -55,6 +57,7 @@ class Timer {
 
   suspend() {
     this.#call(raw.suspend, 'timer.suspend()');
+    this.#owe();
     this.#arm(false);
     return this;
   }
@@ -67,6 +70,7 @@ class Timer {
 
   cancel() {
     this.#call(raw.cancel, 'timer.cancel()');
+    this.#owe();
     this.#arm(false);
     this.#settle(null, () => canceled('cancelled'));
     return this;
@@ -251,6 +255,17 @@ class Timer {
     if (bits === this.#events || (this.#flags & FREED)) return;
     this.#call(raw.setEvents, 'timer.on()', {}, bits);
     this.#events = bits;
+    if (!(bits & EVENTS.state) && (this.#flags & OWED)) { // nobody waits for it now
+      this.#flags &= ~OWED;
+      this.#update();
+    }
+  }
+
+  /** A STATE event will come in a later dispatch: if someone listens or
+      iterates, Node's loop is held until it does (else the process could
+      exit, or an awaiting ES module end with exit 13, before it comes). */
+  #owe() {
+    if (this.#events & EVENTS.state) this.#flags |= OWED;
   }
 
   #arm(armed) {
@@ -260,7 +275,8 @@ class Timer {
 
   #update() {
     const flags = this.#flags;
-    const holds = (flags & (ARMED | UNREF | FREED)) === ARMED && (this.kind !== 'stopwatch' || this.tick > 0);
+    const holds = (flags & (UNREF | FREED)) === 0 &&
+      ((flags & OWED) !== 0 || ((flags & ARMED) !== 0 && (this.kind !== 'stopwatch' || this.tick > 0)));
     if (holds === ((flags & HOLDING) !== 0)) return;
     this.#flags = holds ? flags | HOLDING : flags & ~HOLDING;
     this.#owner.hold(holds ? 1 : -1);
@@ -282,6 +298,10 @@ class Timer {
     const event = {
       type: KINDS[kind], state: STATES[state], elapsed, remaining: orNull(remaining), tick, lateness, missed, timer: this,
     };
+    if ((kind === STATE || kind === FINISH) && (this.#flags & OWED)) {
+      this.#flags &= ~OWED;
+      this.#update();
+    }
     if (kind === FINISH) {
       this.#extra().lastFinish = event;
       if (state !== RUNNING) this.#arm(false);
@@ -292,6 +312,7 @@ class Timer {
 
   _gone(why) {
     if (this.#flags & FREED) return;
+    this.#flags &= ~OWED;
     this.#arm(false);
     this.#flags |= FREED;
     this.#update();
@@ -302,8 +323,25 @@ class Timer {
     more?.listeners?.endAll();
   }
 
+  /** A restored timer: armed if running; one restored finished may have a
+      held FINISH (then STATE) queued: the loop is held until it comes, or
+      until a poll of the engine's fd has shown there was none. */
   _armIfRunning() {
-    if (raw.state(this.#owner.raw, this.handle) === RUNNING) this.#arm(true);
+    const state = raw.state(this.#owner.raw, this.handle);
+    if (state === RUNNING) this.#arm(true);
+    else if (STATES[state] === 'finished' && !this.#owner.manual) {
+      this.#flags |= OWED;
+      this.#update();
+      // load() queued the held FINISH, if any, and signalled the engine's fd.
+      // An immediate runs at the end of this loop iteration (perhaps before
+      // its poll phase, if load() ran in a poll callback); one set from it
+      // runs after the next iteration's poll phase, which read the fd.
+      setImmediate(() => setImmediate(() => {
+        if (!(this.#flags & OWED)) return;
+        this.#flags &= ~OWED;
+        this.#update();
+      }));
+    }
   }
 
   _abortWith(signal) {
@@ -313,7 +351,10 @@ class Timer {
     more.signal = signal;
     more.onAbort = () => {
       const state = raw.state(this.#owner.raw, this.handle);
-      if (state === RUNNING || state === 2) raw.cancel(this.#owner.raw, this.handle);
+      if (state === RUNNING || state === 2) {
+        raw.cancel(this.#owner.raw, this.handle);
+        this.#owe();
+      }
       this.#arm(false);
       this.#settle(null, () => signal.reason);
     };

@@ -67,6 +67,31 @@ test('an armed timer keeps node running; an unreferenced one, a suspended one or
   assert.ok(free.afterFirstLine < 1000, `exited after ${free.afterFirstLine} ms`);
 });
 
+test('the loop is held until owed events come: STATE after cancel() or suspend(), a held FINISH after load()', async (t) => {
+  const canceled = await node(['-e', "const { Engine } = require('.'); const e = new Engine(); const t = e.countdown(10).start();" +
+    "t.on('state', (ev) => console.log(ev.state)); setTimeout(() => t.cancel(), 50);"]);
+  assert.strictEqual(canceled.out, 'canceled\n', canceled.err);
+  const suspended = await node(['--input-type=module', '-e', "import { Engine } from './index.mjs'; const e = new Engine();" +
+    "const t = e.countdown(10).start(); setTimeout(() => t.suspend(), 20);" +
+    "for await (const ev of t.events()) { if (ev.state === 'suspended') break; } console.log('done'); e.close();"]);
+  assert.deepStrictEqual([suspended.code, suspended.out], [0, 'done\n'], suspended.err);
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tocsin-node-'));
+  t.after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const file = path.join(folder, 'timers.json');
+  const saved = await node(['-e', `const { Engine } = require('.'); const e = new Engine(); e.countdown(0.05).start(); e.save(${JSON.stringify(file)}); e.close();`]);
+  assert.strictEqual(saved.code, 0, saved.err);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const loaded = await node(['--input-type=module', '-e', `import { Engine } from './index.mjs'; const e = new Engine();` +
+    `const [t] = e.load(${JSON.stringify(file)}); const ev = await t.finished; console.log(t.state, ev.type); e.close();`]);
+  assert.deepStrictEqual([loaded.code, loaded.out], [0, 'finished finish\n'], loaded.err);
+  // Nothing held after load(): the process still exits at once.
+  const idle = await node(['-e', `const { Engine } = require('.'); const e = new Engine(); e.load(${JSON.stringify(file)}); console.log('loaded');`]);
+  assert.strictEqual(idle.out, 'loaded\n', idle.err);
+  assert.ok(idle.afterFirstLine < 1000, `exited after ${idle.afterFirstLine} ms`);
+});
+
 test('a listener that throws on the real loop is an uncaught exception, as in setTimeout', async () => {
   const run = await node(['-e', "const { Engine } = require('.'); const e = new Engine();" +
     "process.on('uncaughtException', (error) => { console.log('caught', error.message); e.close(); });" +

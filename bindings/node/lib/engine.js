@@ -11,11 +11,17 @@ const { CLOCKS, TICK_POLICIES, choice, number, unixSeconds, dateOf, typeError, d
 
 const OPTIONS = new Set(['label', 'tick', 'tickPolicy', 'clock', 'leeway', 'wake', 'signal']);
 const RAW = new WeakMap(); // Engine -> its External, for the scenario runner
+// The engines on the real clock with a timer that may still fire or owe an
+// event: kept from the garbage collector until it has (the addon holds only
+// a deliver function that does not reach its Engine, so an Engine nobody
+// uses is collected, and its External's finalizer closes it).
+const LIVE = new Set();
 
 class Engine {
   #raw;
   #timers = new Map(); // handle -> Timer: where events go
   #holds = 0; // armed timers that keep Node's loop alive
+  #keeps = 0; // armed timers, unref'd or not: while > 0 the Engine is in LIVE
   #closed = false;
   #owner;
 
@@ -25,14 +31,14 @@ class Engine {
     const manual = options.manualClock ?? false;
     if (typeof manual !== 'boolean') throw typeError(`options.manualClock must be a boolean, got ${describe(manual)}`);
     this.manualClock = manual;
-    const timers = this.#timers;
-    this.#raw = raw.engineNew(manual, (handle, ...event) => timers.get(handle)?._deliver(...event));
+    this.#raw = raw.engineNew(manual, deliverTo(new WeakRef(this.#timers)));
     RAW.set(this, this.#raw);
     this.#owner = {
       raw: this.#raw,
       engine: this,
       manual,
       hold: (delta) => this.#hold(delta),
+      keep: (delta) => this.#keep(delta),
       forget: (timer) => this.#timers.delete(timer.handle),
     };
   }
@@ -173,6 +179,7 @@ class Engine {
   close() {
     if (this.#closed) return;
     this.#closed = true;
+    LIVE.delete(this);
     raw.engineClose(this.#raw);
     for (const timer of [...this.#timers.values()]) timer._gone(closedWithIt);
   }
@@ -181,6 +188,13 @@ class Engine {
     const before = this.#holds;
     this.#holds += delta;
     if (!this.manualClock && !this.#closed && (before === 0) !== (this.#holds === 0)) raw.engineRef(this.#raw, this.#holds > 0);
+  }
+
+  #keep(delta) {
+    this.#keeps += delta;
+    if (this.manualClock || this.#closed) return;
+    if (this.#keeps > 0) LIVE.add(this);
+    else LIVE.delete(this);
   }
 
   #try(what, call, context) {
@@ -193,6 +207,14 @@ class Engine {
 }
 
 const closedWithIt = () => canceled('closed with its engine');
+
+/** The function the addon calls with each event. Made out here so that it
+    shares no closure with the Engine's methods: it reaches the Engine's
+    timers only through a WeakRef, and the addon's strong reference to it
+    keeps no Engine alive. */
+function deliverTo(weakTimers) {
+  return (handle, ...event) => weakTimers.deref()?.get(handle)?._deliver(...event);
+}
 
 function checkOptions(options, what) {
   if (options === undefined) return;

@@ -17,12 +17,13 @@ const ARMED = 1; // running, or about to be: something may still fire
 const UNREF = 2; // unref() was called
 const HOLDING = 4; // counted in the engine's hold on Node's loop
 const FREED = 8;
+const KEEPING = 32; // counted in the engine's keeps (kept from the garbage collector)
 const OWED = 16; // a STATE event is on its way (cancel, suspend, a held FINISH of load()): held until it comes
 
 class Timer {
-  #owner; // the Engine's side: raw (its External), hold(delta), forget(timer), manual
+  #owner; // the Engine's side: raw (its External), hold(delta), keep(delta), forget(timer), manual
   #events = EVENTS.finish; // the bits the engine has for it
-  #flags = 0; // ARMED | UNREF | HOLDING | FREED | OWED
+  #flags = 0; // ARMED | UNREF | HOLDING | FREED | OWED | KEEPING
   #more = null; // what only some timers need (More), made when first needed
 
   constructor(token, owner, handle, kind) {
@@ -275,10 +276,16 @@ class Timer {
 
   #update() {
     const flags = this.#flags;
-    const holds = (flags & (UNREF | FREED)) === 0 &&
+    // Something may still come: an armed timer's events, an owed one.
+    const fires = (flags & FREED) === 0 &&
       ((flags & OWED) !== 0 || ((flags & ARMED) !== 0 && (this.kind !== 'stopwatch' || this.tick > 0)));
+    if (fires !== ((flags & KEEPING) !== 0)) {
+      this.#flags ^= KEEPING;
+      this.#owner.keep(fires ? 1 : -1);
+    }
+    const holds = fires && (flags & UNREF) === 0;
     if (holds === ((flags & HOLDING) !== 0)) return;
-    this.#flags = holds ? flags | HOLDING : flags & ~HOLDING;
+    this.#flags ^= HOLDING;
     this.#owner.hold(holds ? 1 : -1);
   }
 

@@ -92,6 +92,29 @@ test('the loop is held until owed events come: STATE after cancel() or suspend()
   assert.ok(idle.afterFirstLine < 1000, `exited after ${idle.afterFirstLine} ms`);
 });
 
+test('an Engine nobody uses is garbage-collected and closed; one with an armed timer is kept until it fires', async () => {
+  const script = `const { Engine } = require('.'); const fs = require('node:fs');
+    const fds = () => fs.readdirSync('/proc/self/fd').length;
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+    (async () => {
+      const before = fds();
+      for (let i = 0; i < 500; i++) new Engine().countdown(5, { label: 'never started' });
+      const made = fds() - before;
+      for (let i = 0; i < 20 && fds() - before > 20; i++) { gc(); await pause(); }
+      console.log(made >= 500, fds() - before <= 20);
+      (() => {
+        const e = new Engine();
+        e.countdown(0.1).start().on('finish', () => console.log('armed fired'));
+        e.countdown(0.1).start().unref().on('finish', () => console.log('unref fired'));
+      })();
+      for (let i = 0; i < 5; i++) { gc(); await pause(); }
+      setTimeout(() => {}, 300);
+    })();`;
+  const run = await node(['--expose-gc', '-e', script]);
+  assert.strictEqual(run.code, 0, run.err);
+  assert.strictEqual(run.out, 'true true\narmed fired\nunref fired\n', run.err);
+});
+
 test('a listener that throws on the real loop is an uncaught exception, as in setTimeout', async () => {
   const run = await node(['-e', "const { Engine } = require('.'); const e = new Engine();" +
     "process.on('uncaughtException', (error) => { console.log('caught', error.message); e.close(); });" +

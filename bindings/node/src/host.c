@@ -3,6 +3,7 @@
  * referenced only while a timer is armed so that node exits when the
  * script is done, and closed at the environment's cleanup (a worker's
  * end, the process's exit) if the script did not close it. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "addon.h"
@@ -81,7 +82,23 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
         return;
     napi_handle_scope scope;
     napi_open_handle_scope(h->env, &scope);
+    /* What is due is delivered either way. */
     tocsin_engine_dispatch(h->engine);
+    if (status < 0 && !h->closed) {
+        /* libuv stopped watching the fd (POLLERR & co): the engine's timers
+           would go silent, and the stopped handle no longer holds the loop.
+           Said as an uncaught exception, as a listener's throw is. */
+        char message[160];
+        snprintf(message, sizeof message, "Engine: watching its fd failed (%s): its timers no longer fire",
+                 uv_strerror(status));
+        napi_value code, text, error, number;
+        napi_create_string_utf8(h->env, "TOCSIN_EIO", NAPI_AUTO_LENGTH, &code);
+        napi_create_string_utf8(h->env, message, NAPI_AUTO_LENGTH, &text);
+        napi_create_error(h->env, code, text, &error);
+        napi_create_int32(h->env, TOCSIN_EIO, &number);
+        napi_set_named_property(h->env, error, "errno", number);
+        napi_fatal_exception(h->env, error);
+    }
     napi_close_handle_scope(h->env, scope);
 }
 
@@ -143,6 +160,14 @@ int host_rethrow(napi_env env, host *h) {
     return 1;
 }
 
+/* host_new failed before the External was made: closes what was made
+   (the poll handle's close frees h) and throws TOCSIN_EIO. */
+static napi_value fail_new(napi_env env, host *h, const char *what) {
+    h->finalized = 1; /* no External will be: freed once the poll is closed */
+    host_close(h);
+    return throw_status(env, TOCSIN_EIO, what);
+}
+
 napi_value host_new(napi_env env, int manual, napi_value deliver) {
     host *h = calloc(1, sizeof *h);
     if (h == NULL)
@@ -168,12 +193,20 @@ napi_value host_new(napi_env env, int manual, napi_value deliver) {
         }
         h->has_poll = 1;
         h->poll_closed = 0;
-        uv_poll_start(&h->poll, UV_READABLE, on_readable);
         uv_unref((uv_handle_t *)&h->poll);
+        if (uv_poll_start(&h->poll, UV_READABLE, on_readable) != 0)
+            return fail_new(env, h, "new Engine(): watching its fd");
     }
-    napi_create_reference(env, deliver, 1, &h->deliver);
-    napi_add_async_cleanup_hook(env, on_cleanup, h, &h->cleanup);
     napi_value external;
-    napi_create_external(env, h, on_finalize, NULL, &external);
+    if (napi_create_reference(env, deliver, 1, &h->deliver) != napi_ok)
+        return fail_new(env, h, "new Engine(): keeping its deliver function");
+    if (napi_create_external(env, h, on_finalize, NULL, &external) != napi_ok)
+        return fail_new(env, h, "new Engine(): making its handle");
+    /* From here the External's finalizer frees h. */
+    if (napi_add_async_cleanup_hook(env, on_cleanup, h, &h->cleanup) != napi_ok) {
+        h->cleanup = NULL;
+        host_close(h);
+        return throw_status(env, TOCSIN_EIO, "new Engine(): registering its cleanup");
+    }
     return external;
 }

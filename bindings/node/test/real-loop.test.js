@@ -115,6 +115,40 @@ test('an Engine nobody uses is garbage-collected and closed; one with an armed t
   assert.strictEqual(run.out, 'true true\narmed fired\nunref fired\n', run.err);
 });
 
+test('a failing libuv or Node-API call is an error, never a hang or silence (faults put in by test/fault-shim.c)', async (t) => {
+  const built = process.env.TOCSIN_NODE_ADDON;
+  if (!built) return t.skip('TOCSIN_NODE_ADDON is not set (make test-node sets it)');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const { execFileSync } = require('node:child_process');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tocsin-faults-'));
+  t.after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const cc = process.env.CC || 'cc';
+  const flags = ['-std=gnu11', '-fPIC', '-pthread', '-DNAPI_VERSION=8', '-DBUILDING_NODE_EXTENSION', '-I/usr/include/node',
+    `-I${path.join(ROOT, '..', '..', 'include')}`];
+  const addon = path.join(folder, 'faulty.node');
+  try {
+    execFileSync(cc, [...flags, '-c', path.join(__dirname, 'fault-shim.c'), '-o', path.join(folder, 'shim.o')]);
+    const renames = ['uv_poll_start', 'napi_create_reference', 'napi_create_external'].map((name) => `-D${name}=fault_${name}`);
+    const sources = fs.readdirSync(path.join(ROOT, 'src')).filter((name) => name.endsWith('.c')).map((name) => path.join(ROOT, 'src', name));
+    execFileSync(cc, [...flags, ...renames, ...sources, path.join(folder, 'shim.o'), '-shared',
+      `-L${path.join(path.dirname(path.dirname(built)), 'lib')}`, '-ltocsin', '-o', addon]);
+  } catch (error) {
+    return t.skip(`cannot build the addon with faults: ${error.message}`);
+  }
+  const faulty = (fault, script) => node(['-e', script], { env: { ...process.env, TOCSIN_NODE_ADDON: addon, TOCSIN_FAULT: fault } });
+  const make = "const { Engine } = require('.'); try { new Engine(); console.log('made'); } catch (error) { console.log(error.code); }";
+  for (const fault of ['poll_start', 'reference', 'external']) {
+    const run = await faulty(fault, make);
+    assert.deepStrictEqual([run.code, run.out], [0, 'TOCSIN_EIO\n'], `${fault}: ${run.err}`);
+    assert.ok(run.afterFirstLine < 1000, `${fault}: exited after ${run.afterFirstLine} ms`);
+  }
+  const pollerr = await faulty('pollerr', "const { Engine } = require('.'); const e = new Engine();" +
+    "e.countdown(0.05).start().on('finish', () => console.log('fired'));" +
+    "process.on('uncaughtException', (error) => console.log(error.code, /no longer fire/.test(error.message)));");
+  assert.deepStrictEqual([pollerr.code, pollerr.out], [0, 'fired\nTOCSIN_EIO true\n'], pollerr.err);
+});
+
 test('a listener that throws on the real loop is an uncaught exception, as in setTimeout', async () => {
   const run = await node(['-e', "const { Engine } = require('.'); const e = new Engine();" +
     "process.on('uncaughtException', (error) => { console.log('caught', error.message); e.close(); });" +

@@ -18,7 +18,10 @@ use crate::Error;
 /// epoll, mio, GLib; the `tokio` feature's `AsyncEngine` is one). The fd is
 /// readable while events wait, never before one is due; it may turn
 /// readable once more with nothing to deliver (then `dispatch` returns 0).
-/// It belongs to the engine: do not read, write or close it.
+/// A change of state is an event too: right after `start()` the fd is
+/// readable with the STATE event, unless the timer's events are only
+/// FINISH (`set_events`). It belongs to the engine: do not read, write or
+/// close it.
 ///
 /// Dereferences to [`Engine`] for everything else. Closures are
 /// `Send + 'static` in every mode, as the engine may be dispatched from any

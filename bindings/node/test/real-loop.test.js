@@ -95,20 +95,25 @@ test('the loop is held until owed events come: STATE after cancel() or suspend()
 test('an Engine nobody uses is garbage-collected and closed; one with an armed timer is kept until it fires', async () => {
   const script = `const { Engine } = require('.'); const fs = require('node:fs');
     const fds = () => fs.readdirSync('/proc/self/fd').length;
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
     (async () => {
       const before = fds();
       for (let i = 0; i < 500; i++) new Engine().countdown(5, { label: 'never started' });
       const made = fds() - before;
-      for (let i = 0; i < 20 && fds() - before > 20; i++) { gc(); await pause(); }
+      // Collected once the loop has turned after a gc: waited for, up to 30 s.
+      const until = Date.now() + 30000;
+      while (fds() - before > 20 && Date.now() < until) { gc(); await turn(); }
       console.log(made >= 500, fds() - before <= 20);
+      // The unref'd timer does not hold the loop: this does, until both fired.
+      const keep = setTimeout(() => {}, 30000);
+      let fired = 0;
+      const done = () => { if (++fired === 2) clearTimeout(keep); };
       (() => {
         const e = new Engine();
-        e.countdown(0.1).start().on('finish', () => console.log('armed fired'));
-        e.countdown(0.1).start().unref().on('finish', () => console.log('unref fired'));
+        e.countdown(0.1).start().on('finish', () => { console.log('armed fired'); done(); });
+        e.countdown(0.1).start().unref().on('finish', () => { console.log('unref fired'); done(); });
       })();
-      for (let i = 0; i < 5; i++) { gc(); await pause(); }
-      setTimeout(() => {}, 300);
+      for (let i = 0; i < 5; i++) { gc(); await turn(); }
     })();`;
   const run = await node(['--expose-gc', '-e', script]);
   assert.strictEqual(run.code, 0, run.err);

@@ -27,13 +27,14 @@ func clockRead(by reading: () -> Void) -> Int32? {
 
 /// The clock ids of this process's timerfds armed for between `hours` and
 /// `hours` less 10 minutes from now (/proc/self/fdinfo) while `sleep`
-/// sleeps `hours`, waiting up to 5 s for one. (Each check sleeps for a
-/// different time: a cancelled sleep may leave its timer armed.)
+/// sleeps `hours`, waiting up to 30 s for one (a busy machine may start the
+/// task late). (Each check sleeps for a different time: a cancelled sleep
+/// may leave its timer armed.)
 func timerfdsArmed(forHours hours: Int, by sleep: @escaping @Sendable (Duration) async throws -> Void) -> [Int32] {
     let seconds = Double(hours * 3600)
     let task = Task { try await sleep(.seconds(hours * 3600)) }
     defer { task.cancel() }
-    for _ in 0..<500 {
+    for _ in 0..<3000 {
         let clocks = timerfds().filter { $0.secondsLeft > seconds - 600 && $0.secondsLeft <= seconds }.map(\.clock)
         if !clocks.isEmpty { return clocks }
         usleep(10_000)  // not a Swift sleep: it would arm a timer of its own

@@ -326,13 +326,16 @@ mod with_tokio {
         assert_eq!(kinds, vec![EventKind::Finish, EventKind::State]);
         let cancelled = engine.countdown(10).unwrap();
         cancelled.start().unwrap();
-        let waiting = tokio::spawn({
-            let cancelled = cancelled.clone();
-            async move { cancelled.finished().await }
-        });
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        let waiting = cancelled.finished();
+        tokio::pin!(waiting);
+        // Polled once, so that it listens before the cancel (not a guessed sleep).
+        tokio::select! {
+            biased;
+            _ = &mut waiting => panic!("finished before the cancel"),
+            _ = std::future::ready(()) => {}
+        }
         cancelled.cancel().unwrap();
-        assert!(waiting.await.unwrap().is_err());
+        assert!(waiting.await.is_err());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -139,3 +139,16 @@ def test_a_wrong_argtype_or_restype_is_caught():
         "tocsin_version_hex: returns unsigned, restype is <class 'ctypes.c_int'>",
         "tocsin_timer_laps: parameter 3 is size_t, argtype is <class 'ctypes.c_int'>",
     ]
+
+
+def test_the_bindings_own_copy_of_the_countdown_rule_is_the_headers():
+    """countdown() checks its seconds itself, by tocsin_countdown_new's rule
+    (0 < s <= TOCSIN_MAX_SECONDS), before the C timer is made: its limit
+    must be the header's, and the engine must agree at the edge."""
+    from tocsin import Engine, InvalidArgumentError, _engine
+    (limit,) = [define["value"] for define in MANIFEST["defines"] if define["name"] == "TOCSIN_MAX_SECONDS"]
+    assert _engine.MAX_SECONDS == limit
+    with Engine(manual_clock=True) as engine:
+        assert engine.countdown(limit).start().remaining == limit  # made in C: the engine takes it too
+        with pytest.raises(InvalidArgumentError):
+            engine.countdown(limit * (1 + 1e-15))

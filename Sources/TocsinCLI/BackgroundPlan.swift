@@ -26,13 +26,15 @@ package struct BackgroundPlan {
     /// The adds for `plan`, counting from `now` (Unix seconds).
     /// `wake`: wake the machine from suspend for each timer (nil: the
     /// service's default, which is yes for clock times only).
+    /// `command`: a shell command the service runs at each one's finish (`exec`).
     package init(_ plan: TimerPlan, rounds: Int, parallel: Bool, settings: AlarmSettings, awake: Bool, now: Int,
-                 wake: Bool? = nil) {
+                 wake: Bool? = nil, command: String? = nil) {
         var startsAt = Double(now)  // when the next one in the sequence starts
         for _ in 0..<rounds {
             for entry in plan.entries {
                 var options = settings.serviceOptions
                 if let wake { options.append(("wake", .flag(wake))) }
+                if let command { options.append(("exec", .text(command))) }
                 let seconds: Double
                 let endsAt: Double
                 if let wallTime = entry.time.wallTime(after: now) {

@@ -90,6 +90,7 @@ package enum ServiceTimers {
         if columns > 0 {
             let rest = idWidth + 2 + 2 + stateWidth + 2 + (details.map(\.count).max() ?? 0)
                 + (timers.compactMap { $0.owner.map { $0.count + 4 } }.max() ?? 0)
+                + (timers.compactMap { $0.command.map { runs($0).count + 2 } }.max() ?? 0)
             width = min(width, max(10, columns - 1 - rest))
         }
         widths = Widths(id: idWidth, label: width, state: stateWidth)
@@ -102,8 +103,15 @@ package enum ServiceTimers {
             return String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + label + String(repeating: " ", count: max(0, width - label.count)) + "  "
                 + shownState + String(repeating: " ", count: max(0, stateWidth - shownState.count)) + "  " + detail
-                + (timer.owner.map { "  (\($0))" } ?? "")
+                + (timer.owner.map { "  (\($0))" } ?? "") + (timer.command.map { "  " + runs($0) } ?? "")
         }
+    }
+
+    /// "runs: notify-send done" (a long command cut short: `ls --json` has it whole).
+    private static func runs(_ command: String) -> String {
+        let line = command.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let shown = line.count > 40 || line.count < command.count ? String(line.prefix(39)) + "…" : line
+        return tr("runs: {command}", ["command": shown])
     }
 
     /// A row's last column: time left, elapsed, how long ago it finished,

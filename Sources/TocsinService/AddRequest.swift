@@ -29,9 +29,12 @@ package struct AddRequest: Equatable, Sendable {
     package var settings = AlarmSettings()
     /// A calendar alarm's rings before this Unix time (seconds) are skipped.
     package var skipUntil: Double?
+    /// A shell command run at each finish or ring (`exec`): the user's
+    /// only, never a sandboxed app's (`TimerService.add` refuses it).
+    package var command: String?
 
     /// The options `Add` takes (docs/dbus.md).
-    package static let optionNames = Set(["kind", "start", "tick", "clock", "after", "calendar", "wake", "skip_until"]
+    package static let optionNames = Set(["kind", "start", "tick", "clock", "after", "calendar", "wake", "skip_until", "exec"]
                                          + AlarmSettings.Field.allCases.map(\.rawValue))
 
     /// Decodes `Add(label, seconds, options)`. `exists` says whether a timer
@@ -92,6 +95,15 @@ package struct AddRequest: Equatable, Sendable {
         skipUntil = try Self.number(options["skip_until"], "skip_until")
         if skipUntil != nil && kind != .calendar {
             throw ServiceError(.invalidArgument, "skip_until is for calendar alarms (the option calendar)")
+        }
+        command = try Self.text(options["exec"], "exec")
+        if let command {
+            guard command.contains(where: { !$0.isWhitespace }) else {
+                throw ServiceError(.invalidArgument, "exec must be a shell command, not empty")
+            }
+            if kind == .stopwatch {
+                throw ServiceError(.invalidArgument, "a stopwatch never finishes: exec is for countdowns and alarms")
+            }
         }
         if case .id(let other)? = options["after"] {
             guard exists(other) else { throw ServiceError(.noSuchTimer, "no timer \(other) to start after") }

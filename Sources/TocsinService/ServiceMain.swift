@@ -30,6 +30,8 @@ package final class ServiceMain: @unchecked Sendable {
         package var liveLimit = 3
         /// Timers kept at once (`TimerService.Limits.timers`).
         package var maxTimers = TimerService.Limits().timers
+        /// Seconds a timer's command or a hook may run before it is stopped.
+        package var commandLimit = 60.0
 
         package init() {}
     }
@@ -106,6 +108,8 @@ package final class ServiceMain: @unchecked Sendable {
         let service = TimerService(engine: engine, store: store, notifier: notifier)
         service.grace = options.grace
         service.limits.timers = options.maxTimers
+        service.scripts.limits.time = options.commandLimit
+        service.hooksFolder = TimerService.standardHooksFolder()
         self.service = service
         let bus = ServiceBus(service: service)
         self.bus = bus
@@ -132,6 +136,7 @@ package final class ServiceMain: @unchecked Sendable {
             ready = true
             watchEngine()
             service.announceUnannounced()
+            service.startScripts()
             _ = tocsin_service_notify("READY=1")
             stallForTests()
         }

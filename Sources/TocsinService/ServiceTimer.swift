@@ -36,6 +36,8 @@ package struct ServiceTimer: Sendable {
     /// skipped (Unix seconds).
     package var next: Double?
     package var skippedUntil: Double?
+    /// The shell command the service runs at its finishes (`exec`).
+    package var command: String?
 
     /// Where the by-name properties come from.
     private enum Source: Sendable {
@@ -120,6 +122,7 @@ package struct ServiceTimer: Sendable {
         case ("owner", .text(let app)): owner = app.isEmpty ? nil : app
         case ("next", .number(let seconds)): next = seconds
         case ("skipped_until", .number(let seconds)): skippedUntil = seconds
+        case ("exec", .text(let text)): command = text.isEmpty ? nil : text
         default: break
         }
     }

@@ -13,6 +13,10 @@ extension TimerService {
         let request = try AddRequest(label: label, seconds: seconds, options: options) { other in
             entries[other].map { caller.owns($0.owner) } ?? false
         }
+        // Before anything is made: a sandboxed app's timer runs nothing on the host.
+        if request.command != nil, let app = caller.app {
+            throw ServiceError(.notPermitted, "\(app) is sandboxed: only the user's own programs may have the service run a command (exec)")
+        }
         guard entries.count < limits.timers else {
             throw ServiceError(.limitReached, "the service keeps at most \(limits.timers) timers, finished ones included "
                 + "until removed: remove some (tocsin rm --finished), or raise tocsin service --max-timers")
@@ -38,6 +42,7 @@ extension TimerService {
         nextID += 1
         var entry = Entry(id: id, timer: timer, kind: request.kind, settings: request.settings, after: request.after)
         entry.owner = caller.app
+        entry.command = request.command
         do throws(TocsinError) {
             try engine.setLabel(label, for: timer)
             if request.clock == .awake { try engine.setClock(.awake, for: timer) }
@@ -47,7 +52,10 @@ extension TimerService {
                 try engine.skipRings(timer, until: .nanoseconds(nanoseconds))
             }
             adopt(entry)
-            if request.start && request.after == nil { try engine.start(timer) }
+            if request.start && request.after == nil {
+                try engine.start(timer)
+                noteScripts(.start, of: id)
+            }
         } catch {
             drop(id, timer)
             throw ServiceError(error)
@@ -94,8 +102,13 @@ extension TimerService {
     }
 
     package func adjust(_ id: UInt64, by seconds: Double) throws(ServiceError) {
+        try adjust(id, by: seconds, as: .adjust(seconds))
+    }
+
+    /// `adjust`, made as `call` (a snooze is one, and runs its hook).
+    func adjust(_ id: UInt64, by seconds: Double, as call: Call) throws(ServiceError) {
         let before = entries[id].flatMap { try? engine.state(of: $0.timer) }
-        try change(id, .adjust(seconds)) { engine, timer throws(TocsinError) in
+        try change(id, call) { engine, timer throws(TocsinError) in
             guard let delta = Nanos.from(signedSeconds: seconds) else { throw .invalidArgument }
             try engine.adjust(timer, byNanoseconds: delta)
         }

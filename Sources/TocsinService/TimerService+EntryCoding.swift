@@ -41,6 +41,12 @@ extension TimerService.Entry {
         JournalMember(name: "snoozed_until_ns", write: { $0.snoozedUntil.map { .integer(Nanos.from(seconds: $0) ?? 0) } }) { entry, value in
             if case .integer(let until)? = value, entry.kind == .calendar { entry.snoozedUntil = Nanos.seconds(until) }
         },
+        JournalMember(name: "exec", write: { $0.command.map(JSON.string) }) { entry, value in
+            if case .string(let command)? = value, !command.isEmpty { entry.command = command }
+        },
+        JournalMember(name: "runs_due", write: { $0.runsDue.isEmpty ? nil : .array($0.runsDue.map(\.journal)) }) { entry, value in
+            if case .array(let runs)? = value { entry.runsDue = runs.compactMap(DueRun.init(journal:)) }
+        },
     ]
 
     /// These members of the entry, as a record holds them.

@@ -31,6 +31,7 @@ extension TimerService {
             entry.heldRecord = nil
             entries[id] = entry
             if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
+            noteScripts(entry.kind == .alarm || entry.kind == .calendar ? .ring : .finish, of: id, due: entry.finishedAt)
             recordThenAnnounce(id, lateness: lateness, late: wasHeld)
             if entry.kind == .calendar {
                 // It rang and runs on: no STATE event says so, this does
@@ -109,6 +110,7 @@ extension TimerService {
         for (other, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.after == id {
             entries[other]?.after = nil
             try? engine.start(entry.timer)
+            noteScripts(.start, of: other)
             started.append(other)
         }
         saveAfterEvent(started)

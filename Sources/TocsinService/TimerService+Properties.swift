@@ -108,6 +108,7 @@ extension TimerService {
         case .snoozedUntil: return .numbers(entries.map { $0.snoozedUntil ?? none })
         case .skippedUntil: return seconds { $1.skippedUntil }
         case .owner: return .textsByID(entries.compactMap { entry in entry.owner.map { (entry.id, $0) } })
+        case .command: return .textsByID(entries.compactMap { entry in entry.command.map { (entry.id, $0) } })
         case .laps:
             return .lapsByID(listing.indices.compactMap { row in
                 readings[row].laps.isEmpty ? nil : (entries[row].id, readings[row].laps.map(Nanos.seconds))

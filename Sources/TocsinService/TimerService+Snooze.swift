@@ -21,18 +21,19 @@ extension TimerService {
             throw ServiceError(.invalidArgument, tr("{label} is a stopwatch: nothing rings to snooze", ["label": label]))
         case .countdown, .alarm:
             guard (try? engine.state(of: entry.timer)) == .finished else { throw explain(.wrongState, of: .snooze, on: entry) }
-            try adjust(id, by: Nanos.seconds(length))
+            try adjust(id, by: Nanos.seconds(length), as: .snooze)
             // (Its RUNNING is delivered after this, on this thread: the
             // notification, marked snoozed, stays for the next ring.)
             notifier?.showSnoozed(entry.timer, in: engine, for: length)
         case .calendar:
             guard (try? engine.state(of: entry.timer)) == .running else { throw explain(.wrongState, of: .snooze, on: entry) }
-            let before = entry.snoozedUntil
             entries[id]?.snoozedUntil = Nanos.seconds(Clocks.realtime()) + Nanos.seconds(length)
+            noteScripts(.snooze, of: id)
             do throws(ServiceError) {
                 try save([id])
             } catch {
-                entries[id]?.snoozedUntil = before
+                entries[id]?.snoozedUntil = entry.snoozedUntil
+                entries[id]?.runsDue = entry.runsDue
                 throw error
             }
             armSnooze(of: id)
@@ -75,6 +76,7 @@ extension TimerService {
         entry.finishes += 1
         entry.announced = false
         entries[id] = entry
+        noteScripts(.ring, of: id, due: until)
         recordThenAnnounce(id, lateness: max(0, now - until), late: false)
         if let properties = properties(of: entry) { afterEventsSaved { [unowned self] in signals.changed(id, properties) } }
     }

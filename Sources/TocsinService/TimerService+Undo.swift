@@ -18,6 +18,7 @@ extension TimerService {
         } catch {
             throw explain(error, of: call, on: entry)
         }
+        if let event = Self.scriptEvent(of: call) { noteScripts(event, of: id) }  // (saved with it; put back with it)
         do throws(ServiceError) {
             try cancelWaiting(waiting)
             try save([id] + waiting)

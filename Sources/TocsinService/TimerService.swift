@@ -1,3 +1,4 @@
+import CGio
 package import Tocsin
 import TocsinBase
 package import TocsinNotify
@@ -60,6 +61,10 @@ package final class TimerService: @unchecked Sendable {
         /// files keep meanwhile, so that a crash before the FINISH is
         /// announced leaves it to be announced next time.
         var heldRecord: [(String, JSON)]?
+        /// Its own command, run at each finish or ring (`exec`; the user's only).
+        var command: String?
+        /// Commands due for its events and not over yet (`TimerService+Scripts`).
+        var runsDue: [DueRun] = []
     }
 
     /// What one user's service holds and takes at most (docs/dbus.md, Limits).
@@ -134,6 +139,21 @@ package final class TimerService: @unchecked Sendable {
     var unsyncedEventIDs: Set<UInt64> = []
     /// Runs `flushEvents` once the loop is idle.
     lazy var eventFlush = IdleWork { [unowned self] in flushEvents() }
+    /// Runs the commands of timers' events (`TimerService+Scripts`).
+    let scripts = ScriptRunner()
+    /// The hook files' folder; nil: no hooks (tests of the rules).
+    package var hooksFolder: String?
+    /// What is wrong with each hook file that cannot run, as last said.
+    var hookComplaints: [String: String] = [:]
+    /// Timers with runs not yet handed to `scripts`.
+    var scriptsDue: Set<UInt64> = []
+    /// The timer of each run handed to `scripts`, by its token.
+    var scriptTokens: [UInt64: UInt64] = [:]
+    var nextScriptToken: UInt64 = 1
+    /// False until `startScripts`: commands wait for the service to be on the bus.
+    var scriptsStarted = false
+    /// Hands due runs to `scripts` once the loop is idle.
+    lazy var scriptLaunch = IdleWork(priority: G_PRIORITY_LOW) { [unowned self] in launchScripts() }
 
     /// Loads the timers of `store` (if any) into `engine`.
     package init(engine: TimerEngine, store: ServiceStore?, notifier: Notifier?) {
@@ -162,6 +182,7 @@ package final class TimerService: @unchecked Sendable {
                 idleMayChange()
             }
         }
+        scripts.ended = { [unowned self] token in scriptEnded(token) }
         if let store { restore(from: store) }
     }
 
@@ -189,11 +210,12 @@ package final class TimerService: @unchecked Sendable {
     /// True while no timer runs, is suspended, waits for one that does, or
     /// has a finish being announced or its alert on screen: the service may
     /// exit. (Exiting closes its notifications: an alarm nobody has seen
-    /// yet would go with it, and its buttons would answer to no one.)
+    /// yet would go with it, and its buttons would answer to no one.) A
+    /// command due or running keeps it up too.
     package var isIdle: Bool {
-        finishAlertsShowing == 0 && entries.values.allSatisfy { entry in
+        finishAlertsShowing == 0 && !scripts.isBusy && entries.values.allSatisfy { entry in
             let state = try? engine.state(of: entry.timer)
-            return state != .running && state != .suspended && !mayStart(entry) && entry.announced
+            return state != .running && state != .suspended && !mayStart(entry) && entry.announced && entry.runsDue.isEmpty
         }
     }
 

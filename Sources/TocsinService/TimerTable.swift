@@ -66,6 +66,8 @@ package struct TimerTable: Equatable, Sendable {
         case skippedUntil
         /// The sandboxed app that made the timer (left out: the user's).
         case owner
+        /// The shell command the service runs at its finishes (`exec`; left out: none).
+        case command
         /// An alarm setting, named as its field (`live`, `warn`, `sound_file`, …).
         case setting(AlarmSettings.Field)
 
@@ -92,6 +94,7 @@ package struct TimerTable: Equatable, Sendable {
             case .laps: "laps"
             case .skippedUntil: "skipped_until"
             case .owner: "owner"
+            case .command: "exec"
             case .setting(let field): field.rawValue
             }
         }
@@ -109,6 +112,7 @@ package struct TimerTable: Equatable, Sendable {
                 .rangAgo, .finishedAgo, .finishes, .after, .setting(.live), .setting(.warn), .wake, .setting(.snooze),
                 .setting(.ring), .setting(.pauseMedia), .setting(.soundFile), .setting(.volume), .setting(.fade),
                 .snoozedUntil, .laps, .skippedUntil, .setting(.notice), .setting(.alert), .setting(.sound), .owner,
+                .command,
             ]
             return placed + AlarmSettings.Field.allCases.map(Column.setting).filter { !placed.contains($0) }
         }()

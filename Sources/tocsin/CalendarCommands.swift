@@ -131,8 +131,8 @@ struct Every: ParsableCommand {
         if alarm.snooze != nil && !background {
             throw ValidationError(tr("--snooze on a calendar alarm is the timer service's: add -b"))
         }
-        if background, let (name, _) = [("--json", finish.json), ("--exec", finish.exec != nil)].first(where: { $0.1 }) {
-            throw ValidationError(tr("{option} is for an alarm in the foreground; drop it or -b", ["option": name]))
+        if background, finish.json {
+            throw ValidationError(tr("{option} is for an alarm in the foreground; drop it or -b", ["option": "--json"]))
         }
     }
 
@@ -145,6 +145,7 @@ struct Every: ParsableCommand {
         if background {
             let client = try ServiceControl.connect(starting: true)
             let options = [("calendar", .text(argument.text)), ("wake", .flag(wake))] + settings.serviceOptions
+                + (finish.exec.map { [("exec", ServiceValue.text($0))] } ?? [])
             let id = try client.add(label: label, seconds: 0, options: options)
             // The service's next ring, as it will ring it (not worked out here again).
             let zone = argument.spec.zoneRules() ?? .utc

@@ -13,7 +13,7 @@ struct FinishOptions: ParsableArguments {
     @Flag(help: "No desktop alert and no sound.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set).", valueName: "command"))
+    @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set; with -b the timer service runs it, the event as JSON on its standard input).", valueName: "command"))
     var exec: String?
 
     /// The runner's options these set.
@@ -99,7 +99,7 @@ struct Countdown: ParsableCommand {
         }
         if background {
             guard `repeat` != 0 else { throw ValidationError(tr("-b cannot repeat forever: give --repeat N")) }
-            let foregroundOnly = [("--state", state != nil), ("--json", finish.json), ("--exec", finish.exec != nil)]
+            let foregroundOnly = [("--state", state != nil), ("--json", finish.json)]
             if let (name, _) = foregroundOnly.first(where: { $0.1 }) {
                 throw ValidationError(tr("{option} is for timers in the foreground; drop it or -b", ["option": name]))
             }
@@ -130,7 +130,7 @@ struct Countdown: ParsableCommand {
         if background {
             let client = try ServiceControl.connect(starting: true)
             try BackgroundPlan(plan, rounds: `repeat`, parallel: parallel, settings: settings, awake: awake,
-                               now: Glibc.time(nil), wake: wake)
+                               now: Glibc.time(nil), wake: wake, command: finish.exec)
                 .run(on: client, say: Descriptor.say)
             return
         }

@@ -46,6 +46,11 @@ struct Service: ParsableCommand {
         valueName: "count"))
     var maxTimers: Int = getenv("TOCSIN_SERVICE_MAX_TIMERS").flatMap { Int(String(cString: $0)) } ?? 10_000
 
+    @Option(help: ArgumentHelp(
+        "Stop a timer's command or a hook file that runs longer than this (SIGTERM, then SIGKILL 3 s later; default 60, or $TOCSIN_SERVICE_COMMAND_LIMIT).",
+        valueName: "seconds"))
+    var commandLimit: Double = Self.environment("TOCSIN_SERVICE_COMMAND_LIMIT") ?? 60
+
     @Flag(help: ArgumentHelp(
         "Make this install's service startable by your session: link its D-Bus activation file and systemd unit into ~/.local/share, then have the bus and systemd read them (for an install into a prefix the bus does not search).",
         visibility: .default))
@@ -61,6 +66,9 @@ struct Service: ParsableCommand {
         guard idleExit.isFinite, idleExit >= 0 else { throw ValidationError(tr("--idle-exit takes seconds >= 0")) }
         guard grace.isFinite, grace >= 0 else { throw ValidationError(tr("--grace takes seconds >= 0")) }
         guard (0...1000).contains(liveLimit) else { throw ValidationError(tr("--live-limit takes a count from 0 to 1000")) }
+        guard commandLimit.isFinite, commandLimit > 0, commandLimit <= 86400 else {
+            throw ValidationError(tr("--command-limit takes seconds above 0, at most 86400"))
+        }
         guard (1...1_000_000).contains(maxTimers) else { throw ValidationError(tr("--max-timers takes a count from 1 to 1000000")) }
     }
 
@@ -78,6 +86,7 @@ struct Service: ParsableCommand {
         options.quiet = quiet
         options.liveLimit = liveLimit
         options.maxTimers = maxTimers
+        options.commandLimit = commandLimit
         let status = ServiceMain(options: options).run()
         if status != 0 { throw ExitCode(status) }
     }

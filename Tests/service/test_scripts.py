@@ -1,0 +1,171 @@
+"""Commands the timer service runs: a background timer's own (`-b --exec`)
+and the user's hook files (`$XDG_CONFIG_HOME/tocsin/hooks/EVENT`), on a
+private bus with the real service: once each, again after a SIGKILL, late
+after the service was away, within a time limit, and never for a sandbox."""
+
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import TOCSIN
+from sandbox import sandboxed
+from servicebus import activation_environment, call, service_pid, stop_service, timers, wait_until
+
+
+def tocsin(*arguments, timeout=30):
+    return subprocess.run([TOCSIN, *arguments], capture_output=True, text=True, timeout=timeout)
+
+
+def background(*arguments):
+    result = tocsin(*arguments, "-b", "--no-live", "--quiet")
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def lines(path):
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def hook(event, body):
+    """Writes the hook file of `event` (mode 0755) in the test's home."""
+    folder = Path(os.environ["HOME"]) / ".config" / "tocsin" / "hooks"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / event
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return path
+
+
+def ran(bus, count):
+    """Waits until the service's log says `count` commands are over (each
+    such line: "timer 1 (Tea): its finish command ran (0.00 s)")."""
+    ends = re.compile(r"(command|hook) (ran|exited with status \d+|was killed by signal \d+) \(")
+    return wait_until(lambda: len(ends.findall(bus.service_log())) >= count or None,
+                      what=f"{count} commands to end: {bus.service_log()[-2000:]}")
+
+
+def test_a_background_timers_command_runs_once_at_its_finish_with_the_event(tmp_path, bus):
+    out, event = tmp_path / "out", tmp_path / "event.json"
+    command = f'echo "$TOCSIN_LABEL $TOCSIN_EVENT $TOCSIN_AGAIN $TOCSIN_LATE" >> {out}; cat > {event}'
+    handed = background("1s", "Tea", "--exec", command)
+    # The command that handed it over has ended: the service runs it.
+    listing = tocsin("ls").stdout
+    assert "runs: echo" in listing, listing
+    (tea,) = [json.loads(line) for line in tocsin("ls", "--json").stdout.splitlines()]
+    assert tea["exec"] == command
+    wait_until(lambda: lines(out), what="the command's line")
+    ran(bus, 1)
+    assert lines(out) == ["Tea finish 0 0"]
+    got = json.loads(event.read_text())
+    assert (got["version"], got["event"], got["source"], got["label"], got["id"], got["again"]) == (
+        1, "finish", "exec", "Tea", tea["id"], False)
+    assert 0 <= got["late"] < 3 and abs(got["due"] - time.time()) < 30
+    # Once: a restart of the service does not run it again.
+    stop_service()
+    assert tocsin("ls").returncode == 0
+    time.sleep(0.5)
+    assert lines(out) == ["Tea finish 0 0"], handed.stdout
+
+
+def test_a_command_cut_off_by_a_sigkill_runs_again_at_the_next_start(tmp_path, bus):
+    """Recorded before it runs, cleared once it is over: the command kills
+    the service (its parent) before it ends, so the record stays, and the
+    next start runs it again with TOCSIN_AGAIN=1 (at least once)."""
+    out = tmp_path / "out"
+    background("1s", "Tea", "--exec", f'echo "$TOCSIN_AGAIN" >> {out}; [ "$TOCSIN_AGAIN" = 1 ] || kill -9 $PPID')
+    wait_until(lambda: lines(out), what="the first run")
+    wait_until(lambda: service_pid() is None, what="the service to be gone")
+    assert tocsin("ls").returncode == 0  # activates it again
+    wait_until(lambda: len(lines(out)) >= 2, what="the run again")
+    ran(bus, 1)
+    assert lines(out) == ["0", "1"]
+    stop_service()
+    assert tocsin("ls").returncode == 0
+    time.sleep(0.5)
+    assert lines(out) == ["0", "1"], "over once it ran to its end"
+
+
+def test_a_finish_while_the_service_was_away_runs_its_command_late(tmp_path, bus):
+    out = tmp_path / "out"
+    background("2s", "Tea", "--exec", f'echo "$TOCSIN_LATE $TOCSIN_AGAIN" >> {out}')
+    stop_service()
+    time.sleep(3.5)
+    assert tocsin("ls").returncode == 0
+    wait_until(lambda: lines(out), what="the late run")
+    late, again = lines(out)[0].split()
+    assert int(late) >= 1 and again == "0"
+
+
+def test_a_finish_hook_gets_the_event_and_hooks_run_for_each_event(tmp_path, bus):
+    events = tmp_path / "events"
+    hook("finish", f'cat > {tmp_path}/finish.json')
+    for event in ("start", "pause", "resume", "cancel"):
+        hook(event, f'echo "$TOCSIN_EVENT $TOCSIN_ID $TOCSIN_LABEL" >> {events}')
+    background("1s", "Tea")
+    wait_until(lambda: (tmp_path / "finish.json").exists() and (tmp_path / "finish.json").read_text(), what="the finish hook")
+    got = json.loads((tmp_path / "finish.json").read_text())
+    assert (got["event"], got["source"], got["label"], got["kind"], got["state"]) == ("finish", "hook", "Tea", "countdown", "finished")
+    assert abs(got["elapsed"] - 1.0) < 0.2 and got["duration"] == 1.0
+    background("1h", "Rice")
+    for command in ("pause", "resume", "cancel"):
+        assert tocsin(command, "Rice").returncode == 0
+    ids = {timer["label"]: timer["id"] for timer in timers().values()}
+    wait_until(lambda: len(lines(events)) == 5, what="five hook runs")
+    assert sorted(lines(events)) == sorted([f"start {ids['Tea']} Tea", f"start {ids['Rice']} Rice", f"pause {ids['Rice']} Rice",
+                                            f"resume {ids['Rice']} Rice", f"cancel {ids['Rice']} Rice"])
+
+
+def test_a_hook_past_the_time_limit_is_killed_and_said(tmp_path, bus):
+    activation_environment(TOCSIN_SERVICE_COMMAND_LIMIT=1)
+    marks = tmp_path / "marks"
+    hook("finish", f'echo started >> {marks}; echo "$$" > {tmp_path}/pid; sleep 30; echo never >> {marks}')
+    began = time.monotonic()
+    background("1s", "Tea")
+    wait_until(lambda: lines(marks), what="the hook to start")
+    assert tocsin("ls").returncode == 0  # the service answers while it runs
+    log = wait_until(lambda: "was killed by signal" in bus.service_log() and bus.service_log(), what="the kill")
+    assert "the finish hook ran past its limit of 1 s" in log
+    assert time.monotonic() - began < 20
+    pid = int((tmp_path / "pid").read_text())
+    assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    time.sleep(0.5)
+    assert lines(marks) == ["started"]
+
+
+def test_hooks_that_may_not_run_or_flood_are_said_and_no_timer_is_lost(tmp_path, bus):
+    unexecutable = hook("start", "echo nope")
+    unexecutable.chmod(0o644)
+    writable = hook("cancel", "echo nope")
+    writable.chmod(0o777)
+    hook("finish", "yes 'a line of output' | head -c 3000000")
+    background("1s", "Tea")
+    ran(bus, 1)
+    log = bus.service_log()
+    assert f"hook {unexecutable} is not executable (chmod u+x): not run" in log
+    assert log.count("a line of output") < 1000 and "more bytes of its output not logged" in log
+    background("1h", "Rice")
+    assert tocsin("cancel", "Rice").returncode == 0
+    wait_until(lambda: "may be written by others" in bus.service_log(), what="the writable hook said")
+    assert {timer["label"]: timer["state"] for timer in timers().values()} == {"Tea": "finished", "Rice": "canceled"}
+    assert bus.service_log().count(f"hook {unexecutable}") == 1, "said once"
+
+
+def test_a_command_is_refused_to_a_sandboxed_app_and_nothing_is_stored(tmp_path):
+    assert tocsin("ls").returncode == 0  # the service is up
+    result = sandboxed(tmp_path, TOCSIN, "1s", "Tea", "-b", "--exec", "touch /tmp/pwned")
+    assert result.returncode != 0
+    assert "sandboxed" in result.stderr and "exec" in result.stderr, result.stderr
+    assert timers() == {}
+
+
+def test_bad_commands_are_refused_clearly():
+    result = tocsin("1s", "-b", "--exec", " ")
+    assert result.returncode != 0 and "exec must be a shell command, not empty" in result.stderr, result.stderr
+    refused = call("Add", "sda{sv}", "Watch", 0, "2", "kind", "s", "stopwatch", "exec", "s", "true", check=False)
+    assert "a stopwatch never finishes" in refused.stderr, refused.stderr
+    refused = call("Add", "sda{sv}", "Tea", 60, "1", "exec", "u", "7", check=False)
+    assert "option exec has type u" in refused.stderr, refused.stderr
+    assert timers() == {}

@@ -1,6 +1,7 @@
 import Tocsin
 import TocsinBase
 import TocsinNotify
+import TocsinService
 
 /// Reading an alarms file: every line checked before any alarm is made,
 /// the first mistake named by line and column.
@@ -170,6 +171,12 @@ extension AlarmFile {
                 throw fail(at, tr("'{value}' is not a time: write skip_until=\"2026-12-27 00:00:00 +01:00\"", ["value": value]))
             }
             entry.skipUntil = time > now ? time : nil  // a skip that is over is none
+        case "exec":
+            guard value.contains(where: { !$0.isWhitespace }) else { throw fail(at, tr("exec takes a shell command, not nothing")) }
+            guard value.utf8.count <= TimerService.Limits.textBytes else {
+                throw fail(at, tr("exec is at most {count} bytes", ["count": String(TimerService.Limits.textBytes)]))
+            }
+            entry.command = value
         default:  // state
             guard let state = State(rawValue: value) else { throw fail(at, tr("state is running, paused or off, not '{value}'", ["value": value])) }
             guard state != .paused || entry.kind == .countdown else {

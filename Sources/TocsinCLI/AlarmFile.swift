@@ -47,6 +47,8 @@ package struct AlarmFile: Equatable, Sendable {
         /// `every`: its rings before this Unix time (seconds) are skipped.
         package var skipUntil: Int64?
         package var state = State.running
+        /// The shell command the service runs when it rings (`exec`).
+        package var command: String?
         /// Its line in the file (1-based; 0: not read from one).
         package var line = 0
 
@@ -75,7 +77,7 @@ package struct AlarmFile: Equatable, Sendable {
 
     /// The settings a line may have, by name: the alarm settings' own
     /// (`AlarmSettings.Field`), then the file's.
-    static let settingNames = AlarmSettings.Field.allCases.map(\.rawValue) + ["wake", "skip_until", "state"]
+    static let settingNames = AlarmSettings.Field.allCases.map(\.rawValue) + ["wake", "skip_until", "state", "exec"]
 }
 
 extension AlarmFile {
@@ -128,6 +130,7 @@ extension AlarmFile {
             if let value { entry.settings[field] = value }
         }
         if case .flag(let wake)? = properties["wake"] { entry.wake = wake }
+        entry.command = timer.command
         entry.state = switch state {
         case .suspended: .paused
         case .running: .running
@@ -164,6 +167,7 @@ extension AlarmFile.Entry {
         if !wake && kind != .countdown { words.append("wake=no") }
         if let skipUntil { words.append("skip_until=" + AlarmFile.quoted(AlarmFile.wallTime(skipUntil))) }
         if state != .running { words.append("state=\(state.rawValue)") }
+        if let command { words.append("exec=" + AlarmFile.quoted(command)) }
         return words.joined(separator: " ")
     }
 }

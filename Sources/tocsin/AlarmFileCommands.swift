@@ -140,6 +140,7 @@ struct Import: ParsableCommand {
         case .countdown:
             seconds = Nanos.seconds(entry.time)
         }
+        if let command = entry.command { options.append(("exec", .text(command))) }
         let id = try client.add(label: entry.label, seconds: seconds, options: options)
         added.append(id)
         if entry.state == .paused { try client.control("Pause", id) }

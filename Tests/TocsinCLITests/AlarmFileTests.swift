@@ -86,6 +86,19 @@ import TocsinNotify
         #expect(try AlarmFile.parse("every \"07:00 UTC\" \"Wake\" skip_until=2026-11-01\n", now: now).entries[0].skipUntil == nil)
     }
 
+    /// A command the service runs at the ring (`exec`) is kept, quoted, and
+    /// read back; an empty one is a mistake at its value.
+    @Test func aCommandIsWrittenAndReadBack() throws {
+        let text = "every \"Mon..Fri *-*-* 09:25:00\" \"Stand-up\" exec=\"notify-send \\\"Go\\\"; echo \\\\ done\"\n"
+        let file = try AlarmFile.parse(text, now: now)
+        #expect(file.entries[0].command == #"notify-send "Go"; echo \ done"#)
+        #expect(try AlarmFile.parse(file.text(header: "h"), now: now) == file)
+        #expect(file.text(header: "h").hasSuffix(#"exec="notify-send \"Go\"; echo \\ done""# + "\n"))
+        #expect { try AlarmFile.parse("every \"07:00\" \"W\" exec=\" \"\n", now: now) } throws: {
+            ($0 as? AlarmFile.Mistake)?.description == "1:24: exec takes a shell command, not nothing"
+        }
+    }
+
     @Test func aSkipThatIsOverIsNone() throws {
         let file = try AlarmFile.parse("every \"07:00\" \"Wake\" skip_until=\"2026-11-01 00:00:00 Z\"\n", now: now)
         #expect(file.entries[0].skipUntil == nil)

@@ -47,7 +47,7 @@ import TocsinService
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, fade, kind, live, notice, pause_media, ring, skip_until, snooze, sound, sound_file, start, tick, volume, wake, warn, warn_sound)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, exec, fade, kind, live, notice, pause_media, ring, skip_until, snooze, sound, sound_file, start, tick, volume, wake, warn, warn_sound)")),
             ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
             ("Tea", 60, ["notice": .number(60)], ServiceError(.invalidArgument,
                 "notice is for alarms (kind alarm or calendar); a countdown's is warn")),

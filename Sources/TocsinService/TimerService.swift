@@ -80,7 +80,7 @@ package final class TimerService: @unchecked Sendable {
         /// Any other string option's length in bytes (a sound file's path:
         /// PATH_MAX). Labels: `TimerEngine.maxLabelBytes`.
         package static let textBytes = 4096
-        /// Entries in one `Add`'s options (it knows 17; a caller cannot make
+        /// Entries in one `Add`'s options (more than it knows; a caller cannot make
         /// the service decode a million before refusing them).
         package static let options = 64
 

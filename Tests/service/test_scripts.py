@@ -6,6 +6,7 @@ after the service was away, within a time limit, and never for a sandbox."""
 import json
 import os
 import re
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -88,6 +89,34 @@ def test_a_command_cut_off_by_a_sigkill_runs_again_at_the_next_start(tmp_path, b
     assert lines(out) == ["0", "1"], "over once it ran to its end"
 
 
+def test_a_command_recorded_but_not_started_when_the_service_is_killed_runs_at_the_next_start(tmp_path, bus):
+    """The strict case: eight start hooks hold every place to run, so Tea's
+    command, due at its finish, is recorded and waits; the service is
+    SIGKILLed before it starts. The next start runs it (TOCSIN_AGAIN=1:
+    the service cannot know it never ran)."""
+    out, groups = tmp_path / "out", tmp_path / "groups"
+    hook("start", f'echo $$ >> {groups}; [ "$TOCSIN_AGAIN" = 1 ] || exec sleep 60')
+    try:
+        for number in range(8):
+            background("1h", f"Hold{number}")
+        wait_until(lambda: len(lines(groups)) == 8, what="eight start hooks running")
+        background("1s", "Tea", "--exec", f'echo "$TOCSIN_AGAIN" >> {out}')
+        wait_until(lambda: any(timer["label"] == "Tea" and timer["state"] == "finished" for timer in timers().values()),
+                   what="Tea's finish")
+        time.sleep(0.3)  # (its record synced, its run queued behind the eight)
+        assert not out.exists(), "it ran before its turn"
+        stop_service(signal.SIGKILL)
+        assert tocsin("ls").returncode == 0
+        wait_until(lambda: lines(out), what="the run after the restart")
+        assert lines(out) == ["1"]
+    finally:
+        for group in lines(groups):
+            try:
+                os.killpg(int(group), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def test_a_finish_while_the_service_was_away_runs_its_command_late(tmp_path, bus):
     out = tmp_path / "out"
     background("2s", "Tea", "--exec", f'echo "$TOCSIN_LATE $TOCSIN_AGAIN" >> {out}')
@@ -141,11 +170,13 @@ def test_hooks_that_may_not_run_or_flood_are_said_and_no_timer_is_lost(tmp_path,
     writable = hook("cancel", "echo nope")
     writable.chmod(0o777)
     hook("finish", "yes 'a line of output' | head -c 3000000")
-    background("1s", "Tea")
-    ran(bus, 1)
+    background("1s", "Tea", "--exec", "no-such-command-here")
+    ran(bus, 2)
     log = bus.service_log()
     assert f"hook {unexecutable} is not executable (chmod u+x): not run" in log
     assert log.count("a line of output") < 1000 and "more bytes of its output not logged" in log
+    assert "timer 1 (Tea): its finish command exited with status 127" in log
+    assert "no-such-command-here: not found" in log
     background("1h", "Rice")
     assert tocsin("cancel", "Rice").returncode == 0
     wait_until(lambda: "may be written by others" in bus.service_log(), what="the writable hook said")

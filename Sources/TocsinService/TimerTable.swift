@@ -112,7 +112,7 @@ package struct TimerTable: Equatable, Sendable {
                 .rangAgo, .finishedAgo, .finishes, .after, .setting(.live), .setting(.warn), .wake, .setting(.snooze),
                 .setting(.ring), .setting(.pauseMedia), .setting(.soundFile), .setting(.volume), .setting(.fade),
                 .snoozedUntil, .laps, .skippedUntil, .setting(.notice), .setting(.alert), .setting(.sound), .owner,
-                .command,
+                .setting(.warnSound), .command,
             ]
             return placed + AlarmSettings.Field.allCases.map(Column.setting).filter { !placed.contains($0) }
         }()

@@ -18,7 +18,7 @@ CODES = {
 FLAGS = {"live", "wake", "pause_media", "alert", "sound", "warn_sound"}
 OPTIONAL = {"remaining", "duration", "alarm_time", "next", "rang_ago", "finished_ago", "snoozed_until", "skipped_until"}
 LEFT_OUT_AT_ZERO = {"volume", "fade", "notice", "after"}
-SPARSE = {"calendar", "sound_file", "laps", "owner"}
+SPARSE = {"calendar", "sound_file", "laps", "owner", "exec"}
 # Values that move between two calls (running timers, ages).
 MOVING = {"elapsed", "remaining", "rang_ago", "finished_ago"}
 
@@ -76,7 +76,7 @@ def test_list_columns_holds_what_list_holds_column_by_column(tmp_path):
     assert list(columns) == ["id", "label", "kind", "state", "clock", "elapsed", "remaining", "duration", "alarm_time",
                              "calendar", "next", "rang_ago", "finished_ago", "finishes", "after", "live", "warn",
                              "wake", "snooze", "ring", "pause_media", "sound_file", "volume", "fade", "snoozed_until",
-                             "laps", "skipped_until", "notice", "alert", "sound", "owner", "warn_sound"]
+                             "laps", "skipped_until", "notice", "alert", "sound", "owner", "warn_sound", "exec"]
     assert columns["id"] == sorted(listed), "oldest first"
     assert columns["remaining"][1] == -1 and columns["calendar"] == [[4, "Mon..Fri *-*-* 09:00:00"]]
     rebuilt = rows(columns)

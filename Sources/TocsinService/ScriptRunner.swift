@@ -53,9 +53,6 @@ final class ScriptRunner {
     /// True while a command runs or waits to.
     var isBusy: Bool { !running.isEmpty || nextWaiting < waiting.count }
 
-    /// The tokens of the runs not over yet.
-    var tokens: Set<UInt64> { Set(running.keys).union(waiting[nextWaiting...].map(\.token)) }
-
     /// Runs `run` now if fewer than `limits.running` run, else after those.
     func submit(_ run: Run) {
         waiting.append(run)
@@ -122,7 +119,9 @@ final class ScriptRunner {
             entry += 1
         }
         environment.merge(run.environment) { _, ours in ours }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        // In the home folder; where there is none, at the root (a folder
+        // that cannot be entered would keep it from starting at all).
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") && access($0, X_OK) == 0 ? $0 : nil } ?? "/"
         let input = run.input.withUnsafeBytes { tocsin_service_input_file($0.baseAddress, $0.count) }
         guard input >= 0 else { return cannotStart(run, errno) }
         defer { close(input) }

@@ -50,7 +50,9 @@ def ran(bus, count):
 
 def test_a_background_timers_command_runs_once_at_its_finish_with_the_event(tmp_path, bus):
     out, event = tmp_path / "out", tmp_path / "event.json"
-    command = f'echo "$TOCSIN_LABEL $TOCSIN_EVENT $TOCSIN_AGAIN $TOCSIN_LATE" >> {out}; cat > {event}'
+    where = tmp_path / "where"
+    command = (f'echo "$TOCSIN_LABEL $TOCSIN_EVENT $TOCSIN_AGAIN $TOCSIN_LATE" >> {out}; cat > {event}; '
+               f'echo "$PWD $$ $(ps -o pgid= -p $$)" > {where}')
     handed = background("1s", "Tea", "--exec", command)
     # The command that handed it over has ended: the service runs it.
     listing = tocsin("ls").stdout
@@ -60,6 +62,8 @@ def test_a_background_timers_command_runs_once_at_its_finish_with_the_event(tmp_
     wait_until(lambda: lines(out), what="the command's line")
     ran(bus, 1)
     assert lines(out) == ["Tea finish 0 0"]
+    folder, pid, group = lines(where)[0].split()
+    assert folder == os.environ["HOME"] and pid == group, "in the home folder, leading a process group of its own"
     got = json.loads(event.read_text())
     assert (got["version"], got["event"], got["source"], got["label"], got["id"], got["again"]) == (
         1, "finish", "exec", "Tea", tea["id"], False)

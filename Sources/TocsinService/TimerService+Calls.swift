@@ -90,6 +90,7 @@ extension TimerService {
             throw error
         }
         endSnooze(of: id)
+        if let entry = entries[id] { recordHistory(cancelEvent(of: entry), of: id) }
     }
 
     /// Starts the timer again from its full duration, whatever its state.
@@ -99,6 +100,8 @@ extension TimerService {
             if state == .running || state == .suspended { try engine.cancel(timer) }
             try engine.start(timer)
         }
+        entries[id]?.startedAt = nil  // a new run: its STATE event starts it
+        entries[id]?.historyElapsed = 0
     }
 
     package func adjust(_ id: UInt64, by seconds: Double) throws(ServiceError) {
@@ -136,6 +139,7 @@ extension TimerService {
         let entry = try lookUp(id)
         let rest = waiting(on: id)
         let before = records(of: rest)
+        let underWay = isUnderWay(id)  // removed while it runs or is paused: its run ends, a line says so
         do throws(ServiceError) {
             try cancelWaiting(rest)
             forget(id)
@@ -145,6 +149,7 @@ extension TimerService {
             putBack(before)
             throw error
         }
+        if underWay { recordHistory(cancelEvent(of: entry), of: entry) }  // (before the engine lets go of it)
         notifier?.detach(entry.timer, in: engine)
         try? engine.free(entry.timer)
         signals.removed(id, entry.owner)

@@ -18,6 +18,7 @@ extension TimerService {
                 entry.announced = true
             }
             entries[id] = entry
+            if event.state == .running { noteRunning(id, elapsed: Nanos.seconds(event.elapsed.nanoseconds)) }
             // A call saved its own change before answering: save only what
             // came from elsewhere (the alert's buttons, a chained start).
             if savedStates[id] != event.state { saveAfterEvent([id]) }
@@ -30,6 +31,8 @@ extension TimerService {
             let wasHeld = entry.heldRecord != nil
             entry.heldRecord = nil
             entries[id] = entry
+            recordHistory(entry.kind == .calendar ? .ring : .finish, of: id, at: entry.finishedAt,
+                          elapsed: Nanos.seconds(event.elapsed.nanoseconds), late: wasHeld ? lateness : nil)
             if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
             noteScripts(entry.kind == .alarm || entry.kind == .calendar ? .ring : .finish, of: id, due: entry.finishedAt)
             recordThenAnnounce(id, lateness: lateness, late: wasHeld)

@@ -22,6 +22,7 @@ extension TimerService {
         case .countdown, .alarm:
             guard (try? engine.state(of: entry.timer)) == .finished else { throw explain(.wrongState, of: .snooze, on: entry) }
             try adjust(id, by: Nanos.seconds(length), as: .snooze)
+            recordHistory(.snooze, of: id, snooze: Nanos.seconds(length))
             // (Its RUNNING is delivered after this, on this thread: the
             // notification, marked snoozed, stays for the next ring.)
             notifier?.showSnoozed(entry.timer, in: engine, for: length)
@@ -37,6 +38,7 @@ extension TimerService {
                 throw error
             }
             armSnooze(of: id)
+            recordHistory(.snooze, of: id, snooze: Nanos.seconds(length))
             notifier?.showSnoozed(entry.timer, in: engine, for: length)  // this ring is over
             if let properties = properties(of: entries[id] ?? entry) { signals.changed(id, properties) }
         }
@@ -77,6 +79,7 @@ extension TimerService {
         entry.announced = false
         entries[id] = entry
         noteScripts(.ring, of: id, due: until)
+        recordHistory(.ring, of: id, at: now)
         recordThenAnnounce(id, lateness: max(0, now - until), late: false)
         if let properties = properties(of: entry) { afterEventsSaved { [unowned self] in signals.changed(id, properties) } }
     }

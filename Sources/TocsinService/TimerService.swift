@@ -65,6 +65,13 @@ package final class TimerService: @unchecked Sendable {
         var command: String?
         /// Commands due for its events and not over yet (`TimerService+Scripts`).
         var runsDue: [DueRun] = []
+        /// Wall-clock time (Unix seconds) it was started or snoozed at, as
+        /// the history tells it; nil when unknown (it started before the
+        /// service did) or told already (`TimerService+History`).
+        var startedAt: Double?
+        /// Running time (seconds) the history has told already: a snoozed
+        /// countdown's next finish tells only the time since.
+        var historyElapsed: Double = 0
     }
 
     /// What one user's service holds and takes at most (docs/dbus.md, Limits).
@@ -92,6 +99,8 @@ package final class TimerService: @unchecked Sendable {
     let store: ServiceStore?
     let notifier: Notifier?
     package var signals = ServiceSignals()
+    /// Where what the timers did is appended (nil: nowhere, as without a store).
+    package var history: HistoryLog?
     /// A finish announced more than this long after it happened gets a
     /// quiet alert ("Tea ran out 3 h ago") instead of the alarm.
     package var grace: Double = 3600
@@ -160,6 +169,7 @@ package final class TimerService: @unchecked Sendable {
         self.engine = engine
         self.store = store
         self.notifier = notifier
+        history = store.map(HistoryLog.init(beside:))
         notifier?.setReportHandler { [unowned self] report in
             guard let timer = report.timer else { return }
             if report.finish, report.kind == .shown || report.kind == .alertFailed {

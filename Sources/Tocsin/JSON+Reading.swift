@@ -3,9 +3,11 @@ extension JSON {
     static let maxDepth = 16
 
     /// Parses a whole document; nil for anything that is not strict JSON of
-    /// the supported kinds (including numbers with fractions or out of Int64).
-    package static func parse(_ bytes: [UInt8]) -> JSON? {
-        var reader = Reader(bytes: bytes)
+    /// the supported kinds (including numbers out of Int64, and with
+    /// fractions or exponents unless `fractions`: then they are `.number`s,
+    /// as the service's history writes its times).
+    package static func parse(_ bytes: [UInt8], fractions: Bool = false) -> JSON? {
+        var reader = Reader(bytes: bytes, fractions: fractions)
         guard let value = reader.value(depth: 0) else { return nil }
         reader.skipSpace()
         return reader.index == bytes.count ? value : nil
@@ -13,6 +15,8 @@ extension JSON {
 
     private struct Reader {
         let bytes: [UInt8]
+        /// Numbers with fractions or exponents are read (as `.number`).
+        let fractions: Bool
         var index = 0
 
         mutating func skipSpace() {
@@ -111,10 +115,52 @@ extension JSON {
                   !(bytes[digits] == UInt8(ascii: "0") && index - digits > 1)  // no leading zeros
             else { return nil }
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") {
-                return nil  // fractions and exponents are not part of the format
+                return fractions ? fraction(from: start) : nil  // (not part of the timer file's format)
             }
             if negative { return .integer(value) }
             return value == .min ? nil : .integer(-value)
+        }
+
+        /// The rest of a number with a fraction or exponent begun at
+        /// `start` (its integer part read): `.5`, `e-3`, `.25E+2`. Worked
+        /// out without `strtod` (not in the Embedded Swift runtime): exact
+        /// for up to 15 significant digits and powers of ten up to 22, as
+        /// times and durations to the microsecond are.
+        mutating func fraction(from start: Int) -> JSON? {
+            let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+            var mantissa: Int64 = 0
+            var scale = 0  // the power of ten the mantissa is multiplied by
+            var at = bytes[start] == UInt8(ascii: "-") ? start + 1 : start
+            var point = false
+            while at < bytes.count, isDigit(bytes[at]) || (!point && bytes[at] == UInt8(ascii: ".")) {
+                if bytes[at] == UInt8(ascii: ".") {
+                    point = true
+                    guard at + 1 < bytes.count, isDigit(bytes[at + 1]) else { return nil }
+                } else if mantissa < 100_000_000_000_000_000 {
+                    mantissa = mantissa * 10 + Int64(bytes[at] - UInt8(ascii: "0"))
+                    if point { scale -= 1 }
+                } else if !point {
+                    scale += 1  // (digits past 18 are dropped)
+                }
+                at += 1
+            }
+            if at < bytes.count, bytes[at] | 0x20 == UInt8(ascii: "e") {
+                at += 1
+                let negative = at < bytes.count && bytes[at] == UInt8(ascii: "-")
+                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+                guard at < bytes.count, isDigit(bytes[at]) else { return nil }
+                var exponent = 0
+                while at < bytes.count, isDigit(bytes[at]) {
+                    exponent = min(10_000, exponent * 10 + Int(bytes[at] - UInt8(ascii: "0")))
+                    at += 1
+                }
+                scale += negative ? -exponent : exponent
+            }
+            index = at
+            var power = 1.0
+            for _ in 0..<min(abs(scale), 400) { power *= 10 }
+            let value = (scale < 0 ? Double(mantissa) / power : Double(mantissa) * power) * (bytes[start] == UInt8(ascii: "-") ? -1 : 1)
+            return value.isFinite ? .number(value) : nil
         }
 
         mutating func string() -> String? {

@@ -77,7 +77,7 @@ struct TocsinCommand: ParsableCommand {
         subcommands: [Countdown.self, Stopwatch.self, List.self, Resume.self, Doctor.self, Service.self, Ls.self,
                       Control<Pause>.self, Control<Cancel>.self, Control<Restart>.self, Control<Remove>.self,
                       Control<Lap>.self, Adjust.self, Snooze.self, Skip.self, Watch.self, Every.self, Next.self,
-                      Export.self, Import.self],
+                      Export.self, Import.self, Log.self],
         defaultSubcommand: Countdown.self)
 
     /// Runs the command with the documented exit statuses: bad usage is one

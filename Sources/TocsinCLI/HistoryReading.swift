@@ -8,6 +8,11 @@ package import TocsinService
 package struct HistoryLine: Equatable, Sendable {
     package var record: HistoryRecord
     package var text: String
+
+    package init(record: HistoryRecord, text: String) {
+        self.record = record
+        self.text = text
+    }
 }
 
 /// What `tocsin log` read of the service's history files: the lines it

@@ -17,6 +17,12 @@ package enum HistoryReport {
         package var key: String
         package var seconds: Double
         package var count: Int
+
+        package init(key: String, seconds: Double, count: Int) {
+            self.key = key
+            self.seconds = seconds
+            self.count = count
+        }
     }
 
     /// The table: a header, then a line each: local date and time, event,
@@ -101,17 +107,17 @@ package enum HistoryReport {
         record.label.isEmpty ? tr("timer {id}", ["id": String(record.id)]) : record.label
     }
 
-    /// `rows` in columns two spaces apart (by characters); the last column
-    /// unpadded unless right-aligned.
+    /// `rows` in columns two spaces apart (by characters), without spaces
+    /// at the ends of lines.
     private static func aligned(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
         let columns = rows.map(\.count).max() ?? 0
         let widths = (0..<columns).map { column in rows.map { $0.count > column ? $0[column].count : 0 }.max() ?? 0 }
         return rows.map { row in
-            row.enumerated().map { column, text in
+            let line = row.enumerated().map { column, text in
                 let padding = String(repeating: " ", count: widths[column] - text.count)
-                if rightAligned.contains(column) { return padding + text }
-                return column == row.count - 1 ? text : text + padding
+                return rightAligned.contains(column) ? padding + text : text + padding
             }.joined(separator: "  ")
+            return String(line.reversed().drop(while: { $0 == " " }).reversed())
         }
     }
 }

@@ -52,6 +52,9 @@ struct TocsinCommand: ParsableCommand {
                                                (--until 2026-12-27, --clear);
               tocsin export alarms.txt         its alarms as a text file, which
                                                tocsin import reads back
+              tocsin log --since today --sum-by label   the time each
+                                               label ran today, from the
+                                               service's history (--csv)
               tocsin service                 the timer service itself, started
                                                by D-Bus activation (its API:
                                                share/doc/tocsin/dbus.md)

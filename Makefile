@@ -549,8 +549,8 @@ install: install-lib install-service
 	  --output-directory $(DESTDIR)$(PREFIX)/share/man/man1
 	scripts/fix-manual.sh $(DESTDIR)$(PREFIX)/share/man/man1/tocsin.1
 	install -d $(DESTDIR)$(PREFIX)/share/doc/tocsin
-	@# Every document the command or the README names: the service's API, the timer file, the alarms file, status bars, commands and hooks.
-	install -m 0644 docs/dbus.md docs/timer-file.md docs/alarms-file.md docs/status-bars.md docs/commands-and-hooks.md $(DESTDIR)$(PREFIX)/share/doc/tocsin/
+	@# Every document the command or the README names: the service's API, the timer file, the alarms file, status bars, commands and hooks, the history.
+	install -m 0644 docs/dbus.md docs/timer-file.md docs/alarms-file.md docs/status-bars.md docs/commands-and-hooks.md docs/history.md $(DESTDIR)$(PREFIX)/share/doc/tocsin/
 	@scripts/after-install.sh "$(PREFIX)" "$(LIBDIR)"
 
 # Everything make install put under PREFIX (and LIBDIR), and nothing else;
@@ -560,6 +560,7 @@ install: install-lib install-service
 INSTALLED_FILES = bin/tocsin share/bash-completion/completions/tocsin share/zsh/site-functions/_tocsin \
 	share/fish/vendor_completions.d/tocsin.fish share/man/man1/tocsin.1 share/doc/tocsin/dbus.md \
 	share/doc/tocsin/timer-file.md share/doc/tocsin/alarms-file.md share/doc/tocsin/status-bars.md share/doc/tocsin/commands-and-hooks.md \
+	share/doc/tocsin/history.md \
 	share/dbus-1/services/dev.tocsin.Timers.service \
 	share/dbus-1/interfaces/dev.tocsin.Timers1.xml share/systemd/user/tocsin.service \
 	share/systemd/user/tocsin.service.d/wake.conf include/tocsin.h include/tocsin_notify.h \

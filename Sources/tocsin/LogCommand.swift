@@ -4,14 +4,14 @@ import TocsinBase
 import TocsinCLI
 import TocsinService
 
-/// `tocsin log`: the timer service's history (docs/history.md), read from
+/// `tocsin log`: the timer service's history (share/doc/tocsin/history.md), read from
 /// its files; the service need not run.
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what the timer service's timers did: each finish, ring, snooze, cancel and stopwatch stop.",
         discussion: """
             Read from $XDG_STATE_HOME/tocsin/history.jsonl and the older history.jsonl.1 \
-            (docs/history.md). Lines that cannot be read are skipped and counted on standard error.
+            (share/doc/tocsin/history.md). Lines that cannot be read are skipped and counted on standard error.
 
             EXAMPLES
               tocsin log --since today --sum-by label   today's time per label

@@ -7,6 +7,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 int tocsin_service_spawn(const char *path, char *const argv[], char *const envp[], const char *folder,
@@ -82,4 +83,8 @@ int tocsin_service_output_pipe(int fds[2]) {
 int tocsin_service_signal_group(pid_t group, int signal) {
     if (group <= 1) return EINVAL; /* never every process, never init's group */
     return kill(-group, signal) == 0 ? 0 : errno;
+}
+
+int tocsin_service_drop_ambient_capabilities(void) {
+    return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == 0 ? 0 : errno;
 }

@@ -49,6 +49,14 @@ final class ScriptRunner {
     private var waiting: [Run] = []
     private var nextWaiting = 0
     private var running: [UInt64: Running] = [:]
+    /// Runs that could not start, told to `ended` on the next turn (never
+    /// from inside `submit`: its caller has not finished with them).
+    private var failed: [UInt64] = []
+    private lazy var failureReports = IdleWork { [unowned self] in
+        let tokens = failed
+        failed = []
+        for token in tokens { ended(token) }
+    }
 
     /// True while a command runs or waits to.
     var isBusy: Bool { !running.isEmpty || nextWaiting < waiting.count }
@@ -68,6 +76,9 @@ final class ScriptRunner {
         if nextWaiting == waiting.count {
             waiting.removeAll(keepingCapacity: waiting.count < 64)
             nextWaiting = 0
+        } else if nextWaiting >= 64 && nextWaiting * 2 >= waiting.count {  // (a queue never empty: started ones let go)
+            waiting.removeFirst(nextWaiting)
+            nextWaiting = 0
         }
     }
 
@@ -80,7 +91,6 @@ final class ScriptRunner {
         /// The loop's sources still active (0: none, or it ended by itself).
         var outputSource: guint = 0
         var limitSource: guint = 0
-        var killSource: guint = 0
         var partial: [UInt8] = []
         var logged = 0
         var dropped = 0
@@ -94,6 +104,12 @@ final class ScriptRunner {
 
     /// What a GLib source's callback finds its run by (released by the
     /// source's destroy notify: never dangling).
+    /// The process group a kill waits for.
+    private final class GroupKill {
+        let group: pid_t
+        init(_ group: pid_t) { self.group = group }
+    }
+
     private final class Handle {
         weak var runner: ScriptRunner?
         let token: UInt64
@@ -113,7 +129,10 @@ final class ScriptRunner {
         var entry = environ
         while let pointer = entry.pointee {
             let variable = String(cString: pointer)
-            if let equals = variable.firstIndex(of: "="), !variable.hasPrefix("TOCSIN_") {
+            // (Not the service's own: its TOCSIN_ settings, and systemd's
+            // notify socket and watchdog, which would take the command's word for the service's.)
+            if let equals = variable.firstIndex(of: "="), !variable.hasPrefix("TOCSIN_"), !variable.hasPrefix("NOTIFY_SOCKET="),
+               !variable.hasPrefix("WATCHDOG_") {
                 environment[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
             }
             entry += 1
@@ -162,8 +181,8 @@ final class ScriptRunner {
 
     private func cannotStart(_ run: Run, _ failure: Int32) {
         log("\(run.name) could not start: \(String(cString: strerror(failure))) (not tried again)")
-        ended(run.token)
-        startWaiting()
+        failed.append(run.token)
+        failureReports.schedule()
     }
 
     /// Reads what the command wrote (one bounded read); false at its end.
@@ -188,6 +207,8 @@ final class ScriptRunner {
                 logOutputLine(process)
             } else if process.partial.count < 1024 {
                 process.partial.append(byte)
+            } else {
+                process.dropped += 1  // (a line past 1 KiB: its rest)
             }
         }
     }
@@ -216,12 +237,14 @@ final class ScriptRunner {
         process.stopping = true
         log("\(process.run.name) ran past its limit of \(Self.seconds(limits.time)): stopped (SIGTERM, then SIGKILL after \(Self.seconds(limits.killGrace)))")
         _ = tocsin_service_signal_group(process.pid, SIGTERM)
-        process.killSource = g_timeout_add_full(G_PRIORITY_DEFAULT, Self.milliseconds(limits.killGrace), { raw in
-            guard let handle = Handle.from(raw), let runner = handle.runner, let process = runner.running[handle.token] else { return 0 }
-            process.killSource = 0
-            _ = tocsin_service_signal_group(process.pid, SIGKILL)
+        // By the group alone, even once the command itself has ended (what
+        // it started may outlive SIGTERM): the group's id is not reused
+        // while one of them is alive.
+        let group = GroupKill(process.pid)
+        g_timeout_add_full(G_PRIORITY_DEFAULT, Self.milliseconds(limits.killGrace), { raw in
+            if let raw { _ = tocsin_service_signal_group(Unmanaged<GroupKill>.fromOpaque(raw).takeUnretainedValue().group, SIGKILL) }
             return 0
-        }, Handle(self, token).retained, Handle.release)
+        }, Unmanaged.passRetained(group).toOpaque(), { raw in if let raw { Unmanaged<GroupKill>.fromOpaque(raw).release() } })
     }
 
     private func exited(_ token: UInt64, status: Int32) {
@@ -234,7 +257,7 @@ final class ScriptRunner {
             if count > 0 { take(buffer[..<count], of: process) }
             closeOutput(process)
         }
-        for source in [process.outputSource, process.limitSource, process.killSource] where source != 0 {
+        for source in [process.outputSource, process.limitSource] where source != 0 {
             g_source_remove(source)
         }
         let took = Double(g_get_monotonic_time() - process.started) / 1e6

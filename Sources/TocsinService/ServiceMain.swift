@@ -65,6 +65,8 @@ package final class ServiceMain: @unchecked Sendable {
             logLine("refusing to run on the system bus (\(address)): the service is per user")
             return 1
         }
+        // Its wake timers' capability is its own: not the commands' it runs.
+        _ = tocsin_service_drop_ambient_capabilities()
         // Before any thread starts (GDBus's, the notifier's), so that they
         // all leave the signals to the thread that waits for them. It holds
         // the loop (a reference of its own: it may run as the process

@@ -150,6 +150,7 @@ extension TimerService {
             throw error
         }
         if underWay { recordHistory(cancelEvent(of: entry), of: entry) }  // (before the engine lets go of it)
+        launchRuns(ofRemoved: entry)  // (due for what it did before: they run, once)
         notifier?.detach(entry.timer, in: engine)
         try? engine.free(entry.timer)
         signals.removed(id, entry.owner)

@@ -56,6 +56,9 @@ struct Import: ParsableCommand {
     @Flag(help: "With --replace: remove its countdowns too.")
     var all = false
 
+    @Flag(help: "Import the shell commands of exec= settings too (the service runs them as you: a file from elsewhere may hold anything).")
+    var allowExec = false
+
     func validate() throws {
         if all && !replace { throw ValidationError(tr("--all is for --replace: it removes the countdowns too")) }
     }
@@ -73,6 +76,17 @@ struct Import: ParsableCommand {
             parsed = try AlarmFile.parse(text, now: Int64(Glibc.time(nil)))
         } catch {
             throw CommandFailure(tr("{place}: {error}; nothing was imported", ["place": "\(file):\(error.line):\(error.column)", "error": error.message]))
+        }
+        // A synced or downloaded file is data; a command in it would run as
+        // the user: only when asked for, and each is said.
+        if let entry = parsed.entries.first(where: { $0.command != nil }), !allowExec {
+            throw CommandFailure(tr("{place}: exec=\"{command}\" is a command the service would run as you: add --allow-exec to import it; nothing was imported",
+                                    ["place": "\(file):\(entry.line)", "command": entry.command ?? ""]))
+        }
+        for entry in parsed.entries {
+            if let command = entry.command {
+                Descriptor.complain(tr("{label}: runs {command}", ["label": entry.label, "command": command]))
+            }
         }
         let client = try ServiceControl.connect()
         let kinds: Set<TimerService.Kind> = all ? [.alarm, .calendar, .countdown] : [.alarm, .calendar]

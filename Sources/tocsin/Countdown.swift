@@ -13,7 +13,7 @@ struct FinishOptions: ParsableArguments {
     @Flag(help: "No desktop alert and no sound.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set; with -b the timer service runs it, the event as JSON on its standard input).", valueName: "command"))
+    @Option(help: ArgumentHelp("Run this shell command at each zero (with TOCSIN_LABEL and TOCSIN_ELAPSED set; with -b the timer service runs it, with more: see share/doc/tocsin/commands-and-hooks.md).", valueName: "command"))
     var exec: String?
 
     /// The runner's options these set.

@@ -85,6 +85,29 @@ import Tocsin
         #expect(restarted.entries[tea]?.runsDue[1].due == service.entries[tea]?.finishedAt)
     }
 
+    /// A burst of pauses and resumes while their hooks wait: one run each
+    /// stands for all, and no timer keeps more than `maxRunsDue`.
+    @Test func runsNotHandedOverYetStandForTheSameEventAgainAndAreBounded() throws {
+        hook("pause")
+        hook("resume")
+        let service = try service()
+        let rice = try service.add(label: "Rice", seconds: 600, options: [:], caller: .user)
+        for _ in 0..<50 {
+            try service.pause(rice)
+            try service.resume(rice)
+        }
+        #expect(runs(service, rice) == ["pause hook", "resume hook"])
+        for index in service.entries[rice]!.runsDue.indices { service.entries[rice]!.runsDue[index].token = UInt64(index + 1) }  // handed over
+        for _ in 0..<50 {
+            try service.pause(rice)
+            try service.resume(rice)
+            for index in service.entries[rice]!.runsDue.indices where service.entries[rice]!.runsDue[index].token == 0 {
+                service.entries[rice]!.runsDue[index].token = UInt64(1000 + index)  // (and these: each stuck behind a slow hook)
+            }
+        }
+        #expect(service.entries[rice]?.runsDue.count == TimerService.maxRunsDue)
+    }
+
     @Test func aRunOverLeavesTheRecord() throws {
         hook("finish")
         let service = try service()

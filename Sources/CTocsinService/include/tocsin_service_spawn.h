@@ -30,6 +30,14 @@ int tocsin_service_input_file(const void *bytes, size_t length);
    an errno. */
 int tocsin_service_output_pipe(int fds[2]);
 
+/* Clears the calling process's ambient capabilities (PR_CAP_AMBIENT_CLEAR_ALL),
+   keeping its permitted and effective ones: systemd's
+   AmbientCapabilities=CAP_WAKE_ALARM gives the service its wake timers,
+   and the ambient set would pass them on to every command it runs. Call it
+   before any thread starts. Returns 0 or an errno (EINVAL: a kernel
+   without ambient capabilities, which then has none to pass on). */
+int tocsin_service_drop_ambient_capabilities(void);
+
 /* Sends `signal` to process group `group` (the command and what it
    started, unless they left the group). Returns 0 or an errno. */
 int tocsin_service_signal_group(pid_t group, int signal);

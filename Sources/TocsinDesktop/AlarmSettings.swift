@@ -37,6 +37,11 @@ package struct AlarmSettings: Sendable, Hashable {
     /// Play a sound with the warning before zero (false: the warning is
     /// text only).
     package var warningSound = true
+    /// A sleep timer: pause or stop the playing media players at zero
+    /// (after `fade`, then their fall), with no sound (`MediaAction`); nil:
+    /// an alarm as the others say. Option `media`: "pause", "stop" or ""
+    /// (none).
+    package var media: MediaAction?
 
     /// The snooze of a timer added without the option `snooze`: 5 min.
     package static let defaultSnooze: Int64 = 300 * Nanos.perSecond
@@ -55,6 +60,7 @@ extension AlarmSettings {
         case pauseMedia = "pause_media"
         case notice
         case warnSound = "warn_sound"
+        case media
 
         /// How a field's value is coded.
         package enum Unit: Sendable {
@@ -66,6 +72,8 @@ extension AlarmSettings {
             case text
             /// Decibels: a double in D-Bus, `NAME_mdb` (thousandths) in the journal.
             case decibels
+            /// One of `choices` as a string; empty: none.
+            case choice
         }
 
         package var unit: Unit {
@@ -74,7 +82,14 @@ extension AlarmSettings {
             case .warn, .snooze, .ring, .fade, .notice: .nanoseconds
             case .soundFile: .text
             case .volume: .decibels
+            case .media: .choice
             }
+        }
+
+        /// The words a `.choice` field takes (besides "" for none); empty
+        /// for other units.
+        package var choices: [String] {
+            self == .media ? MediaAction.allCases.map(\.rawValue) : []
         }
 
         /// The values a duration may take, in nanoseconds, and how they are
@@ -99,7 +114,7 @@ extension AlarmSettings {
             case .warn, .fade, .notice: .nanoseconds(0)
             case .snooze: .nanoseconds(AlarmSettings.defaultSnooze)
             case .ring: .nanoseconds(0)  // before 0.7 an alarm rang once
-            case .soundFile: .text("")
+            case .soundFile, .media: .text("")
             case .volume: .decibels(0)
             case .pauseMedia, .warnSound: .flag(true)
             }
@@ -134,6 +149,7 @@ extension AlarmSettings {
             case .pauseMedia: .flag(pausesMedia)
             case .notice: .nanoseconds(notice)
             case .warnSound: .flag(warningSound)
+            case .media: .text(media?.rawValue ?? "")
             }
         }
         set {
@@ -150,6 +166,7 @@ extension AlarmSettings {
             case (.notice, .nanoseconds(let value)): notice = value
             case (.soundFile, .text(let path)): soundFile = path.isEmpty ? nil : path
             case (.volume, .decibels(let decibels)): volume = decibels
+            case (.media, .text(let word)): media = MediaAction.allCases.first { $0.rawValue.isSame(as: word) }
             default: break
             }
         }
@@ -167,6 +184,9 @@ extension AlarmSettings {
             return "\(field.rawValue) must be \(said)"
         case (.text, .text(let path)):
             return path.isEmpty || path.hasPrefix("/") ? nil : "\(field.rawValue) must be an absolute path"
+        case (.choice, .text(let word)):
+            guard !word.isEmpty, !field.choices.containsSame(word) else { return nil }
+            return "\(field.rawValue) must be " + field.choices.joined(separator: " or ") + ", got '\(word)'"
         case (.decibels, .decibels(let decibels)):
             return Alert.volumeRange.contains(decibels) ? nil : "\(field.rawValue) must be -60 to +10 dB"
         default:
@@ -178,15 +198,17 @@ extension AlarmSettings {
 extension Alert {
     /// The alert of a timer with `settings`: the default sounds (if
     /// `sound`), the ring, warning, snooze, own sound, volume, fade and
-    /// media pause it asks for.
+    /// media pause it asks for; a sleep timer's (`media`) plays no sound.
     package init(_ settings: AlarmSettings, summary: String?, body: String?) {
         self.init(
-            summary: summary, body: body, sound: settings.sound ? Alert.defaultSound : nil,
+            summary: summary, body: body, urgency: settings.media != nil ? .normal : .critical,
+            sound: settings.sound ? Alert.defaultSound : nil,
             repeatSound: settings.ring > 0 ? .nanoseconds(settings.ring) : nil, popup: settings.popup,
             live: settings.live, warning: settings.warning > 0 ? .nanoseconds(settings.warning) : nil,
             warningSound: settings.sound && settings.warningSound ? Alert.defaultWarningSound : nil,
             snooze: settings.snooze > 0 ? .nanoseconds(settings.snooze) : nil, soundFile: settings.soundFile,
             volume: settings.volume, fade: settings.fade > 0 ? .nanoseconds(settings.fade) : nil,
-            pausesMedia: settings.pausesMedia, notice: settings.notice > 0 ? .nanoseconds(settings.notice) : nil)
+            pausesMedia: settings.pausesMedia && settings.media == nil,
+            notice: settings.notice > 0 ? .nanoseconds(settings.notice) : nil, media: settings.media)
     }
 }

@@ -47,7 +47,8 @@ public struct Alert: Sendable, Hashable {
     public var volume: Double
     /// Over this time from the start of the ring the volume rises from 30 dB
     /// below `volume` to it (the sound replayed at rising gain); nil: at
-    /// full volume at once. Since 0.7.
+    /// full volume at once. Since 0.7. With `media` there is no ring: the
+    /// playing players' volume falls over this time before zero instead.
     public var fade: Duration?
     /// While the alarm rings, pause the media players that are playing
     /// (MPRIS), and resume those when it stops. Since 0.7.
@@ -58,6 +59,13 @@ public struct Alert: Sendable, Hashable {
     /// closed at the ring or when the ring moves away; nil: none. Alarms
     /// only (a countdown's is `warning`). New after 0.8.0.
     public var notice: Duration?
+    /// A sleep timer: at zero every playing media player (MPRIS) is paused
+    /// or stopped, after its volume fell over `fade` (if set) and with
+    /// its volume put back after; no sound plays (`sound`, `repeatSound`,
+    /// `soundFile` and `pausesMedia` are not used), and the alarm's
+    /// notification, if `popup`, is a quiet one saying what was done
+    /// ("Paused 2 players"). nil: none. New after 0.8.0.
+    public var media: MediaAction?
     /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace
     /// the notification showing with the same tag: the timer service's
@@ -99,7 +107,7 @@ public struct Alert: Sendable, Hashable {
         repeatSound: Duration? = nil, popup: Bool = true, actions: Bool = true,
         live: Bool = false, warning: Duration? = nil, warningSound: String? = Alert.defaultWarningSound,
         snooze: Duration? = nil, soundFile: String? = nil, volume: Double = 0, fade: Duration? = nil,
-        pausesMedia: Bool = false, notice: Duration? = nil
+        pausesMedia: Bool = false, notice: Duration? = nil, media: MediaAction? = nil
     ) {
         self.summary = summary
         self.body = body
@@ -119,6 +127,7 @@ public struct Alert: Sendable, Hashable {
         self.fade = fade
         self.pausesMedia = pausesMedia
         self.notice = notice
+        self.media = media
     }
 
     /// The quietest and loudest `volume` (dB).
@@ -140,11 +149,17 @@ public struct Alert: Sendable, Hashable {
 
 
     /// True if the notifier follows the timer's time, not only its finish.
-    var followsTime: Bool { live || warning != nil || notice != nil }
+    var followsTime: Bool { live || warning != nil || notice != nil || mediaFade != nil }
+
+    /// The fade of a sleep timer's players, in nanoseconds; nil: none.
+    var mediaFade: Int64? {
+        guard media != nil, let fade, fade > .zero else { return nil }
+        return fade.nanoseconds
+    }
 
     /// The sound ids to try, in order.
     var soundChain: [String] {
-        guard let sound else { return [] }
+        guard let sound, media == nil else { return [] }
         var chain = [sound]
         for fallback in Self.fallbackSounds where !chain.containsSame(fallback) {
             chain.append(fallback)

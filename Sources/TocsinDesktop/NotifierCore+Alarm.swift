@@ -15,11 +15,12 @@ extension NotifierCore {
         // With a length of its own the alarm's Snooze says it; a calendar
         // alarm has one only where its host can snooze it (the service).
         let snooze = alert.snooze.map { AlertButton.snooze(for: $0.nanoseconds) }
-        let buttons: [AlertButton] = runsOn ? [.stop] + (snooze.map { [$0] } ?? [])
+        // A sleep timer's says what it did to the players, and offers nothing.
+        let buttons: [AlertButton] = alert.media != nil ? [] : runsOn ? [.stop] + (snooze.map { [$0] } ?? [])
             : isAlarm ? [.stop, snooze ?? .snooze] : [.stop, .restart, snooze ?? .snooze]
         lock.withLock { alarms[key] = AlarmState(ringing: true) }
         present(key, alert: alert, label: label.isEmpty ? tr("Timer") : label, buttons: buttons,
-                overtime: alert.live && !runsOn, rang: isAlarm, finish: finish)
+                overtime: alert.live && !runsOn && alert.media == nil, rang: isAlarm, finish: finish)
         if runsOn { glib.run { [self] in awaitNextNotice(key) } }  // (after the alert above)
     }
 
@@ -55,20 +56,27 @@ extension NotifierCore {
             let work = UnsafeSendable(content)
             let live = alert.live
             glib.run(urgent: true) { [self] in  // never behind live updates
+                var content = work.value
+                // A sleep timer acts first; its notification says what it did.
+                if let count = mediaAtZero(key, alert), let action = alert.media {
+                    content.body = alert.body ?? action.outcome(count)
+                }
                 if following[key] != nil && !live {  // the ring takes the notice's or warning's notification
                     following[key]?.noticeShown = false
                     following[key]?.shownFrame = nil
                 }
-                switch presenter.show(key, work.value) {
+                switch presenter.show(key, content) {
                 case .success(let server):
                     report(.shown, key, "shown by \(server)", nil, notification: presenter.notificationID(of: key),
                            finish: finish)
-                    if overtime { countOvertime(key, alarm: work.value, rang: rang) }
+                    if overtime { countOvertime(key, alarm: content, rang: rang) }
                 case .failure(let failure):
                     report(.alertFailed, key, failure.reason, failure, finish: finish)
                 }
                 finishOne()
             }
+        } else {
+            glib.run(urgent: true) { [self] in _ = mediaAtZero(key, alert) }
         }
         if !chain.isEmpty {
             let tone = SoundPlayer.Tone(file: alert.soundFile, volume: alert.volume, fade: alert.fade?.nanoseconds ?? 0,
@@ -88,6 +96,7 @@ extension NotifierCore {
         lock.withLock { alarms[key] = nil }
         glib.run { [self] in
             stopFollowing(key)
+            endMediaFade(key)  // (cancelled, stopped, detached: the players' volume back)
             presenter.close(key)
         }
         sound.post(.stop(key))

@@ -30,6 +30,7 @@ extension NotifierCore {
             if !alert.live { presenter.close(key) }
         }
         let announcing = settleWarning(&state, key, alert, reading, cause)
+        settleMediaFade(key, alert, reading)
         let name = alert.summary ?? (label.isEmpty ? tr("Timer") : label)
         let frame = LiveDisplay.frame(label: name, reading: reading, warning: alert.warning?.nanoseconds,
                                       warned: state.warned, announcing: announcing)
@@ -44,7 +45,8 @@ extension NotifierCore {
         } else if !showNotice(&state, key, alert, frame: notice) {
             showWarning(&state, key, alert, frame: announcing ? frame : nil)
         }
-        let looks = [nextLook(reading, alert: alert, state: state), nextNoticeLook(reading, alert: alert, state: state)]
+        let looks = [nextLook(reading, alert: alert, state: state), nextNoticeLook(reading, alert: alert, state: state),
+                     nextMediaFadeLook(key, reading, alert: alert)]
         if let wait = looks.compactMap({ $0 }).min() {
             state.source = glib.after(milliseconds: Self.milliseconds(wait)) { [self] in
                 followTime(key, because: .due)

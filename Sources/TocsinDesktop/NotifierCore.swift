@@ -26,6 +26,8 @@ package final class NotifierCore: @unchecked Sendable {
     private(set) var presenter: AlertPresenter!
     /// GLib thread only.
     let media = MediaPauser()
+    /// Sleep timers' fades and their Pause or Stop at zero; GLib thread only.
+    let fader = MediaFader()
     /// The timers whose time is followed (live or warned), and the beat
     /// and summary of the live ones; GLib thread only.
     var following: [AlertKey: Following] = [:]

@@ -140,7 +140,7 @@ extension AlarmFile {
             let parsed: AlarmSettings.Value? = switch field.unit {
             case .flag: flag(value).map { .flag($0) }
             case .nanoseconds: duration(value).map { .nanoseconds($0) }
-            case .text: .text(value)
+            case .text, .choice: .text(value)
             case .decibels: Double(value).flatMap { $0.isFinite ? .decibels($0) : nil }
             }
             guard let parsed else {
@@ -148,6 +148,7 @@ extension AlarmFile {
                 case .flag: tr("yes or no")
                 case .nanoseconds: tr("a length (30s, 5m, 1h30m, or 0)")
                 case .text: tr("text")
+                case .choice: field.choices.joined(separator: ", ")
                 case .decibels: tr("a number of dB (-10)")
                 }
                 throw fail(at, tr("{name} takes {form}, not '{value}'", ["name": name, "form": form, "value": value]))

@@ -123,8 +123,8 @@ extension AlarmFile {
             case (.flag, .flag(let on)?): .flag(on)
             case (.nanoseconds, .number(let seconds)?): Nanos.from(seconds: seconds).map { .nanoseconds($0) }
             case (.decibels, .number(let decibels)?): .decibels(decibels)
-            case (.text, .text(let text)?): .text(text)
-            case (.nanoseconds, nil), (.decibels, nil), (.text, nil): field.isLeftOutAtZero  // left out: its zero
+            case (.text, .text(let text)?), (.choice, .text(let text)?): .text(text)
+            case (.nanoseconds, nil), (.decibels, nil), (.text, nil), (.choice, nil): field.isLeftOutAtZero  // left out: its zero
             default: nil
             }
             if let value { entry.settings[field] = value }
@@ -144,7 +144,7 @@ extension AlarmSettings.Field {
     /// The value a setting `List` leaves out has (`TimerTable`'s columns
     /// left out at zero; a sound file at none); nil if it is always listed.
     fileprivate var isLeftOutAtZero: AlarmSettings.Value? {
-        if self == .soundFile { return .text("") }
+        if self == .soundFile || self == .media { return .text("") }
         guard TimerTable.Column(rawValue: rawValue)?.isLeftOutAtZero == true else { return nil }
         return unit == .decibels ? .decibels(0) : .nanoseconds(0)
     }

@@ -92,6 +92,9 @@ package struct AddRequest: Equatable, Sendable {
         if settings.notice > 0 && kind != .alarm && kind != .calendar {
             throw ServiceError(.invalidArgument, "notice is for alarms (kind alarm or calendar); a countdown's is warn")
         }
+        if let media = settings.media, kind == .stopwatch {
+            throw ServiceError(.invalidArgument, "media (\(media.rawValue)) is for timers that reach zero; a stopwatch never does")
+        }
         skipUntil = try Self.number(options["skip_until"], "skip_until")
         if skipUntil != nil && kind != .calendar {
             throw ServiceError(.invalidArgument, "skip_until is for calendar alarms (the option calendar)")

@@ -41,6 +41,13 @@ extension AlarmSettings {
             }
             if let problem = Alert.problem(withSoundFile: path) { throw ServiceError(.invalidArgument, problem) }
             return .text(path)
+        case .choice:
+            let choices = "\"" + field.choices.joined(separator: "\", \"") + "\" or \"\" (none)"
+            guard case .text(let word) = option else { throw ServiceError(.invalidArgument, "\(name) must be a string (s): \(choices)") }
+            guard problem(with: .text(word), for: field) == nil else {
+                throw ServiceError(.invalidArgument, "\(name) must be \(choices), got '\(String(word.prefix(64)))'")
+            }
+            return .text(word)
         case .decibels:
             guard case .number(let decibels) = option, problem(with: .decibels(decibels), for: field) == nil else {
                 throw ServiceError(.invalidArgument, "\(name) must be -60 to +10 dB (d)")
@@ -77,7 +84,7 @@ extension AlarmSettings {
     /// thousandths (`_mdb`: the files hold integers only).
     static func journalName(_ field: Field) -> String {
         switch field.unit {
-        case .flag, .text: field.rawValue
+        case .flag, .text, .choice: field.rawValue
         case .nanoseconds: field.rawValue + "_ns"
         case .decibels: field.rawValue + "_mdb"
         }
@@ -115,6 +122,7 @@ extension AlarmSettings {
             case (.flag, .bool(let on)?): value = .flag(on)
             case (.nanoseconds, .integer(let nanoseconds)?): value = .nanoseconds(nanoseconds)
             case (.text, .string(let text)?): value = .text(text)  // (a sound file is checked again when it rings)
+            case (.choice, .string(let word)?): value = .text(word)
             case (.decibels, .integer(let thousandths)?): value = .decibels(Double(thousandths) / 1000)
             default: throw .corrupt
             }

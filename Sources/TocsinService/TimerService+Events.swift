@@ -84,8 +84,11 @@ extension TimerService {
     /// The alert of timer `id`'s last finish (its signals are out).
     private func showFinish(_ id: UInt64, label: String, lateness: Double, late: Bool) {
         guard let entry = entries[id] else { return }
-        if entry.settings.popup || entry.settings.sound, let notifier {
-            let override = late ? lateAlert(entry, label: label, lateness: lateness) : nil
+        if entry.settings.popup || entry.settings.sound || entry.settings.media != nil, let notifier {
+            // A sleep timer's zero long past (the machine was asleep, the
+            // service away): the music playing now was started since.
+            let sleptThrough = entry.settings.media != nil && lateness > Nanos.seconds(MediaAction.lateGrace)
+            let override = late || sleptThrough ? lateAlert(entry, label: label, lateness: lateness) : nil
             let shows = override?.popup ?? entry.settings.popup
             if notifier.announceFinish(entry.timer, in: engine, override: override, replacing: entry.notification), shows {
                 return  // its report marks it announced
@@ -121,9 +124,19 @@ extension TimerService {
 
     /// The alert of a finish announced late (it happened while the service
     /// was away): the alarm if that was within the grace period, else a
-    /// quiet one saying when.
+    /// quiet one saying when. A sleep timer's acts on the players only
+    /// within `MediaAction.lateGrace`, else it says it ran out.
     private func lateAlert(_ entry: Entry, label: String, lateness: Double) -> Alert {
         let summary = label.isEmpty ? nil : label
+        if entry.settings.media != nil {
+            guard lateness > Nanos.seconds(MediaAction.lateGrace) else {
+                return Alert(entry.settings, summary: summary, body: nil)
+            }
+            return Alert(summary: summary, body: tr("{label} ran out {ago} ago; the players were left as they are",
+                                                    ["label": label.isEmpty ? tr("A sleep timer") : label,
+                                                     "ago": Wording.roughDuration(Nanos.from(seconds: lateness) ?? 0)]),
+                         urgency: .normal, sound: nil, popup: entry.settings.popup, actions: false)
+        }
         let sound = entry.settings.sound && lateness <= grace ? Alert.defaultSound : nil
         let ago = Wording.roughDuration(Nanos.from(seconds: lateness) ?? 0)
         if entry.kind == .calendar {  // "Stand-up rang at 09:25, 2 h ago"

@@ -22,7 +22,7 @@ extension TimerService {
 
     /// Shows `entry`'s alert at each of its finishes from now on.
     func attachAlert(_ entry: Entry) {
-        if entry.settings.popup || entry.settings.sound, let notifier {
+        if entry.settings.popup || entry.settings.sound || entry.settings.media != nil, let notifier {
             let label = (try? engine.label(of: entry.timer)) ?? ""
             var alert = Alert(entry.settings, summary: label, body: nil)
             // Written when shown, in the session's language of that moment.

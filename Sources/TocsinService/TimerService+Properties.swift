@@ -132,7 +132,7 @@ extension TimerService {
                 default: 0
                 }
             })
-        case .text:
+        case .text, .choice:
             return .textsByID(zip(ids, settings).compactMap { id, settings in
                 guard case .text(let text) = settings[field], !text.isEmpty else { return nil }
                 return (id, text)

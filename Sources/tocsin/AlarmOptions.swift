@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Glibc
 import TocsinBase
 import TocsinCLI
@@ -34,6 +34,9 @@ struct AlarmOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(AlarmSettings.Field.pauseMedia.help))
     var pauseMedia = true
 
+    @Option(help: ArgumentHelp(AlarmSettings.Field.media.help, valueName: "pause|stop"))
+    var media: MediaAction?
+
     func validate() throws {
         try AlarmSettings.Field.snooze.check(snooze)
         try AlarmSettings.Field.notice.check(notice)
@@ -45,6 +48,11 @@ struct AlarmOptions: ParsableArguments {
         if let volume, !Alert.volumeRange.contains(volume) {
             throw ValidationError(tr("--volume takes -60 to 10 dB, got {volume}", ["volume": String(volume)]))
         }
+        // A sleep timer rings nothing: options of the alarm's sound would be ignored.
+        if media != nil, let (name, _) = [("--sound", file != nil), ("--ring", ring != nil), ("--volume", volume != nil)].first(where: { $0.1 }) {
+            throw ValidationError(tr("{option} is for the alarm's sound, and a timer with --media plays none; drop one of them",
+                                     ["option": name]))
+        }
     }
 
     /// The settings these ask for. `quiet`: no alert and no sound;
@@ -53,7 +61,7 @@ struct AlarmOptions: ParsableArguments {
     /// `--no-live` is given.
     func settings(quiet: Bool, background: Bool, liveByDefault: Bool) -> AlarmSettings {
         var settings = AlarmSettings()
-        (settings.popup, settings.sound) = (!quiet, !quiet)
+        (settings.popup, settings.sound) = (!quiet, !quiet && media == nil)  // a sleep timer plays no sound
         settings.live = live ?? liveByDefault
         settings.notice = notice?.nanoseconds() ?? 0
         settings.snooze = snooze?.nanoseconds() ?? AlarmSettings.defaultSnooze
@@ -65,6 +73,7 @@ struct AlarmOptions: ParsableArguments {
         settings.volume = volume ?? 0
         settings.fade = fade?.nanoseconds() ?? 0
         settings.pausesMedia = pauseMedia
+        settings.media = media
         return settings
     }
 
@@ -77,6 +86,9 @@ struct AlarmOptions: ParsableArguments {
         return String(cString: folder) + "/" + file
     }
 }
+
+/// `--media pause|stop`: a wrong word is a usage error listing these.
+extension MediaAction: ExpressibleByArgument {}
 
 /// `--ring`'s value: a duration, or 0 (play the sound once), which is no
 /// time a countdown takes.

@@ -23,6 +23,7 @@ extension AlarmSettings.Field {
         case .pauseMedia: ["--pause-media", "--no-pause-media"]
         case .notice: ["--notice"]
         case .warnSound: ["--no-warn-sound"]
+        case .media: ["--media"]
         }
     }
 
@@ -43,12 +44,17 @@ extension AlarmSettings.Field {
                 + "default: 1m, or once without a terminal on standard input)."
         case .soundFile: "A sound file of your own for the alarm (WAV, Ogg, FLAC); one that cannot play rings the theme's sound instead."
         case .volume: "The alarm's volume in dB, -60 to 10 (e.g. -10)."
-        case .fade: "Raise the alarm from quiet to its volume over this long (at most 5m)."
+        case .fade:
+            "Raise the alarm from quiet to its volume over this long (at most 5m); with --media, lower the playing "
+                + "players' volume over the last this long before zero instead."
         case .pauseMedia: "Pause the media players that play while the alarm rings, and resume them after."
         case .notice:
             "For clock times and calendar alarms: this long before the alarm, a notification saying when it rings, "
                 + "with Skip this one (e.g. 30m; default: none)."
         case .warnSound: "The warning before zero is a notification only, with no sound."
+        case .media:
+            "A sleep timer: at zero pause (or stop) every media player that plays, with no alarm sound; with --fade their "
+                + "volume falls first, and is put back after."
         }
     }
 
@@ -60,7 +66,7 @@ extension AlarmSettings.Field {
         case .ring: tr("--ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once")
         case .fade: tr("--fade takes a duration of at most 5 minutes (30s, 1m)")
         case .notice: tr("--notice takes a duration of at most a day (30m, 1h)")
-        case .alert, .sound, .live, .soundFile, .volume, .pauseMedia, .warnSound: nil
+        case .alert, .sound, .live, .soundFile, .volume, .pauseMedia, .warnSound, .media: nil
         }
     }
 

@@ -139,6 +139,13 @@ enum {
                                         those still paused */
 };
 
+/** tocsin_alert.media (new after 0.8.0): a sleep timer's action. */
+enum {
+    TOCSIN_MEDIA_NONE = 0,  /* an alarm as the other members say */
+    TOCSIN_MEDIA_PAUSE = 1, /* Pause every playing player at zero */
+    TOCSIN_MEDIA_STOP = 2   /* Stop every playing player at zero */
+};
+
 /**
  * What an alert shows and plays. Zero it, set size = sizeof(tocsin_alert),
  * then set what you need (or use TOCSIN_ALERT_INIT): NULL strings and zero
@@ -192,7 +199,9 @@ typedef struct tocsin_alert {
     double fade_seconds;    /* since 0.7: > 0: the ring starts 30 dB below
                                volume_db and rises to it over this long
                                (<= 300), replayed louder every tenth of it
-                               (at least every second); 0: no fade */
+                               (at least every second); with media, the
+                               players' volume falls over this long before
+                               zero instead; 0: no fade */
     /* New after 0.8.0; a 0.7 or 0.8 struct (size offsetof(tocsin_alert,
        notice_seconds)) is still accepted and means 0 here. */
     double notice_seconds;  /* > 0: an alarm's upcoming-alarm notice this
@@ -204,9 +213,33 @@ typedef struct tocsin_alert {
                                ring moves away; a skipped ring gets none.
                                Alarms only (a countdown's is warn_seconds;
                                ignored there); 0: none */
+    /* New after 0.8.0; a struct ending before it (size offsetof(tocsin_alert,
+       media)) is still accepted and means TOCSIN_MEDIA_NONE here. */
+    int32_t media;          /* TOCSIN_MEDIA_*: a sleep timer. At zero every
+                               media player (MPRIS on the session bus) that
+                               is playing gets Pause (or Stop), on the
+                               notifier's thread, each call waiting at most
+                               0.5 s; no sound plays (sound, sound_file,
+                               repeat_seconds, volume_db and
+                               TOCSIN_ALERT_PAUSE_MEDIA are not used), and
+                               the notification, unless
+                               TOCSIN_ALERT_NO_POPUP, says what was done
+                               ("Paused 2 players") with no buttons. With
+                               fade_seconds > 0 each playing player's
+                               Volume first falls linearly over the last
+                               fade_seconds before zero (a step every 0.5
+                               s, to about 0 at zero) and is set back to
+                               what it was after the Pause; a player
+                               paused, stopped or closed meanwhile is left
+                               alone (its volume put back), one without a
+                               writable Volume is only paused. The fade
+                               follows the timer: paused, cancelled or
+                               given more time, it ends and the volumes
+                               are put back. Any other value:
+                               TOCSIN_EINVAL */
 } tocsin_alert;
 
-#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0, NULL, 0.0, 0.0, 0.0}
+#define TOCSIN_ALERT_INIT {sizeof(tocsin_alert), NULL, NULL, NULL, NULL, NULL, 0.0, 0, 0, 0.0, NULL, 0.0, NULL, 0.0, 0.0, 0.0, 0}
 
 /** tocsin_notify_new() flags. */
 enum {

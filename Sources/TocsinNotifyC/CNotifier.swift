@@ -87,10 +87,11 @@ private func status(_ pointer: OpaquePointer?, _ body: (CNotifier) throws(Tocsin
 func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Alert {
     guard let pointer else { return Alert() }
     // 0.4's struct ended before warn_seconds, 0.6's before snooze_seconds,
-    // 0.8's before notice_seconds: their callers still work. Only whole
+    // 0.8's before notice_seconds, the next before media: their callers
+    // still work. Only whole
     // fields are read; the ones a smaller struct lacks stay zero.
     let fieldEnds = [tocsin_alert_end_0_4(), tocsin_alert_warn_sound_offset(), tocsin_alert_end_0_6(),
-                     tocsin_alert_end_0_8(), MemoryLayout<tocsin_alert>.size]
+                     tocsin_alert_end_0_8(), tocsin_alert_end_notice(), MemoryLayout<tocsin_alert>.size]
     guard let readable = fieldEnds.last(where: { $0 <= pointer.pointee.size }) else { throw .invalidArgument }
     var raw = tocsin_alert()
     withUnsafeMutableBytes(of: &raw) { destination in
@@ -111,7 +112,8 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
     }
     guard raw.flags & ~known == 0, fits(raw.repeat_seconds, .ring), fits(raw.warn_seconds, .warn),
           fits(raw.snooze_seconds, .snooze), fits(raw.fade_seconds, .fade), fits(raw.notice_seconds, .notice),
-          Alert.volumeRange.contains(raw.volume_db)
+          Alert.volumeRange.contains(raw.volume_db),
+          (Int32(TOCSIN_MEDIA_NONE)...Int32(TOCSIN_MEDIA_STOP)).contains(raw.media)
     else { throw .invalidArgument }
     let soundFile = try text(raw.sound_file)
     if let soundFile, Alert.problem(withSoundFile: soundFile) != nil { throw .invalidArgument }
@@ -139,6 +141,11 @@ func alert(from pointer: UnsafePointer<tocsin_alert>?) throws(TocsinError) -> Al
     if raw.flags & UInt32(TOCSIN_ALERT_NO_SOUND) != 0 { alert.sound = nil }
     if raw.flags & UInt32(TOCSIN_ALERT_NO_WARN_SOUND) != 0 { alert.warningSound = nil }
     if raw.notice_seconds > 0 { alert.notice = .nanoseconds(Nanos.saturating(seconds: raw.notice_seconds)) }
+    alert.media = switch raw.media {
+    case Int32(TOCSIN_MEDIA_PAUSE): .pause
+    case Int32(TOCSIN_MEDIA_STOP): .stop
+    default: nil
+    }
     return alert
 }
 

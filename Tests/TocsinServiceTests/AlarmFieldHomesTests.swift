@@ -43,6 +43,7 @@ import TocsinNotify
         case .nanoseconds: .nanoseconds(7_000_000_000)
         case .text: .text("/tmp/bell.oga")
         case .decibels: .decibels(-3)
+        case .choice: .text(field.choices[0])
         }
     }
 

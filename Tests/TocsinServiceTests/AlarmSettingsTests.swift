@@ -13,7 +13,7 @@ import TocsinNotify
         (settings.popup, settings.sound, settings.live) = (false, false, false)
         (settings.warning, settings.snooze, settings.ring) = (30_000_000_000, 600_000_000_000, 0)
         (settings.soundFile, settings.volume, settings.fade, settings.pausesMedia) = ("/etc/hostname", -12.5, 15_000_000_000, false)
-        (settings.notice, settings.warningSound) = (1_800_000_000_000, false)
+        (settings.notice, settings.warningSound, settings.media) = (1_800_000_000_000, false, .stop)
         return settings
     }
 
@@ -65,6 +65,7 @@ import TocsinNotify
         #expect(!alert.popup && alert.sound == nil && alert.warningSound == nil && !alert.live)
         #expect(alert.warning == .seconds(30) && alert.snooze == .seconds(600) && alert.repeatSound == nil)
         #expect(alert.soundFile == "/etc/hostname" && alert.volume == -12.5 && alert.fade == .seconds(15) && !alert.pausesMedia)
+        #expect(alert.media == .stop && alert.urgency == .normal)  // a sleep timer's notification does not stay
         let plain = Alert(AlarmSettings(), summary: nil, body: nil)
         #expect(plain.sound == Alert.defaultSound && plain.repeatSound == .seconds(60) && plain.snooze == .seconds(300))
         #expect(plain.warningSound == Alert.defaultWarningSound)
@@ -72,5 +73,27 @@ import TocsinNotify
         silentWarning.warningSound = false  // the warning is text only; the alarm still sounds
         let quiet = Alert(silentWarning, summary: nil, body: nil)
         #expect(quiet.warningSound == nil && quiet.sound == Alert.defaultSound)
+    }
+
+    /// `media` takes "pause", "stop" or "" (none), and nothing else, in
+    /// `Add`'s options and in the journal.
+    @Test func mediaTakesPauseStopOrNothing() throws {
+        #expect(AlarmSettings.problem(with: .text("pause"), for: .media) == nil)
+        #expect(AlarmSettings.problem(with: .text(""), for: .media) == nil)
+        #expect(AlarmSettings.problem(with: .text("mute"), for: .media) == "media must be pause or stop, got 'mute'")
+        #expect(try AlarmSettings.value(of: .text("stop"), for: .media) == .text("stop"))
+        let refused = #expect(throws: ServiceError.self) { try AlarmSettings.value(of: .text("Pause!"), for: .media) }
+        #expect(refused?.kind == .invalidArgument && refused?.message == "media must be \"pause\", \"stop\" or \"\" (none), got 'Pause!'")
+        #expect(throws: ServiceError.self) { try AlarmSettings.value(of: .flag(true), for: .media) }
+        #expect(throws: TocsinError.corrupt) {
+            try AlarmSettings(journal: .object([("alert", .bool(true)), ("sound", .bool(true)), ("media", .string("mute"))]))
+        }
+        var settings = AlarmSettings()
+        settings[.media] = .text("pause")
+        #expect(settings.media == .pause && settings.journalMembers.contains { $0.0 == "media" })
+        #expect(try AlarmSettings(journal: .object([("alert", .bool(true)), ("sound", .bool(true))])).media == nil)  // older records
+        #expect(throws: ServiceError.self) {
+            try AddRequest(label: "Laps", seconds: 0, options: ["kind": .text("stopwatch"), "media": .text("pause")]) { _ in false }
+        }
     }
 }

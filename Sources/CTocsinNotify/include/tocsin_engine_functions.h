@@ -20,6 +20,8 @@ static inline size_t tocsin_alert_warn_sound_offset(void) { return offsetof(tocs
 static inline size_t tocsin_alert_end_0_6(void) { return offsetof(tocsin_alert, snooze_seconds); }
 /* Where 0.7's and 0.8's struct ends. */
 static inline size_t tocsin_alert_end_0_8(void) { return offsetof(tocsin_alert, notice_seconds); }
+/* Before media: the struct as it was until the sleep timer came. */
+static inline size_t tocsin_alert_end_notice(void) { return offsetof(tocsin_alert, media); }
 
 struct tocsin_engine_functions {
     __typeof__(tocsin_timer_start) *timer_start;

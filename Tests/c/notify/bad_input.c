@@ -192,6 +192,19 @@ static void malformed_alerts_are_refused_and_attach_nothing(void) {
     CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert.notice_seconds = 86400;
     CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    /* media: TOCSIN_MEDIA_* only; a struct ending before it is not read. */
+    alert.media = 3;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.media = -1;
+    CHECK_EQ(TOCSIN_EINVAL, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.size = offsetof(tocsin_alert, media);
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.size = sizeof alert;
+    alert.media = TOCSIN_MEDIA_STOP;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
+    alert.media = TOCSIN_MEDIA_PAUSE;
+    alert.fade_seconds = 60;
+    CHECK_EQ(TOCSIN_OK, tocsin_notify_attach(notifier, engine, timer, &alert));
     alert = (tocsin_alert)TOCSIN_ALERT_INIT;
     alert.flags = TOCSIN_ALERT_LIVE | TOCSIN_ALERT_NO_WARN_SOUND;
     alert.warn_seconds = 0.5;

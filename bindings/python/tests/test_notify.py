@@ -77,6 +77,11 @@ def test_bad_alert_options_are_rejected(manual):
         notifier.attach(timer, live=True, warn=60, warn_sound="bell")  # good options pass
         notifier.attach(timer, snooze=timedelta(minutes=5))
         notifier.attach(timer, snooze=86400)
+        for media in ("mute", "Pause", 1, True):
+            with pytest.raises(tocsin.InvalidArgumentError, match="media must be"):
+                notifier.attach(timer, media=media)  # type: ignore[arg-type]
+        notifier.attach(timer, media="pause", fade=60)  # a sleep timer
+        notifier.attach(timer, media="stop")
         timer.free()
         with pytest.raises(tocsin.NoSuchTimerError):
             notifier.attach(timer)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 ENV_VARIABLE = "TOCSIN_NOTIFY_LIBRARY"
 URGENCIES = {"critical": 0, "normal": 1, "low": 2}
 NO_POPUP, NO_SOUND, NO_ACTIONS, LIVE, NO_WARN_SOUND, PAUSE_MEDIA = 1, 2, 4, 8, 16, 32
+MEDIA_ACTIONS = {None: 0, "pause": 1, "stop": 2}  # TOCSIN_MEDIA_*
 REPORT_KINDS = {1: "shown", 2: "alert_failed", 3: "sound", 4: "sound_failed", 5: "action", 6: "dismissed", 7: "warning",
                 8: "unanswered"}
 
@@ -69,6 +70,7 @@ class _CAlert(Structure):
         ("volume_db", c_double),
         ("fade_seconds", c_double),
         ("notice_seconds", c_double),
+        ("media", c_int32),
     ]
 
 
@@ -169,6 +171,7 @@ class Notifier:
         fade: Optional[Seconds] = None,
         pause_media: bool = False,
         notice: Optional[Seconds] = None,
+        media: Optional[str] = None,
     ) -> None:
         """Alerts each time ``timer`` finishes. ``sound``: True for the alarm
         sound, a sound theme id, or False; ``repeat``: repeat the sound until
@@ -189,9 +192,13 @@ class Notifier:
         ``notice``: seconds (or a timedelta, at most 24 h) before an alarm
         rings to show "Rings at 07:00, in 30 min" with "Skip this one" (a
         calendar alarm skips that ring, a one-time alarm is cancelled); new
-        after 0.8.0."""
+        after 0.8.0. ``media``: "pause" or "stop" makes it a sleep timer: at
+        zero every playing media player (MPRIS) gets Pause or Stop, with no
+        sound, after its volume fell over the last ``fade`` seconds before
+        zero, and gets its volume back after; the notification (unless
+        ``popup`` is False) says "Paused 2 players"; new after 0.8.0."""
         alert, keep = _alert(summary, body, icon, sound, repeat, urgency, popup, actions, media_role,
-                             live, warn, warn_sound, snooze, sound_file, volume, fade, pause_media, notice)
+                             live, warn, warn_sound, snooze, sound_file, volume, fade, pause_media, notice, media)
         engine = timer.engine
         self._lib.tocsin_notify_attach(self._pointer(), engine._c_pointer(), timer.handle, byref(alert))
         del keep
@@ -291,10 +298,13 @@ def _alert(
     live: bool = False, warn: Optional[Seconds] = None, warn_sound: Union[bool, str] = True,
     snooze: Optional[Seconds] = None, sound_file: Optional[str] = None, volume: float = 0.0,
     fade: Optional[Seconds] = None, pause_media: bool = False, notice: Optional[Seconds] = None,
+    media: Optional[str] = None,
 ) -> tuple[_CAlert, list[bytes]]:
     """The C alert, and the encoded strings it points into (keep them alive)."""
     if urgency not in URGENCIES:
         raise InvalidArgumentError(-1, f"urgency must be one of {', '.join(URGENCIES)}")
+    if media not in MEDIA_ACTIONS:
+        raise InvalidArgumentError(-1, f"media must be \"pause\", \"stop\" or None, not {media!r}")
     keep: list[bytes] = []
 
     def text(value: Optional[str]) -> Optional[bytes]:
@@ -314,7 +324,7 @@ def _alert(
         0.0 if warn is None else to_seconds(warn), text(warn_sound) if isinstance(warn_sound, str) else None,
         0.0 if snooze is None else _snooze_seconds(snooze),
         text(_checked_sound_file(sound_file)), _volume(volume), 0.0 if fade is None else to_seconds(fade),
-        0.0 if notice is None else to_seconds(notice),
+        0.0 if notice is None else to_seconds(notice), MEDIA_ACTIONS[media],
     )
     return alert, keep
 

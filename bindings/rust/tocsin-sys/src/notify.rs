@@ -31,6 +31,13 @@ pub const TOCSIN_ALERT_NO_WARN_SOUND: u32 = 16;
 /// Alert flag: pause media players while the alarm rings (since 0.7).
 pub const TOCSIN_ALERT_PAUSE_MEDIA: u32 = 32;
 
+/// `tocsin_alert.media`: an alarm as the other fields say (new after 0.8.0).
+pub const TOCSIN_MEDIA_NONE: i32 = 0;
+/// `tocsin_alert.media`: a sleep timer pausing every playing player at zero.
+pub const TOCSIN_MEDIA_PAUSE: i32 = 1;
+/// `tocsin_alert.media`: a sleep timer stopping every playing player at zero.
+pub const TOCSIN_MEDIA_STOP: i32 = 2;
+
 /// What an alert shows and plays. Zero it and set `size` to
 /// `size_of::<tocsin_alert>()` ([`tocsin_alert::new`] does): the library
 /// reads only the fields a struct of that size has, so the struct may grow.
@@ -70,6 +77,9 @@ pub struct tocsin_alert {
     pub fade_seconds: f64,
     /// New after 0.8.0: > 0: an alarm's upcoming-alarm notice this long before it rings.
     pub notice_seconds: f64,
+    /// New after 0.8.0: `TOCSIN_MEDIA_*`: a sleep timer (no sound; the
+    /// players paused or stopped at zero after `fade_seconds` of falling volume).
+    pub media: i32,
 }
 
 impl tocsin_alert {
@@ -92,6 +102,7 @@ impl tocsin_alert {
             volume_db: 0.0,
             fade_seconds: 0.0,
             notice_seconds: 0.0,
+            media: 0,
         }
     }
 }

@@ -140,8 +140,9 @@ fn alert_has_the_header_layout_and_size_rule() {
     assert_eq!(offset_of!(tocsin_alert, warn_seconds), 64);
     assert_eq!(offset_of!(tocsin_alert, snooze_seconds), 80);
     assert_eq!(offset_of!(tocsin_alert, notice_seconds), 112);
-    assert_eq!(size_of::<tocsin_alert>(), 120);
-    assert_eq!(tocsin_alert::new().size, 120);
+    assert_eq!(offset_of!(tocsin_alert, media), 120);
+    assert_eq!(size_of::<tocsin_alert>(), 128);
+    assert_eq!(tocsin_alert::new().size, 128);
     assert_eq!(offset_of!(tocsin_notify_report, detail), 24);
     assert_eq!(size_of::<tocsin_notify_report>(), 40);
 }

@@ -89,7 +89,7 @@ extension AlarmSettings {
         /// The words a `.choice` field takes (besides "" for none); empty
         /// for other units.
         package var choices: [String] {
-            self == .media ? MediaAction.allCases.map(\.rawValue) : []
+            self == .media ? MediaAction.allCases.map { $0.rawValue } : []
         }
 
         /// The values a duration may take, in nanoseconds, and how they are

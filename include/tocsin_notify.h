@@ -224,7 +224,8 @@ typedef struct tocsin_alert {
                                TOCSIN_ALERT_PAUSE_MEDIA are not used), and
                                the notification, unless
                                TOCSIN_ALERT_NO_POPUP, says what was done
-                               ("Paused 2 players") with no buttons. With
+                               ("Paused 2 players", instead of body) with
+                               no buttons. With
                                fade_seconds > 0 each playing player's
                                Volume first falls linearly over the last
                                fade_seconds before zero (a step every 0.5

@@ -64,7 +64,7 @@ extension CountdownOptions {
     /// failures on standard error itself, as they happen.
     func makeNotifier() -> (Notifier?, NotifierReports?) {
         let live = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1  // (Output's .live)
-        let notifier = settings.popup || settings.sound ? try? Notifier(options: .init(quiet: json || live)) : nil
+        let notifier = settings.popup || settings.sound || settings.media != nil ? try? Notifier(options: .init(quiet: json || live)) : nil
         return (notifier, json || live ? notifier.map(NotifierReports.init(of:)) : nil)
     }
 }

@@ -63,8 +63,8 @@ public struct Alert: Sendable, Hashable {
     /// or stopped, after its volume fell over `fade` (if set) and with
     /// its volume put back after; no sound plays (`sound`, `repeatSound`,
     /// `soundFile` and `pausesMedia` are not used), and the alarm's
-    /// notification, if `popup`, is a quiet one saying what was done
-    /// ("Paused 2 players"). nil: none. New after 0.8.0.
+    /// notification, if `popup`, says what was done ("Paused 2 players")
+    /// instead of `body`, with no buttons. nil: none. New after 0.8.0.
     public var media: MediaAction?
     /// A tag that servers which know it (dunst, mako, swaync, notify-osd:
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`) use to replace

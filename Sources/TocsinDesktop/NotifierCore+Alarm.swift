@@ -57,9 +57,10 @@ extension NotifierCore {
             let live = alert.live
             glib.run(urgent: true) { [self] in  // never behind live updates
                 var content = work.value
-                // A sleep timer acts first; its notification says what it did.
+                // A sleep timer acts first; its notification says what it did
+                // (instead of any body: "Time is up" would only wake one).
                 if let count = mediaAtZero(key, alert), let action = alert.media {
-                    content.body = alert.body ?? action.outcome(count)
+                    content.body = action.outcome(count)
                 }
                 if following[key] != nil && !live {  // the ring takes the notice's or warning's notification
                     following[key]?.noticeShown = false

@@ -21,7 +21,12 @@ struct Stopwatch: ParsableCommand {
     @Flag(name: [.customShort("b"), .long], help: "Hand the stopwatch to the timer service and return at once (see tocsin ls).")
     var background = false
 
+    /// Only to say why not: a sleep timer acts at zero, which a stopwatch never reaches.
+    @Option(help: .hidden)
+    var media: String?
+
     func validate() throws {
+        if media != nil { throw ValidationError(tr("--media is for timers that reach zero; a stopwatch never does")) }
         if background, let (name, _) = [("--state", state != nil), ("--json", json)].first(where: { $0.1 }) {
             throw ValidationError(tr("{option} is for a stopwatch in the foreground; drop it or -b", ["option": name]))
         }

@@ -570,6 +570,11 @@ def test_file_errors_name_the_file_and_the_reason(tmp_path):
     (["5m", "--ring", "-1"], "tocsin: --ring takes a duration of at most an hour (60s, 2m), or 0 to play the sound once; got -1"),
     (["5m", "--fade", "-1"], "tocsin: --fade takes a duration of at most 5 minutes (30s, 1m); got -1"),
     (["5m", "-b", "--snooze", "0"], "tocsin: --snooze takes a duration from 1s to a day (5m, 10m)"),
+    (["30m", "Sleep", "--media", "mute"], "tocsin: The value 'mute' is invalid for '--media <pause|stop>'. "
+                                          "Please provide one of 'pause' and 'stop'."),
+    (["30m", "Sleep", "--media", "pause", "--ring", "5m"],
+     "tocsin: --ring is for the alarm's sound, and a timer with --media plays none; drop one of them"),
+    (["sw", "--media", "pause"], "tocsin: --media is for timers that reach zero; a stopwatch never does"),
     (["every", "daily", "Up", "--snooze", "0"], "tocsin: --snooze takes a duration from 1s to a day (5m, 10m)"),
     (["next", "daily", "--count", "-1"], "tocsin: --count takes 1 to 1000; got -1"),
     # Each command's own range, also for a negative value (once judged by next's).

@@ -150,3 +150,18 @@ def test_a_python_sleep_timer_fades_and_pauses_through_the_c_notifier(players):
     assert len(fallen) >= 3 and fallen[-1]["volume"] < 0.2 and fallen[0]["at"] - started > 0.9
     assert audio_rms(started + 2.5, 1.5) < 0.003
     assert len(music.calls("Pause", "Stop", "Play")) == 1
+
+
+def test_the_command_in_the_foreground_is_a_sleep_timer_too(players):
+    music = players("music")
+    started = boot_time()
+    result = subprocess.run([os.environ["TOCSIN_BIN"], "2.5s", "Sleep", "--media", "stop", "--fade", "2s"],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    (stop,) = music.calls("Stop")
+    fallen = [c for c in music.calls("SetVolume") if c["at"] < stop["at"]]
+    assert 2.5 <= stop["at"] - started < 4.0
+    assert len(fallen) >= 2 and fallen[-1]["volume"] < 0.3
+    assert [c["volume"] for c in music.calls("SetVolume") if c["at"] > stop["at"]] == [0.8]
+    assert audio_rms(started + 2.0, 1.5) < 0.003
+

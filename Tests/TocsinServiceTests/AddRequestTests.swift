@@ -47,7 +47,7 @@ import TocsinService
     @Test func eachRefusalSaysWhatIsWrong() {
         let cases: [(String, Double, [String: ServiceValue], ServiceError)] = [
             ("Tea", 60, ["colour": .text("red")], ServiceError(.invalidArgument,
-                "unknown option 'colour' (known: after, alert, calendar, clock, exec, fade, kind, live, notice, pause_media, ring, skip_until, snooze, sound, sound_file, start, tick, volume, wake, warn, warn_sound)")),
+                "unknown option 'colour' (known: after, alert, calendar, clock, exec, fade, kind, live, media, notice, pause_media, ring, skip_until, snooze, sound, sound_file, start, tick, volume, wake, warn, warn_sound)")),
             ("Tea", 60, ["wake": .text("yes")], ServiceError(.invalidArgument, "wake must be a boolean (b)")),
             ("Tea", 60, ["notice": .number(60)], ServiceError(.invalidArgument,
                 "notice is for alarms (kind alarm or calendar); a countdown's is warn")),
@@ -56,6 +56,10 @@ import TocsinService
             ("Lap", 0, ["kind": .text("stopwatch"), "wake": .flag(true)], ServiceError(.invalidArgument,
                 "a stopwatch cannot wake the machine: nothing falls due")),
             ("Tea", 60, ["kind": .text("egg")], ServiceError(.invalidArgument, "kind must be countdown, stopwatch, alarm or calendar, not 'egg'")),
+            ("Sleep", 60, ["media": .text("mute")], ServiceError(.invalidArgument,
+                "media must be \"pause\", \"stop\" or \"\" (none), got 'mute'")),
+            ("Lap", 0, ["kind": .text("stopwatch"), "media": .text("pause")], ServiceError(.invalidArgument,
+                "media (pause) is for timers that reach zero; a stopwatch never does")),
             ("Wake", 0, ["calendar": .text("Mon..Fri 25:00")], ServiceError(.invalidArgument,
                 "bad calendar spec 'Mon..Fri 25:00': column 10: hour 25 is out of range (0..23)")),
             ("Wake", 0, ["calendar": .text("07:00 Mars/Olympus")], ServiceError(.invalidArgument,

@@ -17,10 +17,13 @@ final class MediaFader {
         var volume: Double
     }
 
-    /// One timer's fade: its players, and the GLib timeout of its next
-    /// step (0: none).
+    /// One timer's fade: its players, its length in nanoseconds (the
+    /// alert's fade, or less if the timer had less left when it began: the
+    /// volume then falls from full over what is left, never jumps), and the
+    /// GLib timeout of its next step (0: none).
     struct Fade {
         var players: [Faded] = []
+        var length: Int64 = 0
         var source: UInt32 = 0
     }
 
@@ -32,9 +35,10 @@ final class MediaFader {
         set { fades[key] = newValue }
     }
 
-    /// Starts fading the players that play now and have a volume.
-    func begin(_ key: AlertKey) {
-        var fade = Fade()
+    /// Starts fading, over `length` ns, the players that play now and have
+    /// a volume.
+    func begin(_ key: AlertKey, length: Int64) {
+        var fade = Fade(length: length)
         MediaBus.withSession { bus in
             for player in bus.players() where bus.status(of: player)?.isSame(as: "Playing") == true {
                 if let volume = bus.volume(of: player) { fade.players.append(Faded(player: player, volume: volume)) }

@@ -22,6 +22,8 @@ extension NotifierCore {
         present(key, alert: alert, label: label.isEmpty ? tr("Timer") : label, buttons: buttons,
                 overtime: alert.live && !runsOn && alert.media == nil, rang: isAlarm, finish: finish)
         if runsOn { glib.run { [self] in awaitNextNotice(key) } }  // (after the alert above)
+        // A sleep timer's notification counts no overtime: its live state ends here.
+        if alert.media != nil && !runsOn { glib.run { [self] in stopFollowing(key) } }
     }
 
     /// Presents the finish of a timer attached with `announcedByHost`, once

@@ -19,7 +19,7 @@ extension NotifierCore {
               MediaAction.fadeLevel(remaining: remaining, fade: fade) != nil
         else { return endMediaFade(key) }
         if fader[key] == nil {
-            fader.begin(key)
+            fader.begin(key, length: max(remaining, 1))
             stepMediaFade(key)
         }
     }
@@ -41,11 +41,19 @@ extension NotifierCore {
             guard let attachment = attachments[key], let reading = attachment.host.reading(of: key.timer) else { return nil }
             return (attachment.alert, reading)
         }
-        guard let (alert, reading) = looked, let fade = alert.mediaFade else { return endMediaFade(key) }
+        guard let (alert, reading) = looked, alert.mediaFade != nil, let length = fader[key]?.length else {
+            return endMediaFade(key)
+        }
         if reading.state == .finished { return }  // zero came between two steps
         guard reading.state == .running, let remaining = reading.remaining,
-              let level = MediaAction.fadeLevel(remaining: remaining, fade: fade)
-        else { return endMediaFade(key) }
+              let level = MediaAction.fadeLevel(remaining: remaining, fade: length)
+        else {
+            endMediaFade(key)
+            // Given more time (an adjust sends no event): the next look
+            // begins the fade again when it comes round.
+            if reading.state == .running { followTime(key, because: .due) }
+            return
+        }
         fader.step(key, level: level)
         guard let wait = MediaAction.nextFadeStep(remaining: remaining) else { return }
         fader[key]?.source = glib.after(milliseconds: UInt32(clamping: (wait + 999_999) / 1_000_000)) { [self] in

@@ -100,12 +100,18 @@ def test_a_sleep_timer_fades_the_music_then_pauses_it_once_at_zero_with_no_sound
 
 
 def test_media_stop_sends_stop_and_without_a_fade_leaves_the_volume_alone(signals, players, notifications):
+    """Live, as -b makes it: the live notification becomes the quiet one,
+    which then stays as it is (no overtime line, not closed)."""
     music = players("music")
-    sleep = add("Sleep", 0.5, media=("s", "stop"), live=("b", False))
+    sleep = add("Sleep", 1.5, media=("s", "stop"))
     (finish,) = signals.wait_for("Finished", id=sleep)
     (stop,) = wait_until(lambda: music.calls("Stop"), timeout=5, what="the Stop at zero")
     assert stop["at"] - finish.at < 1.0
-    wait_until(lambda: [c for c in notifications.calls() if c["body"] == "Stopped 1 player"], what="its notification")
+    said = wait_until(lambda: [c for c in notifications.calls() if c["body"] == "Stopped 1 player"], what="its notification")
+    assert said[0]["replaces"] > 0 and said[0]["actions"] == []  # in place of the live one
+    wait_until(lambda: boot_time() > said[0]["boot"] + 2.0)
+    assert [c for c in notifications.calls() if c["boot"] > said[0]["boot"]] == []
+    assert notifications.calls("CloseNotification") == []
     assert music.calls("Pause", "SetVolume") == []
     assert audio_rms(finish.at, 1.5) < 0.003
 

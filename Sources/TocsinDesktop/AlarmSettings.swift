@@ -89,7 +89,7 @@ extension AlarmSettings {
         /// The words a `.choice` field takes (besides "" for none); empty
         /// for other units.
         package var choices: [String] {
-            self == .media ? MediaAction.allCases.map { $0.rawValue } : []
+            self == .media ? ["pause", "stop"] : []  // (MediaAction's names)
         }
 
         /// The values a duration may take, in nanoseconds, and how they are
@@ -149,7 +149,7 @@ extension AlarmSettings {
             case .pauseMedia: .flag(pausesMedia)
             case .notice: .nanoseconds(notice)
             case .warnSound: .flag(warningSound)
-            case .media: .text(media?.rawValue ?? "")
+            case .media: .text(media?.name ?? "")
             }
         }
         set {
@@ -166,7 +166,7 @@ extension AlarmSettings {
             case (.notice, .nanoseconds(let value)): notice = value
             case (.soundFile, .text(let path)): soundFile = path.isEmpty ? nil : path
             case (.volume, .decibels(let decibels)): volume = decibels
-            case (.media, .text(let word)): media = MediaAction.allCases.first { $0.rawValue.isSame(as: word) }
+            case (.media, .text(let word)): media = MediaAction(name: word)
             default: break
             }
         }
@@ -186,7 +186,7 @@ extension AlarmSettings {
             return path.isEmpty || path.hasPrefix("/") ? nil : "\(field.rawValue) must be an absolute path"
         case (.choice, .text(let word)):
             guard !word.isEmpty, !field.choices.containsSame(word) else { return nil }
-            return "\(field.rawValue) must be " + field.choices.joined(separator: " or ") + ", got '\(word)'"
+            return "\(field.rawValue) must be pause or stop, got '\(word)'"  // (the only choice field)
         case (.decibels, .decibels(let decibels)):
             return Alert.volumeRange.contains(decibels) ? nil : "\(field.rawValue) must be -60 to +10 dB"
         default:

@@ -153,8 +153,8 @@ public struct Alert: Sendable, Hashable {
 
     /// The fade of a sleep timer's players, in nanoseconds; nil: none.
     var mediaFade: Int64? {
-        guard media != nil, let fade, fade > .zero else { return nil }
-        return fade.nanoseconds
+        guard media != nil, let nanoseconds = fade?.nanoseconds, nanoseconds > 0 else { return nil }
+        return nanoseconds
     }
 
     /// The sound ids to try, in order.

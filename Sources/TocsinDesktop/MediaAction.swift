@@ -6,12 +6,35 @@ import TocsinBase
 /// playing player's volume first falls linearly over the last `fade`
 /// before zero, to about nothing at zero; after the Pause or Stop each
 /// faded player gets its volume back. No alarm sound plays for such a
-/// timer. Since 0.9 (new after 0.8.0).
-public enum MediaAction: String, Sendable, Hashable, CaseIterable {
+/// timer. New after 0.8.0.
+///
+/// (No `String` raw type: its `init?(rawValue:)` would compare with
+/// Unicode-aware `==`, which the Embedded notifier library cannot spare.)
+public enum MediaAction: Sendable, Hashable {
     case pause, stop
 
+    /// Its word in the service's `media` option, the journal and the
+    /// command's `--media`.
+    public var name: String {
+        switch self {
+        case .pause: "pause"
+        case .stop: "stop"
+        }
+    }
+
+    /// The action named `name` (exactly); nil for any other word.
+    public init?(name: String) {
+        if name.isSame(as: "pause") {
+            self = .pause
+        } else if name.isSame(as: "stop") {
+            self = .stop
+        } else {
+            return nil
+        }
+    }
+
     /// The MPRIS method it calls (`org.mpris.MediaPlayer2.Player`).
-    var method: String {
+    var method: StaticString {
         switch self {
         case .pause: "Pause"
         case .stop: "Stop"

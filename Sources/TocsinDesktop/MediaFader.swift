@@ -17,82 +17,84 @@ final class MediaFader {
         var volume: Double
     }
 
-    /// One timer's fade: its players, its length in nanoseconds (the
+    /// One timer's fade: its players, and its length in nanoseconds (the
     /// alert's fade, or less if the timer had less left when it began: the
-    /// volume then falls from full over what is left, never jumps), and the
-    /// GLib timeout of its next step (0: none).
+    /// volume then falls from full over what is left, never jumps).
     struct Fade {
+        var key: AlertKey
         var players: [Faded] = []
         var length: Int64 = 0
-        var source: UInt32 = 0
     }
 
-    private var fades: [AlertKey: Fade] = [:]
+    /// The fades under way: a few at most, so an array, searched by a plain
+    /// loop (a dictionary, or closures over the array, would cost the
+    /// Embedded library kilobytes).
+    private var fades: [Fade] = []
 
-    /// The timer's fade, if one is under way.
-    subscript(key: AlertKey) -> Fade? {
-        get { fades[key] }
-        set { fades[key] = newValue }
+    private func index(of key: AlertKey) -> Int? {
+        for index in fades.indices where fades[index].key == key { return index }
+        return nil
+    }
+
+    /// The length of the timer's fade, if one is under way.
+    func length(of key: AlertKey) -> Int64? {
+        index(of: key).map { fades[$0].length }
     }
 
     /// Starts fading, over `length` ns, the players that play now and have
     /// a volume.
     func begin(_ key: AlertKey, length: Int64) {
-        var fade = Fade(length: length)
-        MediaBus.withSession { bus in
+        var fade = Fade(key: key, length: length)
+        if let bus = MediaBus.session() {
             for player in bus.players() where bus.status(of: player)?.isSame(as: "Playing") == true {
                 if let volume = bus.volume(of: player) { fade.players.append(Faded(player: player, volume: volume)) }
             }
         }
-        fades[key] = fade
+        fades.append(fade)
     }
 
     /// Sets each faded player's volume to `level` (0...1) of what it had;
     /// one that no longer plays gets its volume back and leaves the fade,
     /// one that refuses the volume leaves it too.
     func step(_ key: AlertKey, level: Double) {
-        guard var fade = fades[key] else { return }
-        MediaBus.withSession { bus in
-            fade.players = fade.players.filter { faded in
-                guard bus.status(of: faded.player)?.isSame(as: "Playing") == true else {
-                    bus.setVolume(faded.volume, of: faded.player)
-                    return false
-                }
-                return bus.setVolume(faded.volume * level, of: faded.player)
+        guard let index = index(of: key), let bus = MediaBus.session() else { return }
+        var kept: [Faded] = []
+        for faded in fades[index].players {
+            if bus.status(of: faded.player)?.isSame(as: "Playing") != true {
+                bus.setVolume(faded.volume, of: faded.player)
+            } else if bus.setVolume(faded.volume * level, of: faded.player) {
+                kept.append(faded)
             }
         }
-        fades[key]?.players = fade.players
+        fades[index].players = kept
     }
 
     /// Ends the timer's fade without acting (it was paused, cancelled,
-    /// given more time): the faded players get their volume back. Returns
-    /// the pending step's timeout to cancel (0: none).
-    func end(_ key: AlertKey) -> UInt32 {
-        guard let fade = fades.removeValue(forKey: key) else { return 0 }
-        if !fade.players.isEmpty {
-            MediaBus.withSession { bus in
-                for faded in fade.players { bus.setVolume(faded.volume, of: faded.player) }
-            }
-        }
-        return fade.source
+    /// given more time): the faded players get their volume back.
+    func end(_ key: AlertKey) {
+        guard let index = index(of: key) else { return }
+        let fade = fades.remove(at: index)
+        guard !fade.players.isEmpty, let bus = MediaBus.session() else { return }
+        for faded in fade.players { bus.setVolume(faded.volume, of: faded.player) }
     }
 
     /// Zero: `action` on every player playing now, then the faded ones'
     /// volume put back (after the pause: never a loud moment). Returns how
-    /// many players it paused or stopped, and the pending step's timeout
-    /// to cancel (0: none).
-    func act(_ key: AlertKey, _ action: MediaAction) -> (count: Int, source: UInt32) {
-        let fade = fades.removeValue(forKey: key) ?? Fade()
+    /// many players it paused or stopped.
+    func act(_ key: AlertKey, _ action: MediaAction) -> Int {
+        let fade = index(of: key).map { fades.remove(at: $0) } ?? Fade(key: key)
+        guard let bus = MediaBus.session() else { return 0 }
         var count = 0
-        MediaBus.withSession { bus in
-            for player in bus.players() where bus.status(of: player)?.isSame(as: "Playing") == true {
-                if bus.call(player, action.method) { count += 1 }
-            }
-            for faded in fade.players { bus.setVolume(faded.volume, of: faded.player) }
+        for player in bus.players() where bus.status(of: player)?.isSame(as: "Playing") == true {
+            if bus.call(player, action.method) { count += 1 }
         }
-        return (count, fade.source)
+        for faded in fade.players { bus.setVolume(faded.volume, of: faded.player) }
+        return count
     }
 
-    /// Every timer fading, to end at close.
-    var keys: [AlertKey] { Array(fades.keys) }
+    /// Ends every fade (the notifier closes): each faded player gets its
+    /// volume back.
+    func endAll() {
+        while let fade = fades.last { end(fade.key) }
+    }
 }

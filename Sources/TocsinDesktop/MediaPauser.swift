@@ -25,20 +25,18 @@ final class MediaPauser {
     }
 
     private func pausePlaying() {
-        MediaBus.withSession { bus in
-            for player in bus.players() where bus.status(of: player)?.isSame(as: "Playing") == true {
-                if bus.call(player, "Pause") { paused.append(player) }
-            }
+        guard let bus = MediaBus.session() else { return }
+        for player in bus.players() where bus.status(of: player)?.isSame(as: "Playing") == true {
+            if bus.call(player, "Pause") { paused.append(player) }
         }
     }
 
     private func resumePaused() {
         let players = paused
         paused = []
-        MediaBus.withSession { bus in
-            for player in players where bus.status(of: player)?.isSame(as: "Paused") == true {
-                _ = bus.call(player, "Play")
-            }
+        guard let bus = MediaBus.session() else { return }
+        for player in players where bus.status(of: player)?.isSame(as: "Paused") == true {
+            _ = bus.call(player, "Play")
         }
     }
 }

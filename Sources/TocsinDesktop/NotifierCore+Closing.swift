@@ -40,7 +40,7 @@ extension NotifierCore {
         for key in keys { sound.post(.stop(key)) }
         glib.run { [self] in
             for key in Array(following.keys) { stopFollowing(key) }  // cancels their timeouts, which hold self
-            for key in fader.keys { endMediaFade(key) }  // (the same; and the players' volume back)
+            fader.endAll()  // the players' volume back
             stopBeat()
             presenter.closeAll()
             presenter.dropCallbacks()

@@ -1,71 +1,48 @@
 import TocsinBase
 
 /// A sleep timer (`Alert.media`), GLib thread only: the players' volume
-/// falling over its fade before zero, a step every half second on the
-/// notifier's own GLib timeouts (never the host's thread), then the Pause
-/// or Stop at zero and the volumes put back.
+/// falling over its fade before zero, then the Pause or Stop at zero and
+/// the volumes put back.
 ///
-/// The fade follows the timer's time as it is at each step: paused,
-/// cancelled or given more than its fade again, the fade ends and the
-/// players get their volume back; at zero (the timer finished, its alarm
-/// not yet presented) the volumes stay low until `mediaAtZero` acts.
+/// The fade is part of following the timer's time (`followTime`): each
+/// look at the timer during the fade is a step, and the next look comes
+/// half a second later, on the notifier's own GLib timeout (never the
+/// host's thread). So it follows the timer as it is at each step: paused
+/// or cancelled, the fade ends and the players get their volume back;
+/// given more time, it ends and begins again when it comes round; at zero
+/// (the timer finished, its alarm not yet presented) the volumes stay low
+/// until `mediaAtZero` acts.
 extension NotifierCore {
-    /// Starts or ends the fade of `key` as its `reading` says; part of each
-    /// look at the timer (`followTime`).
+    /// Begins, steps or ends the fade of `key` as its `reading` says; part
+    /// of each look at the timer.
     func settleMediaFade(_ key: AlertKey, _ alert: Alert, _ reading: HostReading) {
         guard let fade = alert.mediaFade else { return }
         if reading.state == .finished { return }  // zero: the finish acts
         guard reading.state == .running, let remaining = reading.remaining,
               MediaAction.fadeLevel(remaining: remaining, fade: fade) != nil
         else { return endMediaFade(key) }
-        if fader[key] == nil {
-            fader.begin(key, length: max(remaining, 1))
-            stepMediaFade(key)
-        }
-    }
-
-    /// Nanoseconds until a sleep timer's fade begins; nil if it has begun,
-    /// has none, or the timer does not run. Looked at least every minute
-    /// (the time may be changed meanwhile).
-    func nextMediaFadeLook(_ key: AlertKey, _ reading: HostReading, alert: Alert) -> Int64? {
-        guard let fade = alert.mediaFade, fader[key] == nil, reading.state == .running,
-              let remaining = reading.remaining, remaining > fade else { return nil }
-        return min(remaining - fade, 60 * Nanos.perSecond)
-    }
-
-    /// One step of the fade: the volumes set to the share of the fade
-    /// left, and the next step scheduled (none at zero).
-    private func stepMediaFade(_ key: AlertKey) {
-        guard fader[key] != nil else { return }
-        let looked = lock.withLock { () -> (Alert, HostReading)? in
-            guard let attachment = attachments[key], let reading = attachment.host.reading(of: key.timer) else { return nil }
-            return (attachment.alert, reading)
-        }
-        guard let (alert, reading) = looked, alert.mediaFade != nil, let length = fader[key]?.length else {
-            return endMediaFade(key)
-        }
-        if reading.state == .finished { return }  // zero came between two steps
-        guard reading.state == .running, let remaining = reading.remaining,
-              let level = MediaAction.fadeLevel(remaining: remaining, fade: length)
-        else {
-            endMediaFade(key)
-            // Given more time (an adjust sends no event): the next look
-            // begins the fade again when it comes round.
-            if reading.state == .running { followTime(key, because: .due) }
-            return
-        }
+        // Begun with less time left than the fade, it falls from full over
+        // what is left; given more time since (within the fade), it begins
+        // again from there.
+        if let length = fader.length(of: key), remaining > length { endMediaFade(key) }
+        if fader.length(of: key) == nil { fader.begin(key, length: max(remaining, 1)) }
+        let level = MediaAction.fadeLevel(remaining: remaining, fade: fader.length(of: key) ?? fade) ?? 1
         fader.step(key, level: level)
-        guard let wait = MediaAction.nextFadeStep(remaining: remaining) else { return }
-        fader[key]?.source = glib.after(milliseconds: UInt32(clamping: (wait + 999_999) / 1_000_000)) { [self] in
-            fader[key]?.source = 0
-            stepMediaFade(key)
-        }
+    }
+
+    /// Nanoseconds until the next look for a sleep timer's fade: its next
+    /// step while it fades, else its beginning (at least every minute: the
+    /// time may be changed meanwhile); nil if it has no fade or does not run.
+    func nextMediaFadeLook(_ key: AlertKey, _ reading: HostReading, alert: Alert) -> Int64? {
+        guard let fade = alert.mediaFade, reading.state == .running, let remaining = reading.remaining else { return nil }
+        if fader.length(of: key) != nil { return MediaAction.nextFadeStep(remaining: remaining) }
+        return remaining > fade ? min(remaining - fade, 60 * Nanos.perSecond) : nil
     }
 
     /// Ends the fade of `key`, if one is under way, and gives the players
     /// their volume back.
     func endMediaFade(_ key: AlertKey) {
-        glib.cancel(fader.end(key))
+        fader.end(key)
     }
 
     /// The finish of `key`: a sleep timer's players paused or stopped (and
@@ -76,8 +53,6 @@ extension NotifierCore {
             endMediaFade(key)
             return nil
         }
-        let (count, source) = fader.act(key, action)
-        glib.cancel(source)
-        return count
+        return fader.act(key, action)
     }
 }

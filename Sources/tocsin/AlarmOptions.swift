@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Glibc
 import TocsinBase
 import TocsinCLI
@@ -35,7 +35,7 @@ struct AlarmOptions: ParsableArguments {
     var pauseMedia = true
 
     @Option(help: ArgumentHelp(AlarmSettings.Field.media.help, valueName: "pause|stop"))
-    var media: MediaAction?
+    var media: MediaWord?
 
     func validate() throws {
         try AlarmSettings.Field.snooze.check(snooze)
@@ -73,7 +73,7 @@ struct AlarmOptions: ParsableArguments {
         settings.volume = volume ?? 0
         settings.fade = fade?.nanoseconds() ?? 0
         settings.pausesMedia = pauseMedia
-        settings.media = media
+        settings.media = media?.action
         return settings
     }
 
@@ -87,8 +87,17 @@ struct AlarmOptions: ParsableArguments {
     }
 }
 
-/// `--media pause|stop`: a wrong word is a usage error listing these.
-extension MediaAction: ExpressibleByArgument {}
+/// `--media pause|stop`'s value: a wrong word is a usage error listing these.
+struct MediaWord: ExpressibleByArgument {
+    let action: MediaAction
+
+    init?(argument: String) {
+        guard let action = MediaAction(name: argument) else { return nil }
+        self.action = action
+    }
+
+    static var allValueStrings: [String] { ["pause", "stop"] }
+}
 
 /// `--ring`'s value: a duration, or 0 (play the sound once), which is no
 /// time a countdown takes.

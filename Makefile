@@ -307,7 +307,10 @@ test-stress: lib
 
 test-abi: lib
 	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 340) scripts/check-abi.sh $(OUT)/lib/libtocsin.so include/tocsin.h
-	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 300) scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
+	@# The notifier's bound: 300 KB until the sleep timer (tocsin_alert.media:
+	@# MPRIS volume fade, Pause/Stop at zero) took it from 299,304 to about
+	@# 307,700 bytes stripped (the file grows by whole 4 KB pages).
+	FOOTPRINT_KB=$$([ -d "$(EMBEDDED_RUNTIME)" ] && echo 310) scripts/check-abi.sh $(OUT)/lib/libtocsin-notify.so include/tocsin_notify.h \
 	  'libnotify\.so\.4|libcanberra\.so\.0|lib(glib|gobject|gio|gdk_pixbuf)-2\.0\.so\.0'
 	@# The manifest every binding is checked against (bindings/contract):
 	@# current with the headers, and the libraries export what it declares.

@@ -93,7 +93,7 @@ package struct AddRequest: Equatable, Sendable {
             throw ServiceError(.invalidArgument, "notice is for alarms (kind alarm or calendar); a countdown's is warn")
         }
         if let media = settings.media, kind == .stopwatch {
-            throw ServiceError(.invalidArgument, "media (\(media.rawValue)) is for timers that reach zero; a stopwatch never does")
+            throw ServiceError(.invalidArgument, "media (\(media.name)) is for timers that reach zero; a stopwatch never does")
         }
         skipUntil = try Self.number(options["skip_until"], "skip_until")
         if skipUntil != nil && kind != .calendar {

@@ -18,7 +18,7 @@ CODES = {
 FLAGS = {"live", "wake", "pause_media", "alert", "sound", "warn_sound"}
 OPTIONAL = {"remaining", "duration", "alarm_time", "next", "rang_ago", "finished_ago", "snoozed_until", "skipped_until"}
 LEFT_OUT_AT_ZERO = {"volume", "fade", "notice", "after"}
-SPARSE = {"calendar", "sound_file", "laps", "owner", "exec"}
+SPARSE = {"calendar", "sound_file", "media", "laps", "owner", "exec"}
 # Values that move between two calls (running timers, ages).
 MOVING = {"elapsed", "remaining", "rang_ago", "finished_ago"}
 
@@ -64,6 +64,7 @@ def test_list_columns_holds_what_list_holds_column_by_column(tmp_path):
     call("Skip", "tu", standup, 2)
     add("Rest", 60, after=("t", tea), live=("b", False))
     egg = add("Egg", 0.2)
+    sleep = add("Sleep", 1800, media=("s", "pause"), fade=("d", 60))
     call("Lap", "t", run)
     call("Lap", "t", run)
     call("Pause", "t", tea)
@@ -76,7 +77,7 @@ def test_list_columns_holds_what_list_holds_column_by_column(tmp_path):
     assert list(columns) == ["id", "label", "kind", "state", "clock", "elapsed", "remaining", "duration", "alarm_time",
                              "calendar", "next", "rang_ago", "finished_ago", "finishes", "after", "live", "warn",
                              "wake", "snooze", "ring", "pause_media", "sound_file", "volume", "fade", "snoozed_until",
-                             "laps", "skipped_until", "notice", "alert", "sound", "owner", "warn_sound", "exec"]
+                             "laps", "skipped_until", "notice", "alert", "sound", "owner", "warn_sound", "exec", "media"]
     assert columns["id"] == sorted(listed), "oldest first"
     assert columns["remaining"][1] == -1 and columns["calendar"] == [[4, "Mon..Fri *-*-* 09:00:00"]]
     rebuilt = rows(columns)
@@ -89,6 +90,7 @@ def test_list_columns_holds_what_list_holds_column_by_column(tmp_path):
             else:
                 assert rebuilt[timer][name] == value, f"timer {timer}: {name}"
     assert len(rebuilt[run]["laps"]) == 2 and rebuilt[tea]["sound_file"] == str(sound)
+    assert columns["media"] == [[sleep, "pause"]] and "media" not in listed[tea]  # only the sleep timer's
 
 
 def test_only_the_columns_asked_for_and_a_clear_error_for_one_that_does_not_exist():

@@ -277,10 +277,10 @@ def test_resume_announces_a_countdown_that_ran_out_while_away(tmp_path):
     process.wait()
     assert json.loads(state.read_text())["timers"][0]["state"] == "running"  # killed before it ran out
     time.sleep(1.5)  # away: it runs out meanwhile
-    assert re.search(r"Eggs\s+finished\s+ran out 00:0\d\.\d ago", run("list", "--state", str(state)).stdout)
+    assert re.search(r"Eggs\s+finished\s+ran out 00:0\d(\.\d)? ago", run("list", "--state", str(state)).stdout)
     resumed = run("resume", "--state", str(state), "--quiet")
     assert resumed.returncode == 0
-    assert re.search(r"^Eggs: finished 00:0\d\.\d ago$", resumed.stdout, re.M)
+    assert re.search(r"^Eggs: finished 00:0\d(\.\d)? ago$", resumed.stdout, re.M)
 
 
 def test_resume_carries_on_a_stopwatch_with_its_laps(tmp_path):

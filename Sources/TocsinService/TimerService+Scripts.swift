@@ -25,7 +25,9 @@ extension TimerService {
             // without end.
             guard !entry.runsDue.contains(where: { $0.token == 0 && $0.event == event && $0.source == source }) else { return }
             guard entry.runsDue.count < Self.maxRunsDue else {
-                logLine("timer \(id) has \(Self.maxRunsDue) commands due already: its \(event) \(source == .hook ? "hook" : "command") is not run")
+                if runsDueFull.insert(id).inserted {  // (said once until one is over)
+                    logLine("timer \(id) has \(Self.maxRunsDue) commands due already: its \(event) \(source == .hook ? "hook" : "command") is not run, nor more until one is over")
+                }
                 return
             }
             entry.runsDue.append(DueRun(event: event, source: source, due: due))
@@ -137,6 +139,7 @@ extension TimerService {
     /// does not run it again).
     func scriptEnded(_ token: UInt64) {
         guard let id = scriptTokens.removeValue(forKey: token) else { return }
+        runsDueFull.remove(id)
         if var entry = entries[id], let index = entry.runsDue.firstIndex(where: { $0.token == token }) {
             entry.runsDue.remove(at: index)
             entries[id] = entry

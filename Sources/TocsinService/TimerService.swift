@@ -154,6 +154,8 @@ package final class TimerService: @unchecked Sendable {
     package var hooksFolder: String?
     /// What is wrong with each hook file that cannot run, as last said.
     var hookComplaints: [String: String] = [:]
+    /// Timers whose runs due reached `maxRunsDue` (said once each).
+    var runsDueFull: Set<UInt64> = []
     /// Timers with runs not yet handed to `scripts`.
     var scriptsDue: Set<UInt64> = []
     /// The timer of each run handed to `scripts`, by its token.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from servicebus import Monitor, boot_time  # noqa: F401 (boot_time: for the tests)
+from servicebus import Monitor, Signals, boot_time  # noqa: F401 (boot_time: for the tests)
 
 SESSION = Path(os.environ.get("TOCSIN_SESSION", "/nonexistent"))
 DRIVER = os.environ.get("TOCSIN_DRIVER", "")
@@ -166,3 +166,19 @@ class NotifyMonitor(Monitor):
                           for key, (_, value) in hints.items()},
             })
         return found
+
+
+# The service's signals, and the notification server's calls, heard from the
+# test's start (the suites of the service, the sleep timer and the language).
+@pytest.fixture
+def signals():
+    monitor = Signals()
+    yield monitor
+    monitor.close()
+
+
+@pytest.fixture
+def notifications():
+    monitor = NotifyMonitor()
+    yield monitor
+    monitor.close()

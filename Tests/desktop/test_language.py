@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from conftest import NotifyMonitor
 from usermanager import UserManager
 from servicebus import activation_environment, add, call, service_pid, stop_service, timers, wait_until
 
@@ -29,13 +28,6 @@ def service_in(tmp_path):
                                               TOCSIN_SERVICE_IDLE_EXIT=60, TOCSIN_SERVICE_GRACE=3600)
     stop_service()
     activation_environment(LANG=os.environ.get("LANG", "C.UTF-8"))
-
-
-@pytest.fixture
-def notifications():
-    monitor = NotifyMonitor()
-    yield monitor
-    monitor.close()
 
 
 def test_the_services_alarm_is_in_german(service_in, notifications):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NotifyMonitor, audio_rms
-from servicebus import Signals, activation_environment, add, boot_time, call, stop_service, timers, wait_until
+from conftest import audio_rms
+from servicebus import activation_environment, add, boot_time, call, stop_service, timers, wait_until
 
 if not os.environ.get("TOCSIN_SERVICE_DIR"):
     pytest.skip("run through `make test-desktop` (stages the service)", allow_module_level=True)
@@ -27,20 +27,6 @@ def fresh_service(tmp_path):
                            G_DEBUG="fatal-criticals")
     yield
     stop_service()
-
-
-@pytest.fixture
-def signals():
-    monitor = Signals()
-    yield monitor
-    monitor.close()
-
-
-@pytest.fixture
-def notifications():
-    monitor = NotifyMonitor()
-    yield monitor
-    monitor.close()
 
 
 class Player:

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from conftest import SESSION, NotifyMonitor, audio_frequency, audio_rms
-from servicebus import (SmallDisk, Signals, activation_environment, add, boot_time, call, properties, service_pid, stop_service,
+from servicebus import (SmallDisk, activation_environment, add, boot_time, call, properties, service_pid, stop_service,
                         timers, wait_until)
 
 if not os.environ.get("TOCSIN_SERVICE_DIR"):
@@ -30,20 +30,6 @@ def fresh_service(tmp_path):
                            G_DEBUG="fatal-criticals")
     yield tmp_path / "state" / "tocsin" / "timers.json"
     stop_service()
-
-
-@pytest.fixture
-def signals():
-    monitor = Signals()
-    yield monitor
-    monitor.close()
-
-
-@pytest.fixture
-def notifications():
-    monitor = NotifyMonitor()
-    yield monitor
-    monitor.close()
 
 
 def test_the_id_of_a_timers_live_notification_is_journaled(fresh_service):

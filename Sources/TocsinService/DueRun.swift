@@ -9,9 +9,10 @@ package enum ScriptEvent: String, CaseIterable, Sendable {
     /// in its sequence).
     case start
     case pause, resume
-    /// A countdown ran out.
+    /// A countdown ran out, or an alarm reached its clock time (the
+    /// history's names: docs/history.md).
     case finish
-    /// An alarm or calendar alarm rang (a snoozed one too, when it rings again).
+    /// A calendar alarm rang (a snoozed one too, when it rings again).
     case ring
     case snooze
     case cancel

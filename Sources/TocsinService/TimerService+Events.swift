@@ -34,7 +34,7 @@ extension TimerService {
             recordHistory(entry.kind == .calendar ? .ring : .finish, of: id, at: entry.finishedAt,
                           elapsed: Nanos.seconds(event.elapsed.nanoseconds), late: wasHeld ? lateness : nil)
             if wasHeld { attachAlert(entry) }  // held ones had none: it rang while the service was away
-            noteScripts(entry.kind == .alarm || entry.kind == .calendar ? .ring : .finish, of: id, due: entry.finishedAt)
+            noteScripts(entry.kind == .calendar ? .ring : .finish, of: id, due: entry.finishedAt)  // (as the history names them)
             recordThenAnnounce(id, lateness: lateness, late: wasHeld)
             if entry.kind == .calendar {
                 // It rang and runs on: no STATE event says so, this does

@@ -81,6 +81,17 @@ def test_a_background_timers_command_runs_once_at_its_finish_with_the_event(tmp_
     assert tocsin("ls").returncode == 0 and len(lines(out)) == 1, handed.stdout
 
 
+def test_an_alarm_at_a_clock_time_is_a_finish_as_the_history_names_it(tmp_path, bus):
+    out = tmp_path / "out"
+    call("Add", "sda{sv}", "Wake", time.time() + 1, "4", "kind", "s", "alarm", "exec", "s", f'echo "$TOCSIN_EVENT $TOCSIN_KIND" >> {out}',
+         "alert", "b", "false", "sound", "b", "false")
+    wait_until(lambda: lines(out), what="the alarm's command")
+    assert lines(out) == ["finish alarm"]
+    history = Path(os.environ["XDG_STATE_HOME"]) / "tocsin" / "history.jsonl"
+    log = wait_until(lambda: history.exists() and history.read_text(), what="its history line")
+    assert json.loads(log.splitlines()[-1])["event"] == "finish"
+
+
 def test_a_command_cut_off_by_a_sigkill_runs_again_at_the_next_start(tmp_path, bus, state_file):
     """Recorded before it runs, cleared once it is over: the command kills
     the service (its parent) before it ends, so the record stays, and the
